@@ -1,0 +1,3 @@
+from gbnf.cli import main
+
+raise SystemExit(main())

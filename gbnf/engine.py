@@ -1,0 +1,143 @@
+"""llama.cpp's own grammar engine as an oracle: does it parse a grammar, does it accept a text?
+
+A vocabulary-only model load is enough (no weights are read or evaluated). Each text is
+tokenized and fed token by token to a grammar sampler as a single-candidate array; the end
+of generation is allowed only when the grammar is complete, exactly as during decoding.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import llama_cpp
+
+from gbnf.errors import GbnfError
+from gbnf.model import default_model
+
+
+class GrammarRejected(GbnfError):
+    """llama.cpp's parser refused a grammar; the message carries its log and the grammar."""
+
+    def __init__(self, log: str, grammar: str) -> None:
+        self.log, self.grammar = log, grammar
+        first = next((line for line in log.splitlines() if line.strip()), "no message")
+        super().__init__(f"llama.cpp refused the grammar: {first.strip()}")
+
+
+class Unrepresentable(GbnfError):
+    """The model's vocabulary has no token sequence for a text (a byte it cannot emit)."""
+
+
+_LOCK = threading.Lock()
+
+
+class GrammarEngine:
+    """Decide grammar parsing and text acceptance with llama.cpp, through llama-cpp-python."""
+
+    def __init__(self, model_path: Path | None = None) -> None:
+        path = Path(model_path or default_model())
+        llama_cpp.llama_backend_init()
+        params = llama_cpp.llama_model_default_params()
+        params.vocab_only = True
+        with _captured_stderr():
+            self._model = llama_cpp.llama_model_load_from_file(str(path).encode(), params)
+        if not self._model:
+            raise GbnfError(f"llama.cpp could not load the vocabulary of {path}")
+        self._vocab = llama_cpp.llama_model_get_vocab(self._model)
+        self._eos = llama_cpp.llama_vocab_eos(self._vocab)
+        self.model_path = path
+
+    def check(self, grammar: str) -> None:
+        """Raise :class:`GrammarRejected` unless llama.cpp parses ``grammar``."""
+        llama_cpp.llama_sampler_free(self._sampler(grammar))
+
+    def accepts(self, grammar: str, text: str) -> bool:
+        """Whether the grammar accepts exactly ``text`` (it parses, and nothing more is needed).
+
+        Raises :class:`Unrepresentable` when this vocabulary cannot spell ``text`` at all.
+        """
+        tokens = self.tokenize(text)
+        if self.detokenize(tokens) != text.encode("utf-8", "surrogatepass"):
+            raise Unrepresentable(f"the vocabulary of {self.model_path.name} cannot spell {text!r}")
+        sampler = self._sampler(grammar)
+        try:
+            for token in tokens:
+                if not self._allowed(sampler, token):
+                    return False
+                llama_cpp.llama_sampler_accept(sampler, token)
+            return self._allowed(sampler, self._eos)
+        finally:
+            llama_cpp.llama_sampler_free(sampler)
+
+    def tokenize(self, text: str) -> list[int]:
+        """The model's tokens for ``text`` (no special tokens added or parsed)."""
+        data = text.encode("utf-8", "surrogatepass")
+        size = len(data) + 8
+        tokens = (llama_cpp.llama_token * size)()
+        n = llama_cpp.llama_tokenize(self._vocab, data, len(data), tokens, size, False, False)
+        if n < 0:
+            raise GbnfError(f"tokenizing {len(data)} bytes needs {-n} tokens")
+        return list(tokens[:n])
+
+    def representable(self, text: str) -> bool:
+        """Whether some token sequence of this vocabulary spells exactly ``text``."""
+        return self.detokenize(self.tokenize(text)) == text.encode("utf-8", "surrogatepass")
+
+    def detokenize(self, tokens: list[int]) -> bytes:
+        """The bytes that ``tokens`` spell."""
+        out = bytearray()
+        buf = ctypes.create_string_buffer(256)
+        for token in tokens:
+            n = llama_cpp.llama_token_to_piece(self._vocab, token, buf, len(buf), 0, True)
+            out += buf.raw[:n]
+        return bytes(out)
+
+    def close(self) -> None:
+        """Free the vocabulary."""
+        if self._model:
+            llama_cpp.llama_model_free(self._model)
+            self._model = None
+
+    def _sampler(self, grammar: str) -> llama_cpp.llama_sampler_p:
+        with _captured_stderr() as log:
+            sampler = llama_cpp.llama_sampler_init_grammar(self._vocab, grammar.encode("utf-8"), b"root")
+        if not sampler:
+            raise GrammarRejected("".join(log), grammar)
+        return sampler
+
+    def _allowed(self, sampler: llama_cpp.llama_sampler_p, token: int) -> bool:
+        data = (llama_cpp.llama_token_data * 1)(llama_cpp.llama_token_data(token, 0.0, 0.0))
+        array = llama_cpp.llama_token_data_array(data, 1, -1, False)
+        llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
+        return data[0].logit != float("-inf")
+
+
+@functools.cache
+def shared_engine(model_path: Path | None = None) -> GrammarEngine:
+    """One engine per model file for the whole process."""
+    return GrammarEngine(model_path)
+
+
+@contextlib.contextmanager
+def _captured_stderr() -> Iterator[list[str]]:
+    """Collect what native code writes to file descriptor 2 (llama.cpp's parser uses fprintf)."""
+    lines: list[str] = []
+    with _LOCK, tempfile.TemporaryFile() as sink:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield lines
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            lines.append(sink.read().decode("utf-8", "replace"))

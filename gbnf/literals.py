@@ -1,0 +1,58 @@
+"""Text helpers shared by the compiler: canonical JSON, GBNF string literals, camelCase names."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+_RULE_NAME = re.compile(r"^[a-z][a-zA-Z0-9]*$")
+_GBNF_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def json_text(value: Any) -> str:
+    """The canonical JSON text of a value: compact, key order kept, non-ASCII kept raw.
+
+    Lone surrogates (legal in a Python str, not in UTF-8) are written as ``\\uXXXX`` escapes.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+def gbnf_literal(text: str) -> str:
+    """A GBNF string literal matching exactly ``text``; the result is printable ASCII."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in _GBNF_ESCAPES:
+            out.append(_GBNF_ESCAPES[char])
+        elif 0x20 <= code < 0x7F:
+            out.append(char)
+        elif code <= 0xFF:
+            out.append(f"\\x{code:02X}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04X}")
+        else:
+            out.append(f"\\U{code:08X}")
+    return '"' + "".join(out) + '"'
+
+
+def json_literal(value: Any) -> str:
+    """A GBNF literal matching the canonical JSON text of ``value``."""
+    return gbnf_literal(json_text(value))
+
+
+def camel(text: str, fallback: str = "x") -> str:
+    """Fold any text to a camelCase word of ASCII letters and digits (``get_inputs`` -> ``getInputs``)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", ascii_text)
+    word = words[0].lower() + "".join(w[:1].upper() + w[1:] for w in words[1:]) if words else ""
+    if not word or not word[0].isalpha():
+        word = fallback + word[:1].upper() + word[1:]
+    return word
+
+
+def is_rule_name(name: str) -> bool:
+    """Whether ``name`` is a rule name we emit (llama.cpp refuses ``_`` in rule names)."""
+    return bool(_RULE_NAME.match(name))

@@ -1,0 +1,254 @@
+"""The compiler, with llama.cpp's own engine deciding what a grammar parses and accepts."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis_jsonschema import from_schema
+
+from gbnf import SchemaError, Tool, compile_pool, compile_schema, compile_schema_grammar
+from gbnf.compiler import references
+from gbnf.literals import json_text
+from tests.conftest import MANIFESTS, REPO
+
+RULE = re.compile(r"^([^\s]+) ::= ", re.M)
+
+
+def call(name: str, arguments: dict) -> str:
+    return json_text({"name": name, "arguments": arguments})
+
+
+def in_schema_order(value, schema):
+    """Reorder object keys as the schema declares them: the grammar's key order."""
+    if isinstance(value, dict) and isinstance(schema, dict):
+        props = schema.get("properties", {})
+        keys = [k for k in props if k in value] + [k for k in value if k not in props]
+        return {k: in_schema_order(value[k], props.get(k, {})) for k in keys}
+    if isinstance(value, list) and isinstance(schema, dict):
+        return [in_schema_order(v, schema.get("items", {})) for v in value]
+    return value
+
+
+def rule_names(text: str) -> list[str]:
+    return RULE.findall(text)
+
+
+def reachable(text: str) -> set[str]:
+    bodies = dict(line.split(" ::= ", 1) for line in text.splitlines())
+    seen, stack = {"root"}, ["root"]
+    while stack:
+        for name in references(bodies[stack.pop()]):
+            if name not in seen:
+                seen.add(name)
+                stack.append(name)
+    return seen
+
+
+def test_pool_grammar_parses_and_accepts_a_valid_call_for_every_manifest(engine, tools):
+    grammar = compile_pool(tools).text
+    engine.check(grammar)
+    for tool in tools:
+        settings_ = settings(max_examples=15, deadline=None, database=None,
+                             suppress_health_check=list(HealthCheck))
+
+        @settings_
+        @given(from_schema(tool.parameters))
+        def accepted(arguments: dict) -> None:
+            text = call(tool.name, in_schema_order(arguments, tool.parameters))
+            assume(engine.representable(text))
+            assert engine.accepts(grammar, text), arguments
+
+        accepted()
+
+
+def test_no_underscore_in_rule_names(tools):
+    odd = Tool("a_b__c", "d", {"type": "object", "properties": {"x_y": {"type": "object", "properties": {
+        "_z_": {"enum": ["q_r"]}}}}})
+    for text in (compile_pool([*tools, odd]).text, compile_schema(odd.parameters)):
+        names = rule_names(text)
+        assert names and all(re.fullmatch(r"[a-z][a-zA-Z0-9]*", n) for n in names), names
+        assert len(names) == len(set(names))
+
+
+def test_primitives_only_referenced_emitted(engine):
+    text = compile_schema({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
+    names = set(rule_names(text))
+    assert names == {"root", "ws", "string", "stringChar"}
+    assert reachable(text) == names
+    only_bool = compile_schema({"type": "boolean"}, compact=True)
+    assert set(rule_names(only_bool)) == {"root", "boolean"}
+    engine.check(only_bool)
+
+
+def test_every_rule_reachable_in_the_pool_grammar(tools):
+    text = compile_pool(tools).text
+    assert reachable(text) == set(rule_names(text))
+
+
+def test_discriminated_union_rejects_mixed_calls(engine, tools):
+    grammar = compile_pool(tools).text
+    assert engine.accepts(grammar, call("find_files", {"pattern": "*.pdf"}))
+    assert not engine.accepts(grammar, call("get_now", {"pattern": "*.pdf"}))
+    dialog = {"title": "t", "dialog": [{"var": "v", "prompt": "p", "schema": {"kind": "choice"}}]}
+    assert engine.accepts(grammar, call("get_inputs", dialog))
+    assert not engine.accepts(grammar, call("send_messages", dialog))
+    assert not engine.accepts(grammar, call("get_inputs", {"kind": "choice", "from_step": 1}))
+    assert not engine.accepts(grammar, call("invented_tool", {}))
+
+
+def test_schema_details_accepted_and_rejected(engine, tools):
+    grammar = compile_pool(tools).text
+    accept = [
+        call("get_now", {}),
+        call("get_now", {"timezone": "Europe/Rome"}),
+        call("undo_last_turn", {}),
+        call("send_messages", {"recipients": ["ann"], "text": "hi", "channel": "sms"}),
+        '{\n  "name": "get_now",\n  "arguments": {\n    "timezone": "UTC"\n  }\n}',
+        '{"name": "final_answer", "arguments": {"answer": "done"}}',
+    ]
+    reject = [
+        call("send_messages", {"recipients": [], "text": "hi"}),  # minItems 1
+        call("send_messages", {"text": "hi", "recipients": ["ann"]}),  # key order is the schema's
+        call("send_messages", {"recipients": ["ann"], "text": "hi", "channel": "fax"}),  # enum
+        call("send_messages", {"recipients": ["ann"]}),  # required text missing
+        call("get_now", {"timezone": "UTC", "extra": 1}),  # undeclared property
+        call("get_inputs", {"title": "t", "dialog": [{"var": "v", "prompt": "p", "schema": {"kind": "banana"}}]}),
+        call("get_inputs", {"title": "t", "dialog": [{"prompt": "p", "schema": {"kind": "text"}}]}),  # no var
+        '{"name": "get_now", "arguments": {}} trailing',
+        '{"name": "get_now", "arguments": {}',
+    ]
+    assert [engine.accepts(grammar, t) for t in accept] == [True] * len(accept)
+    assert [engine.accepts(grammar, t) for t in reject] == [False] * len(reject)
+
+
+def test_whitespace_is_bounded(engine, tools):
+    grammar = compile_pool(tools).text
+    assert engine.accepts(grammar, '{"name": "get_now", "arguments":\n' + " " * 20 + "{}}")
+    assert not engine.accepts(grammar, '{"name": "get_now", "arguments":\n' + " " * 21 + "{}}")
+    assert not engine.accepts(grammar, '{"name": "get_now", "arguments":  {}}')
+    assert not re.search(r"\]\*|\]\+", grammar.split("ws ::=")[1].splitlines()[0])
+
+
+def test_compact_allows_no_whitespace(engine, tools):
+    grammar = compile_pool(tools, compact=True).text
+    engine.check(grammar)
+    assert "ws" not in rule_names(grammar)
+    assert engine.accepts(grammar, call("get_now", {"timezone": "UTC"}))
+    assert not engine.accepts(grammar, '{"name": "get_now","arguments":{}}')
+
+
+def test_parallel_calls_array(engine, tools):
+    grammar = compile_pool(tools, parallel=3).text
+    engine.check(grammar)
+    one = call("get_now", {})
+    two = call("find_files", {"pattern": "*.md"})
+    assert engine.accepts(grammar, f"[{one}]")
+    assert engine.accepts(grammar, f"[{one}, {two}, {one}]")
+    assert not engine.accepts(grammar, f"[{one},{two},{one},{two}]")
+    assert not engine.accepts(grammar, "[]")
+    assert not engine.accepts(grammar, one)
+    assert not engine.accepts(grammar, f'[{one},{call("get_now", {"pattern": "*.md"})}]')
+
+
+def test_colliding_camel_case_names_get_distinct_rules(engine):
+    pool = [Tool("get_inputs", "a", {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}),
+            Tool("getInputs", "b", {"type": "object", "properties": {"b": {"type": "boolean"}}, "required": ["b"]}),
+            Tool("get-inputs", "c", {"type": "object", "properties": {}})]
+    grammar = compile_pool(pool)
+    engine.check(grammar.text)
+    assert {"callGetInputs", "callGetInputs2", "callGetInputs3"} <= set(grammar.rules)
+    assert engine.accepts(grammar.text, call("get_inputs", {"a": 1}))
+    assert engine.accepts(grammar.text, call("getInputs", {"b": True}))
+    assert engine.accepts(grammar.text, call("get-inputs", {}))
+    assert not engine.accepts(grammar.text, call("getInputs", {"a": 1}))
+    assert compile_pool(pool).text == grammar.text
+
+
+def test_output_is_deterministic_across_processes(tools):
+    code = "import gbnf,sys; sys.stdout.write(gbnf.compile_pool(gbnf.load_manifests(sys.argv[1])).text)"
+    texts = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        texts.add(subprocess.run([sys.executable, "-c", code, str(MANIFESTS)], capture_output=True, text=True,
+                                 env=env, check=True, cwd=REPO).stdout)
+    assert texts == {compile_pool(tools).text}
+
+
+def nested(levels: int) -> dict:
+    schema: dict = {"type": "object", "properties": {"leaf": {"type": "integer"}}, "required": ["leaf"]}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"n": schema}, "required": ["n"]}
+    return schema
+
+
+def test_depth_cap_falls_back_to_a_generic_object(engine):
+    grammar = compile_schema_grammar(nested(6))
+    engine.check(grammar.text)
+    strict = {"n": {"n": {"n": {"n": {"leaf": 1}}}}}
+    deep_ok = {"n": {"n": {"n": {"n": {"n": {"n": {"leaf": 1}}}}}}}
+    deep_loose = {"n": {"n": {"n": {"n": {"n": {"anything": [1, "x"]}}}}}}
+    assert engine.accepts(grammar.text, json_text(deep_ok))
+    assert engine.accepts(grammar.text, json_text(deep_loose))  # the documented looser spot
+    assert not engine.accepts(grammar.text, json_text(strict))  # above the cap the schema holds
+    assert not engine.accepts(grammar.text, json_text({"n": {"n": {"n": {"n": {"n": 5}}}}}))  # still an object
+    assert grammar.looser == ("n.n.n.n.n: nested deeper than 4: any JSON object",)
+    shallow = compile_schema_grammar(nested(3))
+    assert shallow.looser == () and "jsonObject" not in shallow.text
+
+
+ODD = ['a"b', "back\\slash", "new\nline", "tab\there", "\x00\x01\x1f", "caffè", "日本語", "emoji 😀 𝄞",
+       "\u2028", "", " ", "{}", "\\u0041", "[x]", "del\x7f"]
+
+
+@pytest.mark.parametrize("text", ODD, ids=[json.dumps(t) for t in ODD])
+def test_escaping_round_trips(engine, text):
+    schema = {"type": "object", "properties": {text: {"enum": [text, 1]}, "c": {"const": text}},
+              "required": [text, "c"]}
+    grammar = compile_schema(schema)
+    engine.check(grammar)
+    assert engine.accepts(grammar, json_text({text: text, "c": text}))
+    assert engine.accepts(grammar, json_text({text: 1, "c": text}))
+    changed = text[:-1] + chr(ord(text[-1]) + 1) if text else "x"
+    assert not engine.accepts(grammar, json_text({text: changed, "c": text}))
+    assert not engine.accepts(grammar, json_text({changed: text, "c": text}))
+    pool = compile_pool([Tool(text, "d", {"type": "object", "properties": {}})]).text
+    engine.check(pool)
+    assert engine.accepts(pool, call(text, {}))
+    assert not engine.accepts(pool, call(changed, {}))
+
+
+def test_type_lists_enums_consts_and_lengths(engine):
+    grammar = compile_schema({"type": "object", "properties": {
+        "t": {"type": ["integer", "null"]},
+        "e": {"enum": [1, "one", None, True, {"k": [1]}]},
+        "k": {"const": 3.5},
+        "s": {"type": "string", "minLength": 2, "maxLength": 3},
+        "a": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 3},
+    }, "required": ["t", "e", "k", "s", "a"]})
+    engine.check(grammar)
+
+    def doc(**over):
+        base = {"t": None, "e": "one", "k": 3.5, "s": "ab", "a": [1, 2.5]}
+        return json_text({**base, **over})
+
+    for good in (doc(), doc(t=7), doc(e={"k": [1]}), doc(e=None), doc(s="abc"), doc(s='"\\'),
+                 doc(a=[1e5, -0.5, 3])):
+        assert engine.accepts(grammar, good), good
+    for bad in (doc(t="7"), doc(t=1.5), doc(e=2), doc(k=3), doc(s="a"), doc(s="abcd"), doc(a=[1]),
+                doc(a=[1, 2, 3, 4]), doc(a=[1, "2"])):
+        assert not engine.accepts(grammar, bad), bad
+
+
+def test_bad_schemas_raise_schema_error_with_path():
+    with pytest.raises(SchemaError, match=r"^a\.type: unknown type 'float'"):
+        compile_schema({"type": "object", "properties": {"a": {"type": "float"}}})
+    with pytest.raises(SchemaError, match=r"^a\.enum: must be a non-empty list"):
+        compile_schema({"properties": {"a": {"enum": []}}})
+    with pytest.raises(SchemaError, match="empty pool"):
+        compile_pool([])
