@@ -1,4 +1,4 @@
-"""The ``gbnf`` command: check manifests, compile grammars."""
+"""The ``gbnf`` command: check manifests, compile grammars, plan, run llama-server."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 
 from gbnf.compiler import compile_pool
 from gbnf.errors import GbnfError
+from gbnf.events import Event
+from gbnf.literals import json_text
 from gbnf.manifest import load_manifests
 
 
@@ -42,6 +44,34 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("--parallel", type=int, default=1, metavar="N", help="a step may carry 1..N calls")
     comp.add_argument("--compact", action="store_true", help="allow no whitespace between tokens")
     comp.set_defaults(run=_compile)
+
+    plan = commands.add_parser("plan", help="run the planner on a query (in-process model by default)")
+    plan.add_argument("query")
+    plan.add_argument("--manifests", type=Path, default=Path("manifests"), help="manifest folder (./manifests)")
+    plan.add_argument("--server", default=os.environ.get("GBNF_SERVER"), metavar="URL",
+                      help="use a running llama-server ($GBNF_SERVER) instead of the in-process model")
+    plan.add_argument("--model", type=Path, help="GGUF file for the in-process model ($GBNF_MODEL; default: "
+                      "the embedded SmolLM2-135M)")
+    plan.add_argument("--policy", type=Path, help="pool-filter policy TOML (default: the packaged one)")
+    plan.add_argument("--trace", type=Path, help="write every event as a JSON line to this file")
+    plan.add_argument("--max-steps", type=int, default=8)
+    plan.add_argument("--parallel", type=int, default=1, metavar="N", help="allow up to N calls per step")
+    plan.add_argument("--temperature", type=float, default=0.0)
+    plan.add_argument("--seed", type=int, default=0)
+    plan.add_argument("--max-tokens", type=int, default=384)
+    plan.add_argument("--quiet", action="store_true", help="print only the answer")
+    plan.set_defaults(run=_plan)
+
+    server = commands.add_parser("server", help="find, build or start llama-server")
+    server_commands = server.add_subparsers(required=True, metavar="ACTION")
+    build = server_commands.add_parser("build", help="print the llama-server path, building it first if needed")
+    build.set_defaults(run=_server_build)
+    start = server_commands.add_parser("start", help="start llama-server in the foreground until Ctrl-C")
+    start.add_argument("--model", type=Path, help="GGUF file (default: $GBNF_MODEL or the embedded model)")
+    start.add_argument("--host", default="127.0.0.1")
+    start.add_argument("--port", type=int)
+    start.add_argument("--ctx-size", type=int, default=8192)
+    start.set_defaults(run=_server_start)
     return parser
 
 
@@ -51,6 +81,82 @@ def _check(args: argparse.Namespace) -> int:
     print(f"{len(tools)} manifests OK ({len(grammar.rules)} grammar rules)")
     for spot in grammar.looser:
         print(f"  looser than the schema at {spot}")
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from gbnf.backends.base import Sampling
+    from gbnf.events import TraceWriter
+    from gbnf.executors import BUILTIN
+    from gbnf.planner import Planner
+    from gbnf.pool import load_policy
+
+    tools = load_manifests(args.manifests)
+    policy = load_policy(args.policy)
+    if args.server:
+        from gbnf.backends.server import ServerBackend
+
+        backend = ServerBackend(args.server)
+        backend.wait_healthy()
+    else:
+        from gbnf.backends.inprocess import LlamaCppBackend
+
+        backend = LlamaCppBackend(args.model)
+    sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
+    planner = Planner(tools, backend, BUILTIN, policy=policy, max_steps=args.max_steps, parallel=args.parallel,
+                      sampling=sampling)
+    if not args.quiet:
+        planner.subscribe(_print_event)
+    trace = TraceWriter(args.trace) if args.trace else None
+    if trace:
+        planner.subscribe(trace)
+    try:
+        result = planner.run(args.query)
+    finally:
+        if trace:
+            trace.close()
+    if result.converged:
+        print(result.answer)
+        return 0
+    print(f"gbnf: no answer ({result.status}): {result.error}", file=sys.stderr)
+    return 1
+
+
+def _print_event(event: Event) -> None:
+    data = event.data
+    if event.kind == "pool":
+        dropped = ", ".join(data["dropped"]) or "none"
+        line = f"pool: {len(data['tools'])} tools (dropped: {dropped})"
+    elif event.kind == "call":
+        line = f"step {event.step}: {json_text({'name': data['name'], 'arguments': data['arguments']})}"
+    elif event.kind == "result":
+        line = f"  -> {json_text(data['result'])[:200]}"
+    elif event.kind in ("tool_error", "validation_error"):
+        line = f"  !! {data['error']}"
+    elif event.kind == "abort":
+        line = f"stopped: {data['error']}"
+    else:
+        return
+    print(line, file=sys.stderr)
+
+
+def _server_build(args: argparse.Namespace) -> int:
+    from gbnf.server.build import ensure_llama_server
+
+    print(ensure_llama_server())
+    return 0
+
+
+def _server_start(args: argparse.Namespace) -> int:
+    from gbnf.server.process import LlamaServer
+
+    server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size)
+    with server:
+        print(f"llama-server ready at {server.url} (log: {server.log_path}); Ctrl-C stops it", flush=True)
+        try:
+            server.process.wait()
+        except KeyboardInterrupt:
+            pass
     return 0
 
 

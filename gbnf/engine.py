@@ -107,17 +107,27 @@ class GrammarEngine:
             self._model = None
 
     def _sampler(self, grammar: str) -> llama_cpp.llama_sampler_p:
-        with _captured_stderr() as log:
-            sampler = llama_cpp.llama_sampler_init_grammar(self._vocab, grammar.encode("utf-8"), b"root")
-        if not sampler:
-            raise GrammarRejected("".join(log), grammar)
-        return sampler
+        return grammar_sampler(self._vocab, grammar)
 
     def _allowed(self, sampler: llama_cpp.llama_sampler_p, token: int) -> bool:
-        data = (llama_cpp.llama_token_data * 1)(llama_cpp.llama_token_data(token, 0.0, 0.0))
-        array = llama_cpp.llama_token_data_array(data, 1, -1, False)
-        llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
-        return data[0].logit != float("-inf")
+        return token_allowed(sampler, token)
+
+
+def grammar_sampler(vocab: llama_cpp.llama_vocab_p, grammar: str) -> llama_cpp.llama_sampler_p:
+    """A llama.cpp grammar sampler (free it with ``llama_sampler_free``), or :class:`GrammarRejected`."""
+    with _captured_stderr() as log:
+        sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
+    if not sampler:
+        raise GrammarRejected("".join(log), grammar)
+    return sampler
+
+
+def token_allowed(sampler: llama_cpp.llama_sampler_p, token: int) -> bool:
+    """Whether the grammar, in its current state, allows ``token`` next (a one-candidate check)."""
+    data = (llama_cpp.llama_token_data * 1)(llama_cpp.llama_token_data(token, 0.0, 0.0))
+    array = llama_cpp.llama_token_data_array(data, 1, -1, False)
+    llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
+    return data[0].logit != float("-inf")
 
 
 @functools.cache

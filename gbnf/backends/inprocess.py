@@ -1,0 +1,186 @@
+"""llama-cpp-python in-process, with grammar sampling as fast as unconstrained sampling.
+
+llama-cpp-python's own grammar path checks every candidate token at every step. Like
+llama-server, this backend samples first and asks the grammar only about the chosen token;
+only when the grammar refuses it is the whole vocabulary masked and the token drawn again
+from the masked distribution. For plain temperature sampling the result has exactly the
+distribution of full masking: P(a) = p(a) + (1 - p(A)) p(a) / p(A) = p(a) / p(A) for every
+allowed token a, where A is the allowed set. ``grammar_mode="full"`` masks at every step
+(the slow reference, kept for the bench and the tests).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+import llama_cpp
+import numpy as np
+from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.engine import _captured_stderr, grammar_sampler, token_allowed
+from gbnf.errors import BackendError
+from gbnf.model import default_model
+
+GrammarMode = Literal["fast", "full"]
+_TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
+
+
+class LlamaCppBackend:
+    """A GGUF model loaded once in this process; thread-safe, one completion at a time."""
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        n_ctx: int = 8192,
+        n_threads: int | None = None,
+        grammar_mode: GrammarMode = "fast",
+        grammar_cache: int = 16,
+    ) -> None:
+        path = Path(model_path) if model_path else default_model()
+        if not path.is_file():
+            raise BackendError(f"model file {path} does not exist")
+        try:
+            with _captured_stderr():
+                self.llm = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(),
+                                           verbose=False)
+        except ValueError as exc:
+            raise BackendError(f"llama.cpp could not load {path}: {exc}") from None
+        self.model_path = path
+        self.grammar_mode = grammar_mode
+        self._vocab = self.llm._model.vocab
+        self._n_vocab = self.llm.n_vocab()
+        template = self.llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise BackendError(f"{path.name} carries no chat template")
+        eos = self.llm.detokenize([self.llm.token_eos()], special=True).decode("utf-8", "replace")
+        bos = self.llm.detokenize([self.llm.token_bos()], special=True).decode("utf-8", "replace")
+        self._formatter = Jinja2ChatFormatter(template, eos_token=eos, bos_token=bos)
+        self._grammars: OrderedDict[str, llama_cpp.llama_sampler_p] = OrderedDict()
+        self._grammar_cache = grammar_cache
+        self._lock = threading.Lock()
+        self._candidates = np.zeros(self._n_vocab, dtype=_TOKEN_DATA)
+        self._candidates["id"] = np.arange(self._n_vocab, dtype=np.int32)
+
+    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+        """One chat completion, constrained by ``grammar`` when given."""
+        prompt = self._formatter(messages=messages).prompt
+        with self._lock:
+            return self.generate(prompt, grammar, sampling)
+
+    def generate(self, prompt: str, grammar: str | None, sampling: Sampling) -> Completion:
+        """Complete a raw prompt (the chat template already applied)."""
+        start = time.perf_counter()
+        tokens = self.llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
+        if len(tokens) + sampling.max_tokens > self.llm.n_ctx():
+            raise BackendError(f"prompt of {len(tokens)} tokens plus {sampling.max_tokens} to generate exceeds "
+                               f"the context of {self.llm.n_ctx()} tokens")
+        sampler = self._grammar(grammar) if grammar else None
+        rng = np.random.default_rng(sampling.seed)
+        self._eval_prompt(tokens)
+        decode_start = time.perf_counter()
+        out: list[int] = []
+        truncated = True
+        for _ in range(sampling.max_tokens):
+            token = self._pick(sampler, rng, sampling.temperature)
+            if llama_cpp.llama_vocab_is_eog(self._vocab, token):
+                truncated = False
+                break
+            if sampler is not None:
+                llama_cpp.llama_sampler_accept(sampler, token)
+            out.append(token)
+            self.llm.eval([token])
+        text = self.llm.detokenize(out).decode("utf-8", "replace")
+        end = time.perf_counter()
+        return Completion(text, truncated, len(tokens), len(out), end - start, end - decode_start)
+
+    def close(self) -> None:
+        """Free the grammars and the model."""
+        for sampler in self._grammars.values():
+            llama_cpp.llama_sampler_free(sampler)
+        self._grammars.clear()
+        self.llm.close()
+
+    def _grammar(self, text: str) -> llama_cpp.llama_sampler_p:
+        """The parsed grammar for ``text``, from the cache when seen before, reset to its start."""
+        sampler = self._grammars.pop(text, None)
+        if sampler is None:
+            sampler = grammar_sampler(self._vocab, text)
+        else:
+            llama_cpp.llama_sampler_reset(sampler)
+        self._grammars[text] = sampler
+        while len(self._grammars) > self._grammar_cache:
+            llama_cpp.llama_sampler_free(self._grammars.popitem(last=False)[1])
+        return sampler
+
+    def _eval_prompt(self, tokens: list[int]) -> None:
+        """Evaluate the prompt, reusing the KV cache for the prefix shared with the last one."""
+        llm = self.llm
+        seen = llm.input_ids[: llm.n_tokens]
+        shared = 0
+        for a, b in zip(seen, tokens):
+            if a != b:
+                break
+            shared += 1
+        llm.n_tokens = min(shared, len(tokens) - 1)
+        llm.eval(tokens[llm.n_tokens:])
+
+    def _logits(self) -> np.ndarray:
+        pointer = llama_cpp.llama_get_logits_ith(self.llm._ctx.ctx, -1)
+        return np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
+
+    def _pick(self, sampler: llama_cpp.llama_sampler_p | None, rng: np.random.Generator, temperature: float) -> int:
+        logits = self._logits()
+        if sampler is None:
+            return draw(logits, rng, temperature)
+        return pick_constrained(logits, lambda t: token_allowed(sampler, t), lambda x: self._masked(x, sampler),
+                                rng, temperature, self.grammar_mode)
+
+    def _masked(self, logits: np.ndarray, sampler: llama_cpp.llama_sampler_p) -> np.ndarray:
+        """The logits with every token the grammar refuses set to -inf."""
+        candidates = self._candidates
+        candidates["logit"] = logits
+        pointer = candidates.ctypes.data_as(ctypes.POINTER(llama_cpp.llama_token_data))
+        array = llama_cpp.llama_token_data_array(pointer, self._n_vocab, -1, False)
+        llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
+        if array.size != self._n_vocab:
+            raise BackendError("the grammar sampler changed the candidate array's size")
+        masked = candidates["logit"].copy()
+        if not np.isfinite(masked).any():
+            raise BackendError("the grammar allows no token here (a dead end in the grammar)")
+        return masked
+
+
+def pick_constrained(
+    logits: np.ndarray,
+    allowed: Callable[[int], bool],
+    mask: Callable[[np.ndarray], np.ndarray],
+    rng: np.random.Generator,
+    temperature: float,
+    mode: GrammarMode = "fast",
+) -> int:
+    """Draw a token the grammar allows: check the free draw first (fast), or mask first (full)."""
+    if mode == "fast":
+        token = draw(logits, rng, temperature)
+        if allowed(token):
+            return token
+    return draw(mask(logits), rng, temperature)
+
+
+def draw(logits: np.ndarray, rng: np.random.Generator, temperature: float) -> int:
+    """Greedy when ``temperature`` is 0, else one draw from softmax(logits / temperature)."""
+    if temperature <= 0:
+        return int(np.argmax(logits))
+    z = logits.astype(np.float64) / temperature
+    z -= z.max()
+    p = np.exp(z)
+    cumulative = np.cumsum(p)
+    return int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))

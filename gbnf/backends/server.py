@@ -1,0 +1,204 @@
+"""A llama-server over HTTP (httpx), sync and async, with clear errors and bounded retries.
+
+The request never carries ``tools`` beside ``grammar`` (llama-server answers 400 to both).
+Connection failures and 503 (model still loading) are retried with bounded backoff; every
+other fault is a :class:`ServerError` naming the request, within the configured timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import httpx
+
+from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.errors import ServerError
+
+Endpoint = Literal["chat", "completion"]
+
+
+class GrammarRefused(ServerError):
+    """llama-server answered 4xx to a request carrying a grammar: a bug report, grammar attached."""
+
+    def __init__(self, message: str, grammar: str) -> None:
+        self.grammar = grammar
+        super().__init__(f"{message}\n(this grammar was refused by llama-server; please report it, "
+                         f"with the grammar attached: {len(grammar)} characters, .grammar on this error)")
+
+
+@dataclass(frozen=True)
+class _Retry:
+    """The outcome of one attempt that should be tried again, with why."""
+
+    why: str
+
+
+class _Base:
+    def __init__(self, url: str, *, timeout: float = 120.0, retries: int = 4, backoff: float = 0.25,
+                 endpoint: Endpoint = "chat") -> None:
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.endpoint = endpoint
+
+    def _delays(self) -> Iterator[float]:
+        """Backoff delays between attempts: doubling, bounded in count and by the timeout."""
+        deadline = time.monotonic() + self.timeout
+        for attempt in range(self.retries):
+            delay = min(self.backoff * 2 ** attempt, max(0.0, deadline - time.monotonic()))
+            if delay <= 0:
+                return
+            yield delay
+
+    def _outcome(self, method: str, path: str, response: httpx.Response | Exception, grammar: str | None) -> Any:
+        """Decode a reply into JSON, or return :class:`_Retry`, or raise :class:`ServerError`."""
+        where = f"{method} {self.url}{path}"
+        if isinstance(response, httpx.ConnectError):
+            return _Retry(f"{where}: server unreachable ({response})")
+        if isinstance(response, httpx.TimeoutException):
+            raise ServerError(f"{where}: no reply within {self.timeout:g}s")
+        if isinstance(response, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+            raise ServerError(f"{where}: the connection dropped before the reply was complete ({response})")
+        if isinstance(response, Exception):
+            raise ServerError(f"{where}: {type(response).__name__}: {response}")
+        if response.status_code == 503:
+            return _Retry(f"{where}: 503, the server is still loading the model")
+        message = _server_message(response)
+        if 400 <= response.status_code < 500:
+            text = f"{where}: HTTP {response.status_code}: {message}"
+            if grammar is not None and "grammar" in message.lower():
+                raise GrammarRefused(text, grammar)
+            raise ServerError(text)
+        if response.status_code >= 500:
+            raise ServerError(f"{where}: HTTP {response.status_code} (server error): {message}")
+        try:
+            return response.json()
+        except ValueError:
+            raise ServerError(f"{where}: the reply is not JSON: {response.text[:200]!r}") from None
+
+    def _request(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> tuple[str, dict[str, Any]]:
+        common = {"temperature": sampling.temperature, "seed": sampling.seed, "cache_prompt": True, "stream": False}
+        if grammar is not None:
+            common["grammar"] = grammar
+        if self.endpoint == "chat":
+            return "/v1/chat/completions", {"messages": messages, "max_tokens": sampling.max_tokens, **common}
+        return "/completion", {"n_predict": sampling.max_tokens, **common}
+
+    def _completion(self, data: Any, seconds: float) -> Completion:
+        """Read a chat or completion reply; a reply without the expected fields is an error."""
+        try:
+            timings = data.get("timings", {})
+            if "choices" in data:
+                choice = data["choices"][0]
+                text = choice["message"].get("content") or ""
+                truncated = choice.get("finish_reason") == "length"
+                usage = data.get("usage", {})
+                prompt, predicted = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+            else:
+                text = data["content"]
+                truncated = bool(data.get("truncated")) or data.get("stop_type") == "limit"
+                prompt, predicted = data.get("tokens_evaluated", 0), data.get("tokens_predicted", 0)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            raise ServerError(f"POST {self.url}: unexpected reply shape: {str(data)[:200]}") from None
+        decode = timings.get("predicted_ms", 0.0) / 1000
+        return Completion(text, truncated, prompt, predicted, seconds, decode)
+
+
+class ServerBackend(_Base):
+    """A llama-server over HTTP, synchronous."""
+
+    def __init__(self, url: str, *, transport: httpx.BaseTransport | None = None, **options: Any) -> None:
+        super().__init__(url, **options)
+        self._client = httpx.Client(base_url=self.url, timeout=self.timeout, transport=transport)
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None, grammar: str | None = None) -> Any:
+        """One JSON request with retries; returns the decoded reply."""
+        delays = self._delays()
+        while True:
+            try:
+                response: httpx.Response | Exception = self._client.request(method, path, json=body)
+            except httpx.HTTPError as exc:
+                response = exc
+            outcome = self._outcome(method, path, response, grammar)
+            if not isinstance(outcome, _Retry):
+                return outcome
+            delay = next(delays, None)
+            if delay is None:
+                raise ServerError(outcome.why)
+            time.sleep(delay)
+
+    def wait_healthy(self) -> None:
+        """Return once ``/health`` says ok (503 while loading is waited out, within the timeout)."""
+        self.call("GET", "/health")
+
+    def props(self) -> dict[str, Any]:
+        """The server's ``/props``: model, context size, chat template..."""
+        return self.call("GET", "/props")
+
+    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+        start = time.perf_counter()
+        path, body = self._request(messages, grammar, sampling)
+        if self.endpoint == "completion":
+            body["prompt"] = self.call("POST", "/apply-template", {"messages": messages})["prompt"]
+        return self._completion(self.call("POST", path, body, grammar), time.perf_counter() - start)
+
+    def close(self) -> None:
+        self._client.close()
+
+
+class AsyncServerBackend(_Base):
+    """A llama-server over HTTP, asynchronous."""
+
+    def __init__(self, url: str, *, transport: httpx.AsyncBaseTransport | None = None, **options: Any) -> None:
+        super().__init__(url, **options)
+        self._client = httpx.AsyncClient(base_url=self.url, timeout=self.timeout, transport=transport)
+
+    async def call(self, method: str, path: str, body: dict[str, Any] | None = None,
+                   grammar: str | None = None) -> Any:
+        """One JSON request with retries; returns the decoded reply."""
+        delays = self._delays()
+        while True:
+            try:
+                response: httpx.Response | Exception = await self._client.request(method, path, json=body)
+            except httpx.HTTPError as exc:
+                response = exc
+            outcome = self._outcome(method, path, response, grammar)
+            if not isinstance(outcome, _Retry):
+                return outcome
+            delay = next(delays, None)
+            if delay is None:
+                raise ServerError(outcome.why)
+            await asyncio.sleep(delay)
+
+    async def wait_healthy(self) -> None:
+        await self.call("GET", "/health")
+
+    async def props(self) -> dict[str, Any]:
+        return await self.call("GET", "/props")
+
+    async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+        start = time.perf_counter()
+        path, body = self._request(messages, grammar, sampling)
+        if self.endpoint == "completion":
+            body["prompt"] = (await self.call("POST", "/apply-template", {"messages": messages}))["prompt"]
+        return self._completion(await self.call("POST", path, body, grammar), time.perf_counter() - start)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def _server_message(response: httpx.Response) -> str:
+    """The error text llama-server put in its reply (``{"error": {"message": ...}}``), or the body."""
+    try:
+        data = response.json()
+    except ValueError:
+        return response.text[:300] or response.reason_phrase
+    error = data.get("error") if isinstance(data, dict) else None
+    if isinstance(error, dict):
+        return str(error.get("message", error))
+    return str(error or data)[:300]

@@ -1,0 +1,171 @@
+"""The post-decode validator: check each call against its tool's full JSON Schema.
+
+Errors are short sentences written for the model to act on; the planner feeds them back as
+a ``tool`` message, and the executor is never called with arguments that fail the schema.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+
+from gbnf.errors import GbnfError
+from gbnf.literals import json_text
+from gbnf.manifest import Tool
+from gbnf.prompt import skeleton
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One validated call: a tool name and its arguments."""
+
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json_text({"name": self.name, "arguments": self.arguments})
+
+
+class InvalidCall(GbnfError):
+    """A decoded call the executor must not receive; ``str()`` is the message for the model."""
+
+
+def validate_call(call: str | dict[str, Any], pool: list[Tool], *, truncated: bool = False) -> ToolCall:
+    """Parse (if text) and check one call; raise :class:`InvalidCall` with a model-facing message."""
+    [one] = _validate(call, pool, truncated=truncated, many=False)
+    return one
+
+
+def validate_calls(calls: str | list[Any] | dict[str, Any], pool: list[Tool], *, truncated: bool = False) -> list[ToolCall]:
+    """Like :func:`validate_call` for a step that may carry one call or a JSON array of calls."""
+    return _validate(calls, pool, truncated=truncated, many=True)
+
+
+def _validate(value: Any, pool: list[Tool], *, truncated: bool, many: bool) -> list[ToolCall]:
+    if isinstance(value, str):
+        value = _parse(value, truncated)
+    items = value if many and isinstance(value, list) else [value]
+    if not items:
+        raise InvalidCall("empty list of calls: give at least one call")
+    tools = {tool.name: tool for tool in pool}
+    return [_check(item, tools, f"call {i}: " if len(items) > 1 else "") for i, item in enumerate(items)]
+
+
+def _parse(text: str, truncated: bool) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if truncated or exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
+            raise InvalidCall("output truncated: the JSON call ended before it was complete; "
+                              "give a shorter call") from None
+        raise InvalidCall(f'not a JSON tool call ({exc.msg} at character {exc.pos}); '
+                          'answer with {"name": ..., "arguments": {...}}') from None
+
+
+def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
+    if not isinstance(item, dict) or "name" not in item:
+        raise InvalidCall(f'{where}a call is a JSON object {{"name": <tool>, "arguments": {{...}}}}')
+    name = item["name"]
+    extra = sorted(set(item) - {"name", "arguments"})
+    if extra:
+        raise InvalidCall(f"{where}unexpected key {extra[0]!r} in the call; put arguments inside \"arguments\"")
+    if not isinstance(name, str) or name not in tools:
+        available = ", ".join(sorted(tools))
+        raise InvalidCall(f"{where}unknown tool {name!r}; available tools: {available}")
+    arguments = item.get("arguments", {})
+    if not isinstance(arguments, dict):
+        raise InvalidCall(f"{where}arguments of tool {name!r} must be an object, not {type(arguments).__name__}")
+    errors = list(_validator(json.dumps(tools[name].parameters, sort_keys=True)).iter_errors(arguments))
+    if errors:
+        raise InvalidCall(where + _describe(errors, name, tools[name]))
+    copied = _placeholders_in(arguments, tools[name])
+    if copied:
+        raise InvalidCall(f"{where}{copied} still holds the prompt's placeholder; put the real value "
+                          f"for tool '{name}'")
+    return ToolCall(name, arguments)
+
+
+def _placeholders_in(arguments: dict[str, Any], tool: Tool) -> str | None:
+    """The path of an argument copied verbatim from the prompt's skeleton (``"<city>"``), if any."""
+    placeholders = set(_strings(skeleton(tool.parameters)))
+    for path, value in _leaves(arguments, ""):
+        if isinstance(value, str) and value in placeholders:
+            return f"'{path}' = {value!r}"
+    return None
+
+
+def _strings(value: Any) -> list[str]:
+    return [v for _, v in _leaves(value, "") if isinstance(v, str)]
+
+
+def _leaves(value: Any, path: str) -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in _leaves(v, f"{path}.{k}" if path else k)]
+    if isinstance(value, list):
+        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, f"{path}[{i}]")]
+    return [(path, value)]
+
+
+@functools.lru_cache(maxsize=512)
+def _validator(schema_json: str) -> jsonschema.protocols.Validator:
+    schema = json.loads(schema_json)
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def _describe(errors: list[jsonschema.ValidationError], name: str, tool: Tool) -> str:
+    """One short sentence per problem (at most three), missing arguments grouped first."""
+    missing: list[str] = []
+    sentences: list[str] = []
+    for error in sorted(errors, key=lambda e: (list(map(str, e.absolute_path)), e.validator)):
+        at = _path(error.absolute_path)
+        if error.validator == "required" and not error.absolute_path:
+            missing += [k for k in error.validator_value if k not in error.instance and k not in missing]
+        elif error.validator == "required":
+            need = [k for k in error.validator_value if k not in error.instance]
+            sentences.append(f"missing {need} in '{at}'")
+        elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = list(error.schema.get("properties", {}))
+            for key in sorted(set(error.instance) - set(allowed)):
+                place = f"'{at}.{key}'" if at else repr(key)
+                sentences.append(f"unexpected argument {place} (allowed: {', '.join(allowed) or 'none'})")
+        elif error.validator == "type":
+            sentences.append(f"'{at or '(arguments)'}' must be {_types(error.validator_value)}, "
+                             f"got {_json_type(error.instance)} {json_text(error.instance)[:40]}")
+        elif error.validator == "enum":
+            sentences.append(f"'{at}' must be one of {json_text(error.validator_value)}, got "
+                             f"{json_text(error.instance)[:40]}")
+        else:
+            sentences.append(f"'{at or '(arguments)'}': {error.message[:160]}")
+    if missing:
+        sentences.insert(0, f"missing required args {missing}")
+    return "; ".join(dict.fromkeys(sentences[:3])) + f" for tool '{name}'"
+
+
+def _path(parts: Any) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _types(value: Any) -> str:
+    return " or ".join(value) if isinstance(value, list) else str(value)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"

@@ -1,0 +1,198 @@
+"""The loop logic, driven by a scripted backend (the real models are in test_backends.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gbnf import GbnfError, Tool
+from gbnf.backends.base import Completion
+from gbnf.errors import BackendError
+from gbnf.events import Event, TraceWriter
+from gbnf.planner import Planner
+from tests.conftest import MANIFESTS
+from tests.scripted import ScriptedBackend
+
+
+def call(name, **arguments):
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+FINAL = call("final_answer", answer="done")
+
+
+def planner(tools, *replies, executors=None, **options):
+    backend = ScriptedBackend(*replies)
+    events: list[Event] = []
+    p = Planner(tools, backend, executors or {}, **options)
+    p.subscribe(events.append)
+    return p, backend, events
+
+
+def kinds(events):
+    return [e.kind for e in events]
+
+
+def test_final_on_first_step(tools):
+    p, backend, events = planner(tools, FINAL)
+    result = p.run("hello")
+    assert (result.status, result.answer, result.steps) == ("final", "done", 1)
+    assert kinds(events) == ["pool", "step", "call", "final"]
+    messages, grammar, _ = backend.requests[0]
+    assert [m["role"] for m in messages] == ["system", "user"]
+    assert "callFinalAnswer" in grammar and "get_now" in messages[0]["content"]
+
+
+def test_tool_result_is_fed_back_then_final(tools):
+    seen = []
+    p, backend, events = planner(tools, call("get_now", timezone="UTC"), FINAL,
+                                 executors={"get_now": lambda timezone: seen.append(timezone) or "12:00"})
+    result = p.run("time?")
+    assert result.converged and seen == ["UTC"]
+    assert [(c.name, v) for c, v in result.results] == [("get_now", "12:00")]
+    last = backend.requests[1][0]
+    assert last[-2] == {"role": "assistant", "content": call("get_now", timezone="UTC")}
+    assert last[-1] == {"role": "tool", "content": "get_now result: 12:00"}
+    assert kinds(events) == ["pool", "step", "call", "result", "step", "call", "final"]
+    assert (result.prompt_tokens, result.completion_tokens) == (20, 10)
+
+
+def test_validation_error_goes_back_as_a_tool_message_and_the_model_recovers(tools):
+    calls = []
+    p, backend, events = planner(tools, call("get_inputs", display_template="x"), call("find_files", pattern="*"),
+                                 FINAL, executors={"find_files": lambda **a: calls.append(a) or []})
+    result = p.run("ask me")
+    assert result.converged and calls == [{"pattern": "*"}]
+    feedback = backend.requests[1][0][-1]
+    assert feedback == {"role": "tool",
+                        "content": "error: missing required args ['title', 'dialog'] for tool 'get_inputs'"}
+    assert kinds(events)[2] == "validation_error"
+
+
+def test_consecutive_blocked_counter_stops_the_loop(tools):
+    p, backend, events = planner(tools, "prose", "more prose", "still prose", FINAL, max_blocked=3)
+    result = p.run("q")
+    assert result.status == "blocked" and result.steps == 3 and result.answer is None
+    assert "3 failed calls in a row" in result.error
+    assert kinds(events)[-1] == "abort" and events[-1].data["reason"] == "blocked"
+    assert len(backend.replies) == 1
+
+
+def test_a_success_resets_the_blocked_counter(tools):
+    p, _, _ = planner(tools, "x", "y", call("get_now"), "z", "w", FINAL, executors={"get_now": lambda: "now"},
+                      max_blocked=3)
+    assert p.run("q").converged
+
+
+def test_max_steps_stops_a_spiral(tools):
+    replies = [call("find_files", pattern=str(i)) for i in range(5)]
+    p, _, events = planner(tools, *replies, executors={"find_files": lambda **a: []}, max_steps=4)
+    result = p.run("q")
+    assert result.status == "max_steps" and result.steps == 4 and len(result.results) == 4
+    assert events[-1].data["reason"] == "max_steps"
+
+
+def test_executor_exception_becomes_a_tool_error_not_a_crash(tools):
+    def broken(**_):
+        raise OSError("disk on fire")
+
+    p, backend, events = planner(tools, call("read_file", path="/x"), FINAL, executors={"read_file": broken})
+    result = p.run("read /x")
+    assert result.converged
+    assert backend.requests[1][0][-1]["content"] == "error: tool 'read_file' failed: OSError: disk on fire"
+    assert "tool_error" in kinds(events)
+
+
+def test_unregistered_tool_and_repeated_call(tools):
+    p, backend, _ = planner(tools, call("get_weather", city="Rome"), call("get_now"), call("get_now"), FINAL,
+                            executors={"get_now": lambda: "now"})
+    result = p.run("weather")
+    assert result.converged and len(result.results) == 1
+    assert "not available here" in backend.requests[1][0][-1]["content"]
+    assert "already called with these arguments" in backend.requests[3][0][-1]["content"]
+
+
+def test_parallel_calls_run_in_order_each_result_fed_back(tools):
+    order = []
+    step = json.dumps([{"name": "get_now", "arguments": {}}, {"name": "find_files", "arguments": {"pattern": "*"}}])
+    p, backend, _ = planner(tools, step, FINAL, parallel=2,
+                            executors={"get_now": lambda: order.append("now") or 1,
+                                       "find_files": lambda **a: order.append("find") or 2})
+    assert p.run("q").converged and order == ["now", "find"]
+    assert [m["content"] for m in backend.requests[1][0][-2:]] == ["get_now result: 1", "find_files result: 2"]
+    assert '"["' in backend.requests[0][1]
+
+
+def test_pool_filter_shapes_the_grammar_and_the_prompt(tools):
+    p, backend, events = planner(tools, FINAL)
+    p.run("create folder /tmp/x")
+    messages, grammar, _ = backend.requests[0]
+    assert "request_location_from_user" not in grammar and "request_location_from_user" not in messages[0]["content"]
+    assert "request_location_from_user" in events[0].data["dropped"]
+    p2, backend2, _ = planner(tools, FINAL)
+    p2.run("restaurants near me")
+    assert "request_location_from_user" in backend2.requests[0][1]
+
+
+def test_grammar_is_compiled_once_per_pool(tools):
+    p, _, _ = planner(tools, FINAL, FINAL, FINAL)
+    p.run("a")
+    p.run("b")
+    assert len(p._grammars) == 1
+    p.run("near me")
+    assert len(p._grammars) == 2
+
+
+def test_backend_error_ends_the_plan_keeping_results(tools):
+    p, _, events = planner(tools, call("get_now"), BackendError("POST http://x/v1/chat/completions: HTTP 500"),
+                           executors={"get_now": lambda: "now"})
+    result = p.run("q")
+    assert result.status == "error" and "HTTP 500" in result.error
+    assert len(result.results) == 1 and events[-1].kind == "abort"
+
+
+def test_truncated_reply_is_reported_as_truncated(tools):
+    p, backend, _ = planner(tools, Completion('{"name": "get_now", "arguments": {"timezone": "Eur', truncated=True),
+                            FINAL)
+    p.run("q")
+    assert backend.requests[1][0][-1]["content"].startswith("error: output truncated")
+
+
+def test_each_step_gets_its_own_seed(tools):
+    p, backend, _ = planner(tools, "x", FINAL)
+    p.run("q")
+    assert [r[2].seed for r in backend.requests] == [0, 1]
+
+
+def test_async_run(tools):
+    p, _, events = planner(tools, call("get_now"), FINAL, executors={"get_now": lambda: "now"})
+    result = asyncio.run(p.arun("q"))
+    assert result.converged and kinds(events)[-1] == "final"
+
+
+def test_a_pool_without_final_answer_is_refused():
+    with pytest.raises(GbnfError, match="no 'final_answer' tool"):
+        Planner([Tool("a", "d")], ScriptedBackend())
+
+
+def test_trace_writes_json_lines(tools, tmp_path):
+    p, _, _ = planner(tools, call("get_now"), FINAL, executors={"get_now": lambda: "now"})
+    trace = TraceWriter(tmp_path / "t.jsonl")
+    p.subscribe(trace)
+    p.run("q")
+    trace.close()
+    lines = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert [line["kind"] for line in lines] == ["pool", "step", "call", "result", "step", "call", "final"]
+    assert lines[2]["data"] == {"name": "get_now", "arguments": {}}
+
+
+def test_cli_plan_with_a_bad_server_url_fails_cleanly(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "gbnf", "plan", "hi", "--manifests", str(MANIFESTS),
+                           "--server", "http://127.0.0.1:9"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("gbnf: GET http://127.0.0.1:9/health: server unreachable")

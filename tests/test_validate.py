@@ -1,0 +1,92 @@
+"""The post-decode validator: every kind of bad call gets a short message a model can act on."""
+
+from __future__ import annotations
+
+import pytest
+
+from gbnf import Tool
+from gbnf.validate import InvalidCall, ToolCall, validate_call, validate_calls
+
+
+def error(call, pool) -> str:
+    with pytest.raises(InvalidCall) as caught:
+        validate_call(call, pool)
+    return str(caught.value)
+
+
+def test_valid_call_text_and_dict(tools):
+    text = '{"name": "find_files", "arguments": {"pattern": "*.pdf"}}'
+    assert validate_call(text, tools) == ToolCall("find_files", {"pattern": "*.pdf"})
+    assert validate_call({"name": "get_now"}, tools) == ToolCall("get_now", {})
+
+
+def test_seed_message_for_missing_required(tools):
+    call = {"name": "get_inputs", "arguments": {"display_template": "x"}}
+    assert error(call, tools) == "missing required args ['title', 'dialog'] for tool 'get_inputs'"
+
+
+@pytest.mark.parametrize("call, message", [
+    ({"name": "get_weather_now", "arguments": {}}, "unknown tool 'get_weather_now'; available tools: "),
+    ({"name": 3}, "unknown tool 3"),
+    ({"arguments": {}}, 'a call is a JSON object {"name": <tool>, "arguments": {...}}'),
+    ([1, 2], "a call is a JSON object"),
+    ({"name": "get_now", "arguments": []}, "arguments of tool 'get_now' must be an object, not list"),
+    ({"name": "get_now", "args": {}}, "unexpected key 'args' in the call"),
+    ({"name": "get_now", "arguments": {"tz": "UTC"}}, "unexpected argument 'tz' (allowed: timezone) for tool 'get_now'"),
+    ({"name": "get_weather", "arguments": {"city": 5}}, "'city' must be string, got integer 5 for tool 'get_weather'"),
+    ({"name": "get_weather", "arguments": {"city": "Rome", "units": "kelvin"}},
+     """'units' must be one of ["metric","imperial"], got "kelvin" for tool 'get_weather'"""),
+    ({"name": "get_weather", "arguments": {"city": "Rome", "days": 9}}, "'days': 9 is greater than the maximum of 7"),
+    ({"name": "get_inputs", "arguments": {"title": "t", "dialog": [{"var": "v", "prompt": 1, "schema": {"kind": "text"}}]}},
+     "'dialog[0].prompt' must be string, got integer 1 for tool 'get_inputs'"),
+    ({"name": "get_inputs", "arguments": {"title": "t", "dialog": [{"var": "v", "prompt": "p", "schema": {}}]}},
+     "missing ['kind'] in 'dialog[0].schema' for tool 'get_inputs'"),
+    ({"name": "create_event_google_workspace", "arguments": {"title": "t", "start": "tomorrow", "end": "2026-01-01T10:00:00Z"}},
+     "'start': 'tomorrow' is not a 'date-time'"),
+    ({"name": "read_file", "arguments": {"path": "<path>"}}, "'path' = '<path>' still holds the prompt's placeholder"),
+])
+def test_messages(tools, call, message):
+    assert message in error(call, tools)
+
+
+def test_text_that_is_not_a_call(tools):
+    assert error('{"name": "get_now", "argu', tools).startswith("output truncated")
+    assert error('{"name": "get_now", "arguments": {', tools).startswith("output truncated")
+    assert error("I think the time is noon.", tools).startswith("not a JSON tool call (Expecting value at character 0)")
+    assert error('{"name": "get_now"} and more', tools).startswith("not a JSON tool call (Extra data")
+    with pytest.raises(InvalidCall, match="output truncated"):
+        validate_call('{"name": "get_now", "arguments": {}}', tools, truncated=False) and validate_call(
+            '{"name"', tools, truncated=True)
+
+
+GRAMMARLESS = Tool("book", "d", {
+    "type": "object",
+    "properties": {
+        "seats": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
+        "card": {"type": "string"}, "cvv": {"type": "string"},
+        "pay": {"oneOf": [{"type": "integer", "multipleOf": 2}, {"type": "integer", "multipleOf": 3}]},
+    },
+    "dependentRequired": {"card": ["cvv"]},
+    "additionalProperties": False,
+})
+
+
+@pytest.mark.parametrize("arguments, fragment", [
+    ({"seats": [1, 1]}, "has non-unique elements"),
+    ({"card": "4111"}, "'cvv' is a dependency of 'card'"),
+    ({"pay": 6}, "is valid under each of"),
+    ({"pay": 5}, "is not valid under any of the given schemas"),
+])
+def test_what_a_grammar_cannot_express_is_checked(arguments, fragment):
+    assert fragment in error({"name": "book", "arguments": arguments}, [GRAMMARLESS])
+    assert validate_call({"name": "book", "arguments": {"seats": [1, 2], "pay": 4}}, [GRAMMARLESS])
+
+
+def test_parallel_calls(tools):
+    text = '[{"name": "get_now", "arguments": {}}, {"name": "find_files", "arguments": {"pattern": "*"}}]'
+    assert [c.name for c in validate_calls(text, tools)] == ["get_now", "find_files"]
+    assert [c.name for c in validate_calls('{"name": "get_now"}', tools)] == ["get_now"]
+    with pytest.raises(InvalidCall, match="call 1: unknown tool 'nope'"):
+        validate_calls('[{"name": "get_now"}, {"name": "nope"}]', tools)
+    with pytest.raises(InvalidCall, match="empty list of calls"):
+        validate_calls("[]", tools)
