@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 # Each primitive: (body, the primitives its body refers to). ``{ws}`` stands for the
-# whitespace reference, which compact grammars drop. Digit runs are bounded so a small
-# model cannot loop inside a number; whitespace is bounded for the same reason.
+# whitespace reference, which compact grammars drop. Whitespace is bounded so a small model
+# cannot loop in it; digit runs are not (JSON numbers are unbounded; the token limit stops
+# a runaway number, and minimum/maximum give exact bounds).
 _PRIMITIVES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ws": ('| " " | "\\n" [ \\t]{0,20}', ()),
     "string": ('"\\"" stringChar* "\\""', ("stringChar",)),
     "stringChar": ('[^"\\\\\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})', ()),
-    "integer": ('"-"? ("0" | [1-9] [0-9]{0,18})', ()),
-    "number": ('"-"? ("0" | [1-9] [0-9]{0,18}) ("." [0-9]{1,20})? ([eE] [-+]? [0-9]{1,3})?', ()),
+    "integer": ('"-"? ("0" | [1-9] [0-9]*)', ()),
+    "number": ('"-"? ("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?', ()),
     "boolean": ('"true" | "false"', ()),
     "null": ('"null"', ()),
     "jsonValue": ("jsonObject | jsonArray | string | number | boolean | null",
