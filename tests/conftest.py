@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from gbnf.backends.inprocess import LlamaCppBackend
+from gbnf.backends.server import ServerBackend
 from gbnf.engine import GrammarEngine, shared_engine
 from gbnf.manifest import Tool, load_manifests
+from gbnf.server.process import LlamaServer
 
 REPO = Path(__file__).resolve().parent.parent
 MANIFESTS = REPO / "manifests"
@@ -21,3 +24,29 @@ def engine() -> GrammarEngine:
 @pytest.fixture(scope="session")
 def tools() -> list[Tool]:
     return load_manifests(MANIFESTS)
+
+
+@pytest.fixture(scope="session")
+def inprocess() -> LlamaCppBackend:
+    """The embedded model loaded in this process, once."""
+    backend = LlamaCppBackend()
+    yield backend
+    backend.close()
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> LlamaServer:
+    """A real llama-server on a free loopback port with the embedded model."""
+    with LlamaServer() as server:
+        yield server
+
+
+@pytest.fixture(params=["inprocess", "server"])
+def backend(request, inprocess, llama_server):
+    """Each backend in turn, behind the same interface."""
+    if request.param == "inprocess":
+        yield inprocess
+    else:
+        client = ServerBackend(llama_server.url)
+        yield client
+        client.close()

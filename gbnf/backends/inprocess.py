@@ -44,6 +44,7 @@ class LlamaCppBackend:
         n_threads: int | None = None,
         grammar_mode: GrammarMode = "fast",
         grammar_cache: int = 16,
+        reuse_prefix: bool = True,
     ) -> None:
         path = Path(model_path) if model_path else default_model()
         if not path.is_file():
@@ -56,6 +57,7 @@ class LlamaCppBackend:
             raise BackendError(f"llama.cpp could not load {path}: {exc}") from None
         self.model_path = path
         self.grammar_mode = grammar_mode
+        self.reuse_prefix = reuse_prefix
         self._vocab = self.llm._model.vocab
         self._n_vocab = self.llm.n_vocab()
         template = self.llm.metadata.get("tokenizer.chat_template")
@@ -122,16 +124,23 @@ class LlamaCppBackend:
         return sampler
 
     def _eval_prompt(self, tokens: list[int]) -> None:
-        """Evaluate the prompt, reusing the KV cache for the prefix shared with the last one."""
+        """Evaluate the prompt, reusing the KV cache for the prefix shared with the last one.
+
+        The last prompt token is always evaluated alone, so the logits that the first draw
+        sees do not depend on how much of the prompt was cached (batch shape changes rounding):
+        the same prompt and seed give the same reply.
+        """
         llm = self.llm
-        seen = llm.input_ids[: llm.n_tokens]
         shared = 0
-        for a, b in zip(seen, tokens):
-            if a != b:
-                break
-            shared += 1
+        if self.reuse_prefix:
+            for a, b in zip(llm.input_ids[: llm.n_tokens], tokens):
+                if a != b:
+                    break
+                shared += 1
         llm.n_tokens = min(shared, len(tokens) - 1)
-        llm.eval(tokens[llm.n_tokens:])
+        if llm.n_tokens < len(tokens) - 1:
+            llm.eval(tokens[llm.n_tokens:-1])
+        llm.eval(tokens[-1:])
 
     def _logits(self) -> np.ndarray:
         pointer = llama_cpp.llama_get_logits_ith(self.llm._ctx.ctx, -1)

@@ -1,0 +1,181 @@
+"""Both backends for real: the embedded model in-process, and a real llama-server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import jsonschema
+import numpy as np
+import pytest
+
+from gbnf import compile_pool
+from gbnf.backends.base import Sampling
+from gbnf.backends.inprocess import LlamaCppBackend, pick_constrained
+from gbnf.backends.server import AsyncServerBackend, GrammarRefused, ServerBackend
+from gbnf.errors import BackendError
+from gbnf.planner import Planner
+
+QUERIES = ["What time is it in Tokyo?", "Find the PDF files in /tmp", "Create the folder /tmp/reports",
+           "Send Anna a message saying I will be late", "What is the weather in Paris for 3 days?"]
+STRUCTURAL = ("unknown tool", "not a JSON tool call", "unexpected argument", "missing required", "must be")
+
+
+def checking_executors(tools, received):
+    """Executors that record what they get and check it against the tool's schema."""
+
+    def make(tool):
+        def run(**arguments):
+            jsonschema.validate(arguments, tool.parameters)
+            received.append((tool.name, arguments))
+            return {"ok": True}
+
+        return run
+
+    return {tool.name: make(tool) for tool in tools if tool.name != "final_answer"}
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_plan_terminates_and_no_executor_gets_invalid_arguments(backend, tools, query):
+    received = []
+    events = []
+    planner = Planner(tools, backend, checking_executors(tools, received), max_steps=4,
+                      sampling=Sampling(max_tokens=160, temperature=0.7))
+    planner.subscribe(events.append)
+    result = planner.run(query)
+    assert result.status in ("final", "blocked", "max_steps"), result.error
+    assert result.steps <= 4
+    assert all(e.kind != "tool_error" or "failed" not in e.data["error"] for e in events)  # no schema failure
+    structural = [e.data["error"] for e in events if e.kind == "validation_error"
+                  and not e.data["error"].startswith("output truncated")
+                  and any(s in e.data["error"] for s in STRUCTURAL[:4])]
+    assert structural == []  # the grammar made these impossible
+
+
+def test_same_seed_same_reply(backend, tools):
+    grammar = compile_pool(tools).text
+    messages = [{"role": "user", "content": "Find my notes"}]
+    sampling = Sampling(max_tokens=40, temperature=0.9, seed=7)
+    assert backend.complete(messages, grammar, sampling).text == backend.complete(messages, grammar, sampling).text
+
+
+def test_truncation_is_reported(backend, tools):
+    reply = backend.complete([{"role": "user", "content": "Send a long message"}], compile_pool(tools).text,
+                             Sampling(max_tokens=5))
+    assert reply.truncated and reply.completion_tokens == 5 and reply.prompt_tokens > 0
+
+
+def test_unconstrained_completion(backend):
+    reply = backend.complete([{"role": "user", "content": "Say hi"}], None, Sampling(max_tokens=8))
+    assert reply.text and reply.completion_tokens <= 8
+
+
+def test_grammar_reply_always_parses(backend, tools):
+    grammar = compile_pool(tools, compact=True).text
+    for seed in range(3):
+        reply = backend.complete([{"role": "user", "content": "What time is it?"}], grammar,
+                                 Sampling(max_tokens=200, temperature=1.0, seed=seed))
+        if not reply.truncated:
+            call = json.loads(reply.text)
+            assert call["name"] in {t.name for t in tools}
+
+
+def test_fast_and_full_masking_agree_when_greedy(inprocess, tools):
+    grammar = compile_pool(tools).text
+    messages = [{"role": "user", "content": "Create the folder /tmp/x"}]
+    fast = inprocess.complete(messages, grammar, Sampling(max_tokens=60))
+    inprocess.grammar_mode = "full"
+    try:
+        full = inprocess.complete(messages, grammar, Sampling(max_tokens=60))
+    finally:
+        inprocess.grammar_mode = "fast"
+    assert fast.text == full.text
+
+
+def test_sample_first_has_the_distribution_of_full_masking():
+    """Fast path: P(a) = p(a) + (1 - p(A)) p(a)/p(A) = p(a)/p(A). Checked by a chi-square test."""
+    logits = np.array([2.0, 1.0, 0.5, 0.0, -1.0, 1.5, 3.0, 0.2], dtype=np.float32)
+    allowed = {1, 3, 5}
+    p = np.exp(logits.astype(np.float64))
+    expected = np.array([p[i] if i in allowed else 0 for i in range(8)])
+    expected /= expected.sum()
+
+    def mask(x):
+        return np.array([v if i in allowed else -np.inf for i, v in enumerate(x)], dtype=np.float32)
+
+    n = 20000
+    for mode in ("fast", "full"):
+        rng = np.random.default_rng(1234)
+        counts = np.bincount([pick_constrained(logits, allowed.__contains__, mask, rng, 1.0, mode)
+                              for _ in range(n)], minlength=8)
+        assert set(np.nonzero(counts)[0]) == allowed
+        chi2 = sum((counts[i] - n * expected[i]) ** 2 / (n * expected[i]) for i in allowed)
+        assert chi2 < 13.8, (mode, counts, chi2)  # df = 2, p = 0.001
+
+
+def test_missing_model_file_is_a_clear_error(tmp_path):
+    with pytest.raises(BackendError, match="does not exist"):
+        LlamaCppBackend(tmp_path / "nope.gguf")
+    junk = tmp_path / "junk.gguf"
+    junk.write_bytes(b"not a model")
+    with pytest.raises(BackendError, match="could not load"):
+        LlamaCppBackend(junk)
+
+
+class Recording(httpx.HTTPTransport):
+    def __init__(self):
+        super().__init__()
+        self.bodies = []
+
+    def handle_request(self, request):
+        if request.content:
+            self.bodies.append((request.url.path, json.loads(request.content)))
+        return super().handle_request(request)
+
+
+def test_server_request_carries_grammar_and_never_tools(llama_server, tools):
+    transport = Recording()
+    client = ServerBackend(llama_server.url, transport=transport)
+    grammar = compile_pool(tools).text
+    client.complete([{"role": "user", "content": "hi"}], grammar, Sampling(max_tokens=8, seed=3, temperature=0.5))
+    [(path, body)] = transport.bodies
+    assert path == "/v1/chat/completions"
+    assert "tools" not in body and body["grammar"] == grammar
+    assert (body["max_tokens"], body["seed"], body["temperature"], body["cache_prompt"]) == (8, 3, 0.5, True)
+
+
+def test_server_completion_endpoint_with_apply_template(llama_server, tools):
+    client = ServerBackend(llama_server.url, endpoint="completion")
+    reply = client.complete([{"role": "user", "content": "What time is it?"}], compile_pool(tools).text,
+                            Sampling(max_tokens=200))
+    assert reply.prompt_tokens > 0
+    if not reply.truncated:
+        assert json.loads(reply.text)["name"]
+
+
+def test_server_health_and_props(llama_server):
+    client = ServerBackend(llama_server.url)
+    client.wait_healthy()
+    assert "default_generation_settings" in client.props()
+
+
+def test_server_refuses_a_bad_grammar_as_a_bug_report(llama_server):
+    client = ServerBackend(llama_server.url)
+    with pytest.raises(GrammarRefused) as caught:
+        client.complete([{"role": "user", "content": "hi"}], "root ::= foo_bar", Sampling(max_tokens=4))
+    assert caught.value.grammar == "root ::= foo_bar"
+    assert "HTTP 400" in str(caught.value) and "please report it" in str(caught.value)
+
+
+def test_async_planner_on_the_server(llama_server, tools):
+    async def plan():
+        client = AsyncServerBackend(llama_server.url)
+        try:
+            await client.wait_healthy()
+            return await Planner(tools, client, max_steps=3, sampling=Sampling(max_tokens=120)).arun("What time is it?")
+        finally:
+            await client.aclose()
+
+    result = asyncio.run(plan())
+    assert result.status in ("final", "blocked", "max_steps")

@@ -1,0 +1,152 @@
+"""Faults: a real llama-server killed mid-request or not there; a small fake server only for
+what a real one cannot be made to do (hang, 500, garbage, 503 then ready)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from gbnf.backends.base import Sampling
+from gbnf.backends.server import ServerBackend
+from gbnf.errors import ServerError
+from gbnf.server.process import LlamaServer, free_port
+
+HI = [{"role": "user", "content": "hi"}]
+OK_REPLY = {"choices": [{"message": {"content": "hello"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+
+
+class Fake:
+    """A local HTTP server whose replies the test scripts: (status, body bytes, delay seconds)."""
+
+    def __init__(self, *replies: tuple[int, bytes, float]) -> None:
+        self.replies = list(replies)
+        self.paths: list[str] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _reply(self) -> None:
+                fake.paths.append(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                status, body, delay = fake.replies.pop(0) if len(fake.replies) > 1 else fake.replies[0]
+                time.sleep(delay)
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = _reply
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def fake():
+    servers = []
+
+    def make(*replies):
+        servers.append(Fake(*replies))
+        return servers[-1]
+
+    yield make
+    for server in servers:
+        server.close()
+
+
+@pytest.mark.timeout(60)
+def test_closed_port_is_unreachable_after_bounded_retries():
+    url = f"http://127.0.0.1:{free_port()}"
+    client = ServerBackend(url, timeout=3, retries=3, backoff=0.1)
+    with pytest.raises(ServerError, match=rf"^POST {url}/v1/chat/completions: server unreachable"):
+        client.complete(HI, None, Sampling())
+
+
+@pytest.mark.timeout(120)
+def test_server_killed_mid_request():
+    with LlamaServer() as server:
+        client = ServerBackend(server.url, timeout=60, retries=1, backoff=0.1)
+        threading.Timer(1.5, server.process.kill).start()
+        with pytest.raises(ServerError, match="connection dropped|server unreachable"):
+            client.complete([{"role": "user", "content": "Write a very long story."}], None,
+                            Sampling(max_tokens=4000, temperature=1.0))
+    assert server.process.poll() is not None
+
+
+@pytest.mark.timeout(60)
+def test_hang_gives_a_timeout_error(fake):
+    server = fake((200, json.dumps(OK_REPLY).encode(), 5.0))
+    client = ServerBackend(server.url, timeout=1)
+    with pytest.raises(ServerError, match=r"no reply within 1s"):
+        client.complete(HI, None, Sampling())
+
+
+def test_http_500(fake):
+    server = fake((500, b'{"error": {"message": "boom"}}', 0))
+    with pytest.raises(ServerError, match=r"HTTP 500 \(server error\): boom"):
+        ServerBackend(server.url).complete(HI, None, Sampling())
+
+
+def test_garbage_body(fake):
+    server = fake((200, b"<html>not json</html>", 0))
+    with pytest.raises(ServerError, match="the reply is not JSON"):
+        ServerBackend(server.url).complete(HI, None, Sampling())
+
+
+def test_unexpected_reply_shape(fake):
+    server = fake((200, b'{"choices": []}', 0))
+    with pytest.raises(ServerError, match="unexpected reply shape"):
+        ServerBackend(server.url).complete(HI, None, Sampling())
+
+
+def test_503_while_loading_is_retried(fake):
+    loading = (503, b'{"error": {"message": "Loading model"}}', 0)
+    server = fake(loading, loading, (200, json.dumps(OK_REPLY).encode(), 0))
+    client = ServerBackend(server.url, retries=4, backoff=0.05)
+    reply = client.complete(HI, None, Sampling())
+    assert reply.text == "hello" and len(server.paths) == 3
+
+
+def test_503_forever_gives_up(fake):
+    server = fake((503, b'{"error": {"message": "Loading model"}}', 0))
+    with pytest.raises(ServerError, match="503, the server is still loading"):
+        ServerBackend(server.url, retries=2, backoff=0.05).wait_healthy()
+
+
+def test_a_4xx_carries_the_servers_message(fake):
+    server = fake((404, b'{"error": {"message": "File Not Found"}}', 0))
+    with pytest.raises(ServerError, match="HTTP 404: File Not Found"):
+        ServerBackend(server.url).props()
+
+
+def test_truncated_finish_reason(fake):
+    reply = dict(OK_REPLY, choices=[{"message": {"content": '{"na'}, "finish_reason": "length"}])
+    server = fake((200, json.dumps(reply).encode(), 0))
+    assert ServerBackend(server.url).complete(HI, None, Sampling()).truncated
+
+
+@pytest.mark.timeout(120)
+def test_a_server_that_cannot_start_reports_its_log(tmp_path):
+    junk = tmp_path / "junk.gguf"
+    junk.write_bytes(b"not a model at all")
+    server = LlamaServer(junk, startup_timeout=60)
+    with pytest.raises(ServerError, match="llama-server exited with code"):
+        server.start()
+    assert server.process.poll() is not None
+    with pytest.raises(ServerError, match="does not exist"):
+        LlamaServer(tmp_path / "missing.gguf").start()
