@@ -45,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("--compact", action="store_true", help="allow no whitespace between tokens")
     comp.set_defaults(run=_compile)
 
+    lint = commands.add_parser("lint", help="check a GBNF file; exit 1 when something is wrong")
+    lint.add_argument("file", type=Path)
+    lint.set_defaults(run=_lint)
+
     plan = commands.add_parser("plan", help="run the planner on a query (in-process model by default)")
     plan.add_argument("query")
     plan.add_argument("--manifests", type=Path, default=Path("manifests"), help="manifest folder (./manifests)")
@@ -82,6 +86,21 @@ def _check(args: argparse.Namespace) -> int:
     for spot in grammar.looser:
         print(f"  looser than the schema at {spot}")
     return 0
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from gbnf.lint import lint
+
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GbnfError(f"{args.file}: cannot read: {exc}") from None
+    problems = lint(text)
+    for problem in problems:
+        print(f"{args.file}:{problem}")
+    if not problems:
+        print(f"{args.file}: OK")
+    return 1 if problems else 0
 
 
 def _plan(args: argparse.Namespace) -> int:
