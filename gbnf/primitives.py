@@ -5,11 +5,13 @@ from __future__ import annotations
 # Each primitive: (body, the primitives its body refers to). ``{ws}`` stands for the
 # whitespace reference, which compact grammars drop. Whitespace is bounded so a small model
 # cannot loop in it; digit runs are not (JSON numbers are unbounded; the token limit stops
-# a runaway number, and minimum/maximum give exact bounds).
+# a runaway number, and minimum/maximum give exact bounds). A \uXXXX escape never names a
+# surrogate: characters outside the BMP are written as themselves (UTF-8), so one stringChar
+# is always one character and minLength/maxLength hold exactly.
 _PRIMITIVES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ws": ('| " " | "\\n" [ \\t]{0,20}', ()),
     "string": ('"\\"" stringChar* "\\""', ("stringChar",)),
-    "stringChar": ('[^"\\\\\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})', ()),
+    "stringChar": ('[^"\\\\\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" ([0-9a-cA-CeEfF] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}))', ()),
     "integer": ('"-"? ("0" | [1-9] [0-9]*)', ()),
     "number": ('"-"? ("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?', ()),
     "boolean": ('"true" | "false"', ()),

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
+import jsonschema
+from referencing.exceptions import Unresolvable
+
 from gbnf.errors import SchemaError
 
 
@@ -74,3 +77,51 @@ def close_objects(schema: Any) -> Any:
         if isinstance(out.get(key), dict):
             out[key] = close_objects(out[key])
     return out
+
+
+def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
+    """``value`` with object keys in the order the grammar emits them (the schema's order).
+
+    Follows ``properties``, ``items``, ``prefixItems``, local ``$ref``, every ``allOf`` part
+    and the first ``anyOf``/``oneOf`` branch that ``value`` is valid against; keys the schema
+    does not declare keep their order, after the declared ones.
+    """
+    root = schema if root is None else root
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
+        try:
+            target = follow_ref(root, schema["$ref"], "")
+        except SchemaError:
+            return value
+        if not isinstance(target, dict):
+            return value
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    for keyword in ("anyOf", "oneOf"):
+        branch = next((b for b in schema.get(keyword, []) if _valid(value, b, root)), None)
+        if isinstance(branch, dict):
+            rest = {k: v for k, v in schema.items() if k != keyword}
+            return in_grammar_order(value, merge_all_of([rest, branch], ""), root)
+    props: dict[str, Any] = dict(schema.get("properties", {}))
+    for part in schema.get("allOf", []):
+        if isinstance(part, dict):
+            props = {**props, **part.get("properties", {})}
+    if isinstance(value, dict):
+        keys = [k for k in props if k in value] + [k for k in value if k not in props]
+        return {k: in_grammar_order(value[k], props.get(k, {}), root) for k in keys}
+    if isinstance(value, list):
+        prefix = schema.get("prefixItems", [])
+        items = schema.get("items", {})
+        return [in_grammar_order(v, prefix[i] if i < len(prefix) else items, root) for i, v in enumerate(value)]
+    return value
+
+
+def _valid(value: Any, schema: Any, root: Any) -> bool:
+    """Whether ``value`` is valid against ``schema``, whose local refs point into ``root``."""
+    if isinstance(schema, bool):
+        return schema
+    with_defs = {**{k: root[k] for k in ("$defs", "definitions") if isinstance(root, dict) and k in root}, **schema}
+    try:
+        return jsonschema.Draft202012Validator(with_defs).is_valid(value)
+    except (Unresolvable, jsonschema.exceptions.SchemaError):
+        return False

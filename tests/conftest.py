@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
 
 from gbnf.backends.inprocess import LlamaCppBackend
 from gbnf.backends.server import ServerBackend
@@ -13,6 +16,19 @@ from gbnf.manifest import Tool, load_manifests
 from gbnf.server.process import LlamaServer
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Hypothesis profiles: "ci" keeps the suite within minutes; "slow" (pytest --slow) runs thousands.
+_COMMON = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+settings.register_profile("ci", max_examples=40, derandomize=True, **_COMMON)
+settings.register_profile("slow", max_examples=3000, **_COMMON)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", help="run the property tests with thousands of examples")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    settings.load_profile("slow" if config.getoption("--slow") else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 MANIFESTS = REPO / "manifests"
 
 

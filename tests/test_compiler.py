@@ -15,6 +15,7 @@ from hypothesis_jsonschema import from_schema
 from gbnf import SchemaError, Tool, compile_pool, compile_schema, compile_schema_grammar
 from gbnf.compiler import references
 from gbnf.literals import json_text
+from gbnf.schema import in_grammar_order
 from tests.conftest import MANIFESTS, REPO
 
 RULE = re.compile(r"^([^\s]+) ::= ", re.M)
@@ -22,17 +23,6 @@ RULE = re.compile(r"^([^\s]+) ::= ", re.M)
 
 def call(name: str, arguments: dict) -> str:
     return json_text({"name": name, "arguments": arguments})
-
-
-def in_schema_order(value, schema):
-    """Reorder object keys as the schema declares them: the grammar's key order."""
-    if isinstance(value, dict) and isinstance(schema, dict):
-        props = schema.get("properties", {})
-        keys = [k for k in props if k in value] + [k for k in value if k not in props]
-        return {k: in_schema_order(value[k], props.get(k, {})) for k in keys}
-    if isinstance(value, list) and isinstance(schema, dict):
-        return [in_schema_order(v, schema.get("items", {})) for v in value]
-    return value
 
 
 def rule_names(text: str) -> list[str]:
@@ -60,7 +50,7 @@ def test_pool_grammar_parses_and_accepts_a_valid_call_for_every_manifest(engine,
         @settings_
         @given(from_schema(tool.parameters))
         def accepted(arguments: dict) -> None:
-            text = call(tool.name, in_schema_order(arguments, tool.parameters))
+            text = call(tool.name, in_grammar_order(arguments, tool.parameters))
             assume(engine.representable(text))
             assert engine.accepts(grammar, text), arguments
 

@@ -1,0 +1,1 @@
+"""Measurements of gbnf against the alternatives; ``python -m bench`` runs them."""

@@ -1,0 +1,65 @@
+"""The JSON Schema Test Suite against a grammar compiler: does the grammar accept exactly the
+valid instances? Used by the tests (our compiler) and the coverage table (ours beside
+llama-cpp-python's converter, measured in the same run)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gbnf.engine import GrammarEngine, GrammarRejected, Unrepresentable
+from gbnf.errors import GbnfError
+from gbnf.lark_oracle import lark_oracle
+from gbnf.literals import json_text
+
+SUITE = Path(__file__).resolve().parent.parent / "corpora" / "json-schema-test-suite" / "tests" / "draft2020-12"
+
+Compile = Callable[[Any], str]
+Order = Callable[[Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One suite test: ``ok``, ``accepts invalid``, ``rejects valid`` or ``unsupported: why``."""
+
+    file: str
+    case: str
+    test: str
+    valid: bool
+    result: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.file} :: {self.case} :: {self.test}"
+
+
+def suite_files(optional: bool = False) -> list[Path]:
+    """The suite's keyword files (``optional/`` too when asked), sorted."""
+    files = sorted(SUITE.glob("*.json"))
+    return files + sorted((SUITE / "optional").rglob("*.json")) if optional else files
+
+
+def run_file(path: Path, compile_: Compile, order: Order, engine: GrammarEngine) -> Iterator[Outcome]:
+    """Every test of one suite file, decided by llama.cpp's engine (lark when the vocabulary
+    cannot spell the instance)."""
+    name = str(path.relative_to(SUITE))
+    for case in json.loads(path.read_text(encoding="utf-8")):
+        try:
+            grammar = compile_(case["schema"])
+            engine.check(grammar)
+        except (GbnfError, ValueError, KeyError, TypeError, RecursionError, NotImplementedError) as exc:
+            why = "llama.cpp refused the grammar" if isinstance(exc, GrammarRejected) else type(exc).__name__
+            for test in case["tests"]:
+                yield Outcome(name, case["description"], test["description"], test["valid"], f"unsupported: {why}")
+            continue
+        for test in case["tests"]:
+            text = json_text(order(test["data"], case["schema"]))
+            try:
+                accepted = engine.accepts(grammar, text)
+            except Unrepresentable:
+                accepted = lark_oracle(grammar).accepts(text)
+            result = "ok" if accepted == test["valid"] else ("accepts invalid" if accepted else "rejects valid")
+            yield Outcome(name, case["description"], test["description"], test["valid"], result)

@@ -1,0 +1,149 @@
+"""What the grammar accepts is what the schema accepts, decided by two oracles that must agree:
+llama.cpp's own engine and a pure-Python lark translation of the grammar."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import assume, event, given, note
+from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
+
+from bench.schema_suite import run_file, suite_files
+from gbnf import MAX_DEPTH, Tool, compile_pool, compile_schema, compile_schema_grammar
+from gbnf.lark_oracle import lark_oracle
+from gbnf.literals import json_text
+from gbnf.schema import in_grammar_order
+from tests.derive import Deriver
+
+LISTED = Path(__file__).with_name("validator_only.txt")
+
+names = st.text(max_size=6)
+scalars = st.one_of(st.text(max_size=5), st.integers(-50, 50), st.booleans(), st.none())
+leaves = st.one_of(
+    st.just({"type": "string"}),
+    st.tuples(st.integers(0, 3), st.integers(0, 3)).map(
+        lambda t: {"type": "string", "minLength": min(t), "maxLength": max(t)}),
+    st.sampled_from([{"type": "integer"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]),
+    st.lists(scalars, min_size=1, max_size=4, unique_by=json_text).map(lambda v: {"enum": v}),
+    scalars.map(lambda v: {"const": v}),
+    st.lists(st.sampled_from(["string", "integer", "boolean", "null"]), min_size=2, max_size=3,
+             unique=True).map(lambda t: {"type": t}),
+)
+
+
+def _objects(children: st.SearchStrategy) -> st.SearchStrategy:
+    def with_required(props: dict) -> st.SearchStrategy:
+        required = st.lists(st.sampled_from(sorted(props)), unique=True) if props else st.just([])
+        return required.map(lambda req: {"type": "object", "properties": props, "required": req,
+                                         "additionalProperties": False})
+
+    return st.dictionaries(names, children, max_size=4).flatmap(with_required)
+
+
+def _extend(children: st.SearchStrategy) -> st.SearchStrategy:
+    arrays = st.tuples(children, st.integers(0, 2), st.integers(0, 2)).map(
+        lambda t: {"type": "array", "items": t[0], "minItems": t[1], "maxItems": t[1] + t[2]})
+    unions = st.lists(children, min_size=2, max_size=3).map(lambda branches: {"anyOf": branches})
+    return st.one_of(_objects(children), arrays, unions)
+
+
+schemas = st.recursive(leaves, _extend, max_leaves=10)
+
+
+def both_accept(engine, grammar: str, text: str) -> bool:
+    """The two oracles' common verdict; a disagreement fails the test."""
+    mine = lark_oracle(grammar).accepts(text)
+    theirs = engine.accepts(grammar, text)
+    assert mine == theirs, f"the oracles disagree on {text!r}: lark {mine}, llama.cpp {theirs}"
+    return theirs
+
+
+@given(st.data())
+def test_completeness_every_valid_instance_is_accepted(engine, data):
+    schema = data.draw(schemas, label="schema")
+    grammar = compile_schema(schema)
+    instance = data.draw(from_schema(schema), label="instance")
+    text = json_text(in_grammar_order(instance, schema))
+    assume(engine.representable(text))
+    assert both_accept(engine, grammar, text)
+
+
+def _explained(error: jsonschema.ValidationError, looser: tuple[str, ...]) -> bool:
+    """An invalid derivation is allowed only under a documented looser spot: the depth cap."""
+    return len(error.absolute_path) > MAX_DEPTH and any("nested deeper" in spot for spot in looser)
+
+
+@given(st.data())
+def test_soundness_what_the_grammar_produces_is_valid(engine, data):
+    schema = data.draw(schemas, label="schema")
+    grammar = compile_schema_grammar(schema)
+    rng = data.draw(st.randoms(use_true_random=False), label="rng")
+    text = Deriver(grammar.text).derive(rng)
+    note(f"derived: {text!r}")
+    value = json.loads(text)
+    for spot in grammar.looser:
+        event(f"looser spot: {spot.split(': ', 1)[1]}")
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(value))
+    assert all(_explained(e, grammar.looser) for e in errors), [e.message for e in errors]
+    if engine.representable(text):
+        assert both_accept(engine, grammar.text, text)
+
+
+@given(st.data())
+def test_oracles_agree_on_near_misses(engine, data):
+    schema = data.draw(schemas, label="schema")
+    grammar = compile_schema(schema)
+    text = Deriver(grammar).derive(data.draw(st.randoms(use_true_random=False)))
+    i = data.draw(st.integers(0, len(text)), label="position")
+    edit = data.draw(st.sampled_from(["insert", "delete", "replace"]))
+    char = data.draw(st.sampled_from(list('{}[]",:0a \\')))
+    mutated = {"insert": text[:i] + char + text[i:], "delete": text[:i] + text[i + 1:],
+               "replace": text[:i] + char + text[i + 1:]}[edit]
+    assume(engine.representable(mutated))
+    both_accept(engine, grammar, mutated)
+
+
+@given(st.text(min_size=1, max_size=12), st.text(max_size=12))
+def test_escaping_round_trips_any_text(engine, name, value):
+    assume(engine.representable(name + value))
+    changed = value[:-1] + chr(ord(value[-1]) % 0x10FFF + 1) if value else "x"
+    assume(engine.representable(changed) and changed != value)
+    schema = {"type": "object", "properties": {name: {"enum": [value]}}, "required": [name]}
+    grammar = compile_schema(schema)
+    assert both_accept(engine, grammar, json_text({name: value}))
+    assert not both_accept(engine, grammar, json_text({name: changed}))
+    pool = compile_pool([Tool(name, "d", {"type": "object", "properties": {}})]).text
+    assert both_accept(engine, pool, json_text({"name": name, "arguments": {}}))
+    assert not both_accept(engine, pool, json_text({"name": name + "x", "arguments": {}}))
+
+
+def test_every_manifest_completeness_is_in_test_compiler():
+    """(Manifests: test_compiler.test_pool_grammar_parses_and_accepts_a_valid_call_for_every_manifest.)"""
+    from tests import test_compiler
+
+    assert test_compiler.test_pool_grammar_parses_and_accepts_a_valid_call_for_every_manifest
+
+
+def listed() -> dict[str, set[str]]:
+    """The suite tests the grammar does not decide as the suite says, by file (only shrinks)."""
+    out: dict[str, set[str]] = {}
+    for line in LISTED.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            key, _, _ = line.rpartition(" => ")
+            out.setdefault(key.split(" :: ")[0], set()).add(line)
+    return out
+
+
+@pytest.mark.parametrize("path", suite_files(), ids=lambda p: p.name)
+def test_json_schema_test_suite(engine, path):
+    outcomes = list(run_file(path, compile_schema, in_grammar_order, engine))
+    failing = {f"{o.key} => {o.result}" for o in outcomes if o.result != "ok"}
+    expected = listed().get(path.name, set())
+    assert not failing - expected, "newly failing (fix the compiler):\n" + "\n".join(sorted(failing - expected))
+    assert not expected - failing, ("now handled by the grammar: remove from tests/validator_only.txt:\n"
+                                    + "\n".join(sorted(expected - failing)))
