@@ -63,3 +63,30 @@ def run_file(path: Path, compile_: Compile, order: Order, engine: GrammarEngine)
                 accepted = lark_oracle(grammar).accepts(text)
             result = "ok" if accepted == test["valid"] else ("accepts invalid" if accepted else "rejects valid")
             yield Outcome(name, case["description"], test["description"], test["valid"], result)
+
+
+def write_listed(path: Path, engine: GrammarEngine) -> tuple[int, int]:
+    """Rewrite the listed set from our compiler's current outcomes; returns (added, removed)."""
+    from gbnf.compiler import compile_schema
+    from gbnf.schema import in_grammar_order
+
+    before = set(path.read_text(encoding="utf-8").splitlines()) if path.exists() else set()
+    lines = [f"{o.key} => {o.result}" for f in suite_files()
+             for o in run_file(f, compile_schema, in_grammar_order, engine) if o.result != "ok"]
+    header = ["# JSON Schema Test Suite tests that the grammar does not decide as the suite says:",
+              "# 'accepts invalid' is left to the validator, 'rejects valid' and 'unsupported' are gaps.",
+              "# tests/test_properties.py keeps this list exact; it may only shrink",
+              "# (regenerate: python -m bench.schema_suite --write-listed tests/validator_only.txt)."]
+    path.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
+    return len(set(lines) - before), len(before - set(lines) - set(header))
+
+
+if __name__ == "__main__":
+    import sys
+
+    from gbnf.engine import shared_engine
+
+    if sys.argv[1:2] != ["--write-listed"] or len(sys.argv) != 3:
+        raise SystemExit("usage: python -m bench.schema_suite --write-listed FILE")
+    added, removed = write_listed(Path(sys.argv[2]), shared_engine())
+    print(f"{removed} entries removed, {added} added" + (" (the list grew: look at why)" if added else ""))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -9,7 +10,10 @@ from typing import TYPE_CHECKING, Any
 from gbnf import primitives
 from gbnf.errors import SchemaError
 from gbnf.literals import camel, gbnf_literal, json_literal, json_text
-from gbnf.schema import follow_ref, key_path, merge_all_of
+from gbnf.formats import EXACT, FORMATS
+from gbnf.ranges import int_range
+from gbnf.regex import Untranslatable, pattern_to_gbnf
+from gbnf.schema import follow_ref, is_valid, key_path, merge_all_of
 
 if TYPE_CHECKING:
     from gbnf.manifest import Tool
@@ -19,11 +23,14 @@ MAX_DEPTH = 4
 
 # Keywords that only annotate, or that the compiler turns into grammar.
 _HANDLED = {
-    "type", "properties", "required", "items", "enum", "const", "$ref", "$defs", "definitions",
-    "anyOf", "oneOf", "allOf", "minItems", "maxItems", "minLength", "maxLength", "nullable",
-    "additionalProperties", "title", "description", "default", "examples", "$schema", "$id",
-    "$comment", "deprecated", "readOnly", "writeOnly",
+    "type", "properties", "required", "items", "prefixItems", "enum", "const", "$ref", "$defs",
+    "definitions", "anyOf", "oneOf", "allOf", "minItems", "maxItems", "minLength", "maxLength",
+    "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "nullable",
+    "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
+    "multipleOf", "title", "description", "default", "examples", "$schema", "$comment",
+    "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
 }
+_APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
 _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 
 
@@ -159,7 +166,7 @@ class _Compiler:
 
     # -- the walk -------------------------------------------------------------------
 
-    def visit(self, schema: Any, name: str, path: str, depth: int) -> str:
+    def visit(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str] = frozenset()) -> str:
         """Return a GBNF expression for instances of ``schema``."""
         if schema is True or schema == {}:
             return self.prim("jsonValue")
@@ -167,21 +174,28 @@ class _Compiler:
             raise SchemaError(path, "the schema 'false' matches no value")
         if not isinstance(schema, dict):
             raise SchemaError(path, f"a schema must be an object or a boolean, not {json_text(schema)}")
+        unevaluated = {"unevaluatedProperties", "unevaluatedItems"} & set(schema)
+        if unevaluated and _APPLICATORS & set(schema):
+            for keyword in sorted(unevaluated):
+                self.loose(key_path(path, keyword), "beside applicators: left to the validator")
+            schema = {k: v for k, v in schema.items() if k not in unevaluated}
         if "$ref" in schema:
-            target = follow_ref(self.root_schema, schema["$ref"], path)
-            rest = {k: v for k, v in schema.items() if k != "$ref"}
-            return self.visit(merge_all_of([target, rest], path) if rest else target, name, path, depth)
+            ref = schema["$ref"]
+            if ref in refs:
+                raise SchemaError(key_path(path, "$ref"), f"{ref!r} refers to itself without nesting")
+            target = follow_ref(self.root_schema, ref, path)
+            rest = {k: v for k, v in schema.items() if k not in ("$ref", "$defs", "definitions")}
+            return self.visit(merge_all_of([target, rest], path) if rest else target, name, path, depth, refs | {ref})
         if "allOf" in schema:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
-            return self.visit(merge_all_of([rest, *schema["allOf"]], path), name, path, depth)
+            parts = [_without_unevaluated(self._deref(part, path)) for part in schema["allOf"]]
+            return self.visit(merge_all_of([rest, *parts], path), name, path, depth, refs)
         for keyword in ("anyOf", "oneOf"):
             if keyword in schema:
-                return self._union(schema, keyword, name, path, depth)
+                return self._union(schema, keyword, name, path, depth, refs)
         for keyword in sorted(set(schema) - _HANDLED):
             self.loose(key_path(path, keyword), "left to the validator")
-        if "const" in schema:
-            return json_literal(schema["const"])
-        if "enum" in schema:
+        if "const" in schema or "enum" in schema:
             return self._enum(schema, name, path)
         types = self._types(schema, path)
         if depth > self.max_depth and ({"object", "array"} & set(types)):
@@ -192,17 +206,21 @@ class _Compiler:
             return alternatives[0]
         return self.rule(name, " | ".join(alternatives))
 
+    def _deref(self, schema: Any, path: str) -> Any:
+        """An allOf part with its top-level local ``$ref`` followed (so two refs can merge)."""
+        seen = set()
+        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
+            seen.add(schema["$ref"])
+            target = follow_ref(self.root_schema, schema["$ref"], path)
+            rest = {k: v for k, v in schema.items() if k != "$ref"}
+            if not isinstance(target, dict):
+                return target if not rest else merge_all_of([target, rest], path)
+            schema = {**target, **rest} if not set(rest) & set(target) else merge_all_of([target, rest], path)
+        return schema
+
     def _types(self, schema: dict[str, Any], path: str) -> list[str]:
         declared = schema.get("type")
-        if declared is None:
-            if {"properties", "required", "additionalProperties"} & set(schema):
-                types = ["object"]
-            elif "items" in schema:
-                types = ["array"]
-            else:
-                types = list(_TYPES)
-        else:
-            types = [declared] if isinstance(declared, str) else list(declared)
+        types = list(_TYPES) if declared is None else ([declared] if isinstance(declared, str) else list(declared))
         unknown = [t for t in types if t not in _TYPES]
         if unknown:
             raise SchemaError(key_path(path, "type"), f"unknown type {unknown[0]!r}")
@@ -218,90 +236,293 @@ class _Compiler:
         if kind == "array":
             return self._array(schema, name, path, depth)
         if kind == "string":
-            return self._string(schema, name)
+            return self._string(schema, name, path)
+        if kind == "integer":
+            return self._integer(schema, name, path)
+        if kind == "number":
+            return self._number(schema, name, path)
         return self.prim(kind)
 
-    def _union(self, schema: dict[str, Any], keyword: str, name: str, path: str, depth: int) -> str:
+    def _union(self, schema: dict[str, Any], keyword: str, name: str, path: str, depth: int,
+               refs: frozenset[str]) -> str:
         rest = {k: v for k, v in schema.items() if k != keyword}
         branches = schema[keyword]
         if not isinstance(branches, list) or not branches:
             raise SchemaError(key_path(path, keyword), "must be a non-empty list of schemas")
         alternatives = []
         for i, branch in enumerate(branches):
+            if branch is False:
+                continue
             merged = merge_all_of([rest, branch], path) if rest else branch
-            alternatives.append(self.visit(merged, f"{name}{i}", f"{key_path(path, keyword)}[{i}]", depth))
+            alternatives.append(self.visit(merged, f"{name}{i}", f"{key_path(path, keyword)}[{i}]", depth, refs))
+        if not alternatives:
+            raise SchemaError(key_path(path, keyword), "no branch can match")
         if keyword == "oneOf" and len(branches) > 1:
             self.loose(key_path(path, "oneOf"), "exclusivity left to the validator")
         return self.rule(name, " | ".join(dict.fromkeys(alternatives)))
 
     def _enum(self, schema: dict[str, Any], name: str, path: str) -> str:
-        values = schema["enum"]
+        """const/enum: the listed values that also satisfy the schema's other keywords."""
+        values = [schema["const"]] if "const" in schema else schema["enum"]
         if not isinstance(values, list) or not values:
             raise SchemaError(key_path(path, "enum"), "must be a non-empty list")
-        return self.rule(name, " | ".join(dict.fromkeys(json_literal(v) for v in values)))
+        rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
+        kept = [v for v in values if is_valid(v, rest, self.root_schema)]
+        if not kept:
+            raise SchemaError(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
+        return self.rule(name, " | ".join(dict.fromkeys(json_literal(v) for v in kept)))
+
+    # -- objects ----------------------------------------------------------------------
 
     def _object(self, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-        props = schema.get("properties")
-        extra = schema.get("additionalProperties", True)
-        required = schema.get("required", [])
-        if props is None and not required:
-            if extra is False:
-                return self.rule(name, f'"{{"{self.ws} "}}"')
-            if isinstance(extra, dict) and extra:
-                self.loose(key_path(path, "additionalProperties"),
-                           "values of undeclared properties left to the validator")
-            return self.prim("jsonObject")
-        props = dict(props or {})
+        props = dict(schema.get("properties") or {})
+        required = [k for k in schema.get("required", []) if isinstance(k, str)]
         for key in required:
             props.setdefault(key, True)
         pairs: list[tuple[str, bool]] = []
         for key, sub in props.items():
             if sub is False:
+                if key in required:
+                    raise SchemaError(key_path(path, key), "required, but its schema is 'false'")
                 continue
-            sub_name = name + camel(key, "p")[0].upper() + camel(key, "p")[1:]
-            value = self.visit(sub, sub_name, key_path(path, key), depth + 1)
+            value = self.visit(sub, name + _word(key), key_path(path, key), depth + 1)
             pairs.append((f"{gbnf_literal(json_text(key) + ':')}{self.ws} {value}", key in required))
-        if not pairs:
+        extra = self._extra_member(schema, list(props), name, path, depth)
+        if extra is None and not pairs:
             return self.rule(name, f'"{{"{self.ws} "}}"')
-        return self.rule(name, f'"{{"{self.ws} {self._members(pairs)} "}}"')
+        if not pairs:
+            low, high = schema.get("minProperties", 0), schema.get("maxProperties")
+            more = _repeat(f"{self.sep()} {extra}", max(low - 1, 0), None if high is None else high - 1)
+            inner = f"{extra}{more}{self.ws}"
+            return self.rule(name, f'"{{"{self.ws} {inner if low else f"({inner})?"} "}}"')
+        for keyword in ("minProperties", "maxProperties"):
+            if keyword in schema:
+                self.loose(key_path(path, keyword), "left to the validator")
+        if extra is not None:
+            pairs.append((f"{extra}", False))
+        return self.rule(name, f'"{{"{self.ws} {self._members(pairs, extra)} "}}"')
 
-    def _members(self, pairs: list[tuple[str, bool]]) -> str:
-        """Members in schema order: required ones always, optional ones maybe, commas between."""
+    def _extra_member(self, schema: dict[str, Any], declared: list[str], name: str, path: str,
+                      depth: int) -> str | None:
+        """The rule for one undeclared member ``"key": value``, or None when none is allowed.
+
+        Without applicators beside it (see :meth:`visit`), ``unevaluatedProperties`` means
+        ``additionalProperties``.
+        """
+        extra = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
+        patterns = schema.get("patternProperties") or {}
+        options = []
+        for i, (pattern, sub) in enumerate(patterns.items()):
+            if sub is False:
+                continue
+            try:
+                key = f'"\\"" {pattern_to_gbnf(pattern)} "\\""'
+            except Untranslatable as exc:
+                self.loose(key_path(path, "patternProperties"), f"pattern {pattern!r} not translated ({exc})")
+                key = self.prim("string")
+            self.used.add("stringChar")
+            value = self.visit(sub, f"{name}Pattern{i}", key_path(path, f"/{pattern}/"), depth + 1)
+            options.append(f"{key} \":\"{self.ws} {value}")
+        if patterns and declared:
+            self.loose(key_path(path, "patternProperties"), "declared keys matching a pattern: left to the validator")
+        if extra is not False:
+            if patterns:
+                self.loose(key_path(path, "patternProperties"), "keys matching no pattern: left to the validator")
+            key = self._key(schema, declared, name, path)
+            value = self.visit(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
+            options.append(f"{key} \":\"{self.ws} {value}")
+        if not options:
+            return None
+        return self.rule(f"{name}Member", " | ".join(options))
+
+    def _key(self, schema: dict[str, Any], declared: list[str], name: str, path: str) -> str:
+        """A property name: constrained by propertyNames, and never a declared key's spelling."""
+        names = schema.get("propertyNames")
+        if isinstance(names, dict) and names:
+            if declared:
+                self.loose(key_path(path, "propertyNames"), "undeclared keys may repeat a declared one")
+            return self.visit({**names, "type": "string"}, f"{name}Key", key_path(path, "propertyNames"), 0)
+        plain = [k for k in declared if not any(c in k for c in '"\\') and all(ord(c) >= 0x20 for c in k)]
+        if len(plain) < len(declared):
+            self.loose(path, "undeclared keys may repeat a declared key that needs escapes")
+        if not plain:
+            return self.prim("string")
+        self.used.add("stringChar")
+        return self.rule(f"{name}Key", f'"\\"" {self._not_keys(plain, "", name + "Key")} "\\""')
+
+    def _not_keys(self, keys: list[str], prefix: str, name: str) -> str:
+        """String contents that spell none of ``keys`` (a trie walk: deviate, or follow a child)."""
+        children = sorted({k[len(prefix)] for k in keys if k.startswith(prefix) and len(k) > len(prefix)})
+        options = [] if prefix in keys else ['""']
+        excluded = "".join(_class_char(c) for c in children)
+        options.append(f'([^"\\\\\\x00-\\x1F{excluded}] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{{4}})) stringChar*')
+        for i, char in enumerate(children):
+            deeper = self._not_keys(keys, prefix + char, f"{name}{i}")
+            options.append(f"{gbnf_literal(char)} {deeper}")
+        return self.rule(name, " | ".join(options))
+
+    def _members(self, pairs: list[tuple[str, bool]], repeat_last: str | None = None) -> str:
+        """Members in schema order: required ones always, optional ones maybe, commas between.
+
+        With ``repeat_last``, the last pair (undeclared members) may repeat.
+        """
         ws = self.ws
         sep = self.sep()
 
+        def one(kv: str, req: bool, first: bool) -> str:
+            lead = "" if first else f"{sep} "
+            if kv == repeat_last:
+                return f"{kv} ({sep} {kv})*" if first else f"({sep} {kv})*"
+            return f"{lead}{kv}" if req else f"({lead}{kv})?"
+
         def after(start: int) -> str:
-            parts = [f"{sep} {kv}" if req else f"({sep} {kv})?" for kv, req in pairs[start:]]
-            return " ".join(parts)
+            return " ".join(one(kv, req, False) for kv, req in pairs[start:])
 
         branches = []
         for i, (kv, req) in enumerate(pairs):
-            branches.append(f"{kv} {after(i + 1)}".strip())
+            head = f"{kv} ({sep} {kv})*" if kv == repeat_last else kv
+            branches.append(f"{head} {after(i + 1)}".strip())
             if req:
                 break
         else:
             return f"({' | '.join(branches)}{ws})?" if len(branches) == 1 else f"(({' | '.join(branches)}){ws})?"
         return f"{branches[0]}{ws}" if len(branches) == 1 else f"({' | '.join(branches)}){ws}"
 
+    # -- arrays -------------------------------------------------------------------------
+
     def _array(self, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
+        prefix = list(schema.get("prefixItems") or [])
+        items = schema.get("items", True)
+        if "items" not in schema and "contains" not in schema:
+            items = schema.get("unevaluatedItems", True)
+        if False in prefix:
+            prefix = prefix[:prefix.index(False)]
+            items = False
         low = int(schema.get("minItems", 0))
         high = schema.get("maxItems")
-        items = schema.get("items", True)
-        if "prefixItems" in schema:
-            self.loose(key_path(path, "prefixItems"), "left to the validator")
-        if items is False or high == 0:
+        high = None if high is None else int(high)
+        if items is False:
+            high = len(prefix) if high is None else min(high, len(prefix))
+        if high is not None and low > high:
+            raise SchemaError(key_path(path, "minItems"), "minItems is larger than the items allowed")
+        if high == 0:
             return self.rule(name, f'"["{self.ws} "]"')
-        item = self.visit(items, name + "Item", f"{path}[]", depth + 1)
-        high_more = "" if high is None else str(int(high) - 1)
-        more_low = max(low - 1, 0)
-        more = "" if high_more == "0" else f" ({self.sep()} {item}){{{more_low},{high_more}}}"
-        more = more.replace("{0,}", "*")
-        inner = f"{item}{more}{self.ws}"
-        return self.rule(name, f'"["{self.ws} {inner if low else f"({inner})?"} "]"')
+        heads = [self.visit(p, f"{name}Item{i}", f"{path}[{i}]", depth + 1) for i, p in enumerate(prefix)]
+        item = None if items is False else self.visit(items, name + "Item", f"{path}[]", depth + 1)
+        sep = self.sep()
 
-    def _string(self, schema: dict[str, Any], name: str) -> str:
+        def tail(i: int) -> str:
+            if high is not None and i >= high:
+                return ""
+            if i >= len(heads):
+                return _repeat(f"{sep} {item}", max(low - i, 0), None if high is None else high - i)
+            element = f"{sep} {heads[i]} {tail(i + 1)}".strip()
+            return element if i < low else f"({element})?"
+
+        first = f"{heads[0] if heads else item} {tail(1)}".strip() + self.ws
+        return self.rule(name, f'"["{self.ws} {first if low else f"({first})?"} "]"')
+
+    # -- scalars -------------------------------------------------------------------------
+
+    def _string(self, schema: dict[str, Any], name: str, path: str) -> str:
         low, high = int(schema.get("minLength", 0)), schema.get("maxLength")
+        pattern, fmt = schema.get("pattern"), schema.get("format")
+        if pattern is not None:
+            try:
+                content = pattern_to_gbnf(pattern)
+            except Untranslatable as exc:
+                self.loose(key_path(path, "pattern"), f"not translated ({exc}): any string")
+            else:
+                self.used.add("stringChar")
+                for keyword in ("minLength", "maxLength", "format"):
+                    if keyword in schema:
+                        self.loose(key_path(path, keyword), "beside a pattern: left to the validator")
+                return self.rule(name, f'"\\"" {content} "\\""')
+        if fmt is not None:
+            if fmt in FORMATS:
+                if fmt not in EXACT:
+                    self.loose(key_path(path, "format"), f"{fmt!r} is approximated; the validator checks it")
+                for keyword in ("minLength", "maxLength"):
+                    if keyword in schema:
+                        self.loose(key_path(path, keyword), "beside a format: left to the validator")
+                return self.rule(name, f'"\\"" {FORMATS[fmt]} "\\""')
+            self.loose(key_path(path, "format"), f"{fmt!r} is not in the grammar: any string")
         if low == 0 and high is None:
             return self.prim("string")
+        if high is not None and low > int(high):
+            raise SchemaError(key_path(path, "minLength"), "minLength is larger than maxLength")
         self.used.add("stringChar")
-        return self.rule(name, f'"\\"" stringChar{{{low},{"" if high is None else int(high)}}} "\\""')
+        return self.rule(name, f'"\\"" {_repeat("stringChar", low, None if high is None else int(high))} "\\""')
+
+    def _integer(self, schema: dict[str, Any], name: str, path: str) -> str:
+        low, high = _bounds(schema, integer=True)
+        if "multipleOf" in schema:
+            self.loose(key_path(path, "multipleOf"), "left to the validator")
+        if low is None and high is None:
+            return self.prim("integer")
+        if low is not None and high is not None and low > high:
+            raise SchemaError(path, f"no integer lies between {low} and {high}")
+        return self.rule(name, int_range(low, high))
+
+    def _number(self, schema: dict[str, Any], name: str, path: str) -> str:
+        if "multipleOf" in schema:
+            self.loose(key_path(path, "multipleOf"), "left to the validator")
+        bounded = [k for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") if k in schema]
+        if not bounded:
+            return self.prim("number")
+        for keyword in bounded:
+            self.loose(key_path(path, keyword), "only the sign is in the grammar; the validator checks the bound")
+        low, _ = _bounds(schema, integer=False)
+        if low is not None and low >= 0:
+            return self.rule(name, '("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?')
+        return self.prim("number")
+
+
+def _without_unevaluated(schema: Any) -> Any:
+    """An allOf part without unevaluated* (they cannot be judged once parts are merged)."""
+    if isinstance(schema, dict):
+        return {k: v for k, v in schema.items() if k not in ("unevaluatedProperties", "unevaluatedItems")}
+    return schema
+
+
+def _word(key: str) -> str:
+    """A property name as a capitalized rule-name word."""
+    word = camel(key, "p")
+    return word[0].upper() + word[1:]
+
+
+def _class_char(char: str) -> str:
+    """One character inside a GBNF character class."""
+    if char in "]\\^-[":
+        return "\\" + char
+    return char if 0x20 <= ord(char) < 0x7F else gbnf_literal(char)[1:-1]
+
+
+def _repeat(item: str, low: int, high: int | None) -> str:
+    """``item`` repeated low..high times (high None: unbounded), in GBNF's bounded form."""
+    if high is not None and high <= 0:
+        return ""
+    body = item if " " not in item or item.startswith("(") and item.endswith(")") else f"({item})"
+    if (low, high) == (0, None):
+        return f" {body}*"
+    if (low, high) == (0, 1):
+        return f" {body}?"
+    if low == high:
+        return f" {body}{{{low}}}"
+    return f" {body}{{{low},{'' if high is None else high}}}"
+
+
+def _bounds(schema: dict[str, Any], integer: bool) -> tuple[Any, Any]:
+    """(low, high) from minimum/maximum/exclusive*: whole numbers for integers."""
+    low = high = None
+    for key, strict in (("minimum", False), ("exclusiveMinimum", True)):
+        if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool):
+            value = schema[key]
+            value = (math.floor(value) + 1 if strict else math.ceil(value)) if integer else value
+            low = value if low is None else max(low, value)
+    for key, strict in (("maximum", False), ("exclusiveMaximum", True)):
+        if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool):
+            value = schema[key]
+            value = (math.ceil(value) - 1 if strict else math.floor(value)) if integer else value
+            high = value if high is None else min(high, value)
+    return low, high

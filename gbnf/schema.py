@@ -32,24 +32,94 @@ def follow_ref(root: Any, ref: str, path: str) -> Any:
     return node
 
 
+_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+UNMERGED = "allOf-unmerged"
+"""Where :func:`merge_all_of` keeps parts it cannot merge (the compiler reports them as looser)."""
+
+
 def merge_all_of(schemas: list[Any], path: str) -> dict[str, Any]:
-    """Merge schemas that must all hold into one (properties merged, required joined)."""
+    """One schema that holds exactly when all of ``schemas`` hold, as far as keywords merge.
+
+    Bounds take the tighter value, types and enums intersect, properties and items merge
+    recursively (each side's additionalProperties applies to the other side's extra keys),
+    unions distribute. What cannot merge is kept under ``allOf-unmerged`` for the validator.
+    """
     merged: dict[str, Any] = {}
     for schema in schemas:
         if schema is True:
             continue
         if schema is False:
             raise SchemaError(key_path(path, "allOf"), "contains 'false', which matches no value")
-        for key, value in schema.items():
-            if key == "properties":
-                merged["properties"] = {**merged.get("properties", {}), **value}
-            elif key == "required":
-                merged["required"] = list(dict.fromkeys([*merged.get("required", []), *value]))
-            elif key == "allOf":
-                merged = merge_all_of([merged, *value], path)
-            else:
-                merged[key] = value
+        if "allOf" in schema:
+            schema = merge_all_of([{k: v for k, v in schema.items() if k != "allOf"}, *schema["allOf"]], path)
+        merged = _merge_two(merged, schema, path)
     return merged
+
+
+def _merge_two(a: dict[str, Any], b: dict[str, Any], path: str) -> dict[str, Any]:
+    out = dict(a)
+    for key, value in b.items():
+        if key not in out:
+            out[key] = value
+        elif out[key] == value:
+            continue
+        elif key in _LOWER:
+            out[key] = max(out[key], value)
+        elif key in _UPPER:
+            out[key] = min(out[key], value)
+        elif key == "required":
+            out[key] = list(dict.fromkeys([*out[key], *value]))
+        elif key == "type":
+            mine = {out[key]} if isinstance(out[key], str) else set(out[key])
+            theirs = {value} if isinstance(value, str) else set(value)
+            if "number" in mine:
+                mine.add("integer")
+            if "number" in theirs:
+                theirs.add("integer")
+            both = sorted(mine & theirs)
+            if not both:
+                raise SchemaError(key_path(path, "allOf"), "the parts allow no common type")
+            out[key] = both[0] if len(both) == 1 else both
+        elif key == "enum":
+            out[key] = [v for v in out[key] if v in value]
+        elif key in ("items", "additionalProperties", "propertyNames"):
+            out[key] = {"allOf": [out[key], value]} if False not in (out[key], value) else False
+        elif key == "prefixItems":
+            longer, shorter = (out[key], value) if len(out[key]) >= len(value) else (value, out[key])
+            out[key] = [{"allOf": [x, shorter[i]]} if i < len(shorter) else x for i, x in enumerate(longer)]
+        elif key in ("anyOf", "oneOf"):
+            out[key] = [{"allOf": [x, y]} for x in out[key] for y in value]
+        elif key in ("properties", "patternProperties"):
+            continue  # merged below, with each side's additionalProperties
+        else:
+            out.setdefault(UNMERGED, []).append({key: value})
+    if "properties" in a or "properties" in b:
+        out["properties"] = _merge_properties(a, b)
+    if "patternProperties" in a and "patternProperties" in b:
+        pa, pb = a["patternProperties"], b["patternProperties"]
+        out["patternProperties"] = {k: {"allOf": [pa[k], pb[k]]} if k in pa and k in pb else pa.get(k, pb.get(k))
+                                    for k in dict.fromkeys([*pa, *pb])}
+    return out
+
+
+def _merge_properties(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Merged properties: a key one side declares must also satisfy the other side's
+    additionalProperties (when that side has no pattern that could claim it)."""
+    pa, pb = a.get("properties", {}), b.get("properties", {})
+    out: dict[str, Any] = {}
+    for key in dict.fromkeys([*pa, *pb]):
+        parts = [side_props[key] if key in side_props else _extra_for(side)
+                 for side, side_props in ((a, pa), (b, pb))]
+        parts = [p for p in parts if p is not True]
+        out[key] = False if False in parts else ({"allOf": parts} if len(parts) > 1 else (parts[0] if parts else True))
+    return out
+
+
+def _extra_for(side: dict[str, Any]) -> Any:
+    if side.get("patternProperties"):
+        return True
+    return side.get("additionalProperties", True)
 
 
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
@@ -96,9 +166,13 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
             return value
         if not isinstance(target, dict):
             return value
-        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+        rest = {k: v for k, v in schema.items() if k not in ("$ref", "$defs", "definitions")}
+        try:
+            schema = merge_all_of([target, rest], "") if rest else target
+        except SchemaError:
+            return value
     for keyword in ("anyOf", "oneOf"):
-        branch = next((b for b in schema.get(keyword, []) if _valid(value, b, root)), None)
+        branch = next((b for b in schema.get(keyword, []) if is_valid(value, b, root)), None)
         if isinstance(branch, dict):
             rest = {k: v for k, v in schema.items() if k != keyword}
             return in_grammar_order(value, merge_all_of([rest, branch], ""), root)
@@ -116,7 +190,7 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
     return value
 
 
-def _valid(value: Any, schema: Any, root: Any) -> bool:
+def is_valid(value: Any, schema: Any, root: Any) -> bool:
     """Whether ``value`` is valid against ``schema``, whose local refs point into ``root``."""
     if isinstance(schema, bool):
         return schema

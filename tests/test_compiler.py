@@ -67,7 +67,8 @@ def test_no_underscore_in_rule_names(tools):
 
 
 def test_primitives_only_referenced_emitted(engine):
-    text = compile_schema({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
+    text = compile_schema({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+                           "additionalProperties": False})
     names = set(rule_names(text))
     assert names == {"root", "ws", "string", "stringChar"}
     assert reachable(text) == names
@@ -171,9 +172,10 @@ def test_output_is_deterministic_across_processes(tools):
 
 
 def nested(levels: int) -> dict:
-    schema: dict = {"type": "object", "properties": {"leaf": {"type": "integer"}}, "required": ["leaf"]}
+    schema: dict = {"type": "object", "properties": {"leaf": {"type": "integer"}}, "required": ["leaf"],
+                    "additionalProperties": False}
     for _ in range(levels):
-        schema = {"type": "object", "properties": {"n": schema}, "required": ["n"]}
+        schema = {"type": "object", "properties": {"n": schema}, "required": ["n"], "additionalProperties": False}
     return schema
 
 

@@ -122,13 +122,6 @@ def test_escaping_round_trips_any_text(engine, name, value):
     assert not both_accept(engine, pool, json_text({"name": name + "x", "arguments": {}}))
 
 
-def test_every_manifest_completeness_is_in_test_compiler():
-    """(Manifests: test_compiler.test_pool_grammar_parses_and_accepts_a_valid_call_for_every_manifest.)"""
-    from tests import test_compiler
-
-    assert test_compiler.test_pool_grammar_parses_and_accepts_a_valid_call_for_every_manifest
-
-
 def listed() -> dict[str, set[str]]:
     """The suite tests the grammar does not decide as the suite says, by file (only shrinks)."""
     out: dict[str, set[str]] = {}
