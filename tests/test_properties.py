@@ -33,26 +33,40 @@ leaves = st.one_of(
     scalars.map(lambda v: {"const": v}),
     st.lists(st.sampled_from(["string", "integer", "boolean", "null"]), min_size=2, max_size=3,
              unique=True).map(lambda t: {"type": t}),
+    st.tuples(st.integers(-300, 300), st.integers(0, 2000)).map(
+        lambda t: {"type": "integer", "minimum": t[0], "maximum": t[0] + t[1]}),
+    st.integers(-300, 300).map(lambda n: {"type": "integer", "exclusiveMinimum": n}),
+    st.sampled_from(["^[a-z]{1,5}$", "^[0-9]{3}-[0-9]{2}$", "ab", "^(yes|no)$", '^[^"]*$', "x+y?"]).map(
+        lambda p: {"type": "string", "pattern": p}),
+    st.sampled_from(["date", "date-time", "ipv4", "time"]).map(lambda f: {"type": "string", "format": f}),
 )
 
 
 def _objects(children: st.SearchStrategy) -> st.SearchStrategy:
     def with_required(props: dict) -> st.SearchStrategy:
         required = st.lists(st.sampled_from(sorted(props)), unique=True) if props else st.just([])
-        return required.map(lambda req: {"type": "object", "properties": props, "required": req,
-                                         "additionalProperties": False})
+        extra = st.one_of(st.just(False), st.just(True), children)
+        return st.tuples(required, extra).map(lambda t: {"type": "object", "properties": props, "required": t[0],
+                                                         "additionalProperties": t[1]})
 
     return st.dictionaries(names, children, max_size=4).flatmap(with_required)
 
 
-def _extend(children: st.SearchStrategy) -> st.SearchStrategy:
+def _extend(children: st.SearchStrategy, tuples: bool) -> st.SearchStrategy:
     arrays = st.tuples(children, st.integers(0, 2), st.integers(0, 2)).map(
         lambda t: {"type": "array", "items": t[0], "minItems": t[1], "maxItems": t[1] + t[2]})
     unions = st.lists(children, min_size=2, max_size=3).map(lambda branches: {"anyOf": branches})
-    return st.one_of(_objects(children), arrays, unions)
+    if not tuples:
+        return st.one_of(_objects(children), arrays, unions)
+    prefixed = st.tuples(st.lists(children, min_size=1, max_size=3), st.one_of(st.just(False), children)).map(
+        lambda t: {"type": "array", "prefixItems": t[0], "items": t[1]})
+    return st.one_of(_objects(children), arrays, unions, prefixed)
 
 
-schemas = st.recursive(leaves, _extend, max_leaves=10)
+# hypothesis-jsonschema draws instances with draft-7 semantics, so the schemas it gets have no
+# prefixItems; the soundness and agreement tests, judged by a 2020-12 validator, get them too.
+schemas = st.recursive(leaves, lambda c: _extend(c, tuples=False), max_leaves=10)
+schemas_2020 = st.recursive(leaves, lambda c: _extend(c, tuples=True), max_leaves=10)
 
 
 def both_accept(engine, grammar: str, text: str) -> bool:
@@ -74,13 +88,16 @@ def test_completeness_every_valid_instance_is_accepted(engine, data):
 
 
 def _explained(error: jsonschema.ValidationError, looser: tuple[str, ...]) -> bool:
-    """An invalid derivation is allowed only under a documented looser spot: the depth cap."""
-    return len(error.absolute_path) > MAX_DEPTH and any("nested deeper" in spot for spot in looser)
+    """An invalid derivation is allowed only under a documented looser spot: the depth cap, or an
+    undeclared key that spells a declared key needing escapes (JSON keeps the last duplicate)."""
+    deep = len(error.absolute_path) > MAX_DEPTH and any("nested deeper" in spot for spot in looser)
+    duplicate = any("repeat a declared key" in spot for spot in looser)
+    return deep or duplicate
 
 
 @given(st.data())
 def test_soundness_what_the_grammar_produces_is_valid(engine, data):
-    schema = data.draw(schemas, label="schema")
+    schema = data.draw(schemas_2020, label="schema")
     grammar = compile_schema_grammar(schema)
     rng = data.draw(st.randoms(use_true_random=False), label="rng")
     text = Deriver(grammar.text).derive(rng)
@@ -96,7 +113,7 @@ def test_soundness_what_the_grammar_produces_is_valid(engine, data):
 
 @given(st.data())
 def test_oracles_agree_on_near_misses(engine, data):
-    schema = data.draw(schemas, label="schema")
+    schema = data.draw(schemas_2020, label="schema")
     grammar = compile_schema(schema)
     text = Deriver(grammar).derive(data.draw(st.randoms(use_true_random=False)))
     i = data.draw(st.integers(0, len(text)), label="position")
