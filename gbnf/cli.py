@@ -45,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("--compact", action="store_true", help="allow no whitespace between tokens")
     comp.set_defaults(run=_compile)
 
+    imp = commands.add_parser("import", help="write TOML manifests from OpenAI, MCP or BFCL tool definitions")
+    imp.add_argument("--from", dest="source", required=True, choices=["openai", "mcp", "bfcl"])
+    imp.add_argument("file", type=Path)
+    imp.add_argument("-o", "--output", type=Path, required=True, help="folder for the manifests")
+    imp.set_defaults(run=_import)
+
     lint = commands.add_parser("lint", help="check a GBNF file; exit 1 when something is wrong")
     lint.add_argument("file", type=Path)
     lint.set_defaults(run=_lint)
@@ -85,6 +91,16 @@ def _check(args: argparse.Namespace) -> int:
     print(f"{len(tools)} manifests OK ({len(grammar.rules)} grammar rules)")
     for spot in grammar.looser:
         print(f"  looser than the schema at {spot}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from gbnf.importers import read_import_file, write_manifests
+
+    groups = read_import_file(args.file, args.source)
+    written = sum(len(write_manifests(tools, args.output / group)) for group, tools in groups.items())
+    where = f"{len(groups)} folders under {args.output}" if len(groups) > 1 else str(args.output)
+    print(f"{written} manifests written to {where}")
     return 0
 
 

@@ -110,6 +110,7 @@ class _Compiler:
         self.compact = compact
         self.max_depth = max_depth
         self.rules: dict[str, str] = {}
+        self.refs: dict[str, list[str]] = {}
         self.by_body: dict[str, str] = {}
         self.used: set[str] = set()
         self.looser: list[str] = []
@@ -138,24 +139,26 @@ class _Compiler:
             n += 1
             unique = f"{name}{n}"
         self.rules[unique] = body
+        self.refs[unique] = [r for r in references(body) if r in self.rules]
         self.by_body[body] = unique
         return unique
 
     def finish(self, root_body: str) -> Grammar:
         """Emit ``root``, then the rules in the order a reader meets them, then the primitives."""
         top = self.rules.get(root_body)
-        if top is not None and not any(root_body in references(b) for b in self.rules.values()):
+        if top is not None and not any(root_body in refs for refs in self.refs.values()):
+            root_refs = self.refs.pop(root_body)
             del self.rules[root_body]
             root_body = top
+        else:
+            root_refs = [r for r in references(root_body) if r in self.rules]
         ordered: dict[str, None] = {}
-
-        def walk(body: str) -> None:
-            for name in references(body):
-                if name in self.rules and name not in ordered:
-                    ordered[name] = None
-                    walk(self.rules[name])
-
-        walk(root_body)
+        stack = list(reversed(root_refs))
+        while stack:
+            name = stack.pop()
+            if name not in ordered:
+                ordered[name] = None
+                stack.extend(reversed(self.refs[name]))
         prims = primitives.closure(self.used, self.compact)
         lines = [f"root ::= {root_body}", *(f"{name} ::= {self.rules[name]}" for name in ordered)]
         lines += [f"{name} ::= {primitives.body(name, self.compact)}" for name in prims]
@@ -348,17 +351,21 @@ class _Compiler:
         if not plain:
             return self.prim("string")
         self.used.add("stringChar")
-        return self.rule(f"{name}Key", f'"\\"" {self._not_keys(plain, "", name + "Key")} "\\""')
+        return self.rule(f"{name}Key", f'"\\"" {self._not_keys(plain, name + "KeyText")} "\\""')
 
-    def _not_keys(self, keys: list[str], prefix: str, name: str) -> str:
-        """String contents that spell none of ``keys`` (a trie walk: deviate, or follow a child)."""
-        children = sorted({k[len(prefix)] for k in keys if k.startswith(prefix) and len(k) > len(prefix)})
-        options = [] if prefix in keys else ['""']
-        excluded = "".join(_class_char(c) for c in children)
-        options.append(f'([^"\\\\\\x00-\\x1F{excluded}] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{{4}})) stringChar*')
-        for i, char in enumerate(children):
-            deeper = self._not_keys(keys, prefix + char, f"{name}{i}")
-            options.append(f"{gbnf_literal(char)} {deeper}")
+    def _not_keys(self, suffixes: list[str], name: str) -> str:
+        """String contents that spell none of the keys (a trie walk: stop where no key ends,
+        deviate from every key, or follow one next character). ``suffixes`` are what the keys
+        still need from this point."""
+        children: dict[str, list[str]] = {}
+        for suffix in suffixes:
+            if suffix:
+                children.setdefault(suffix[0], []).append(suffix[1:])
+        options = [] if "" in suffixes else ['""']
+        excluded = "".join(_class_char(c) for c in sorted(children))
+        options.append(f'([^"\\\\\\x00-\\x1F{excluded}] | stringEscape) stringChar*')
+        for i, char in enumerate(sorted(children)):
+            options.append(f"{gbnf_literal(char)} {self._not_keys(children[char], f'{name}{i}')}")
         return self.rule(name, " | ".join(options))
 
     def _members(self, pairs: list[tuple[str, bool]], repeat_last: str | None = None) -> str:

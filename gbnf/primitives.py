@@ -11,7 +11,8 @@ from __future__ import annotations
 _PRIMITIVES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ws": ('| " " | "\\n" [ \\t]{0,20}', ()),
     "string": ('"\\"" stringChar* "\\""', ("stringChar",)),
-    "stringChar": ('[^"\\\\\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" ([0-9a-cA-CeEfF] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}))', ()),
+    "stringChar": ('[^"\\\\\\x00-\\x1F] | stringEscape', ("stringEscape",)),
+    "stringEscape": ('"\\\\" (["\\\\/bfnrt] | "u" ([0-9a-cA-CeEfF] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}))', ()),
     "integer": ('"-"? ("0" | [1-9] [0-9]*)', ()),
     "number": ('"-"? ("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?', ()),
     "boolean": ('"true" | "false"', ()),

@@ -1,0 +1,164 @@
+"""Schema coverage beyond the core: each feature decided by llama.cpp's engine, plus importers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gbnf import ManifestError, compile_pool, compile_schema, compile_schema_grammar, load_manifests
+from gbnf.importers import bfcl_schema, import_tools, read_import_file, write_manifests
+from gbnf.literals import json_text
+from tests.conftest import REPO
+
+
+class Raw(str):
+    """Text given to the grammar as it is (other values are serialized as JSON)."""
+
+
+def verdicts(engine, schema, *values):
+    grammar = compile_schema(schema)
+    engine.check(grammar)
+    return [engine.accepts(grammar, v if isinstance(v, Raw) else json_text(v)) for v in values]
+
+
+def test_refs_defs_and_recursion_bounded_by_depth(engine):
+    schema = {"$defs": {"node": {"type": "object", "properties": {"v": {"type": "integer"},
+                                                                    "next": {"$ref": "#/$defs/node"}},
+                                 "required": ["v"], "additionalProperties": False}},
+              "$ref": "#/$defs/node"}
+    grammar = compile_schema_grammar(schema)
+    assert any("nested deeper" in spot for spot in grammar.looser)
+    assert verdicts(engine, schema, {"v": 1, "next": {"v": 2}}, {"v": "x"}, {"next": {"v": 1}}) == [True, False, False]
+    with pytest.raises(Exception, match="refers to itself"):
+        compile_schema({"$ref": "#"})
+
+
+def test_unions_allof_boolean_and_nullable(engine):
+    assert verdicts(engine, {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 2}]},
+                    5, "ab", "abc", True) == [True, True, False, False]
+    assert verdicts(engine, {"allOf": [{"type": "integer", "minimum": 3}, {"maximum": 5}]},
+                    3, 5, 6, 2) == [True, True, False, False]
+    assert verdicts(engine, True, [1, {"a": None}]) == [True]
+    assert verdicts(engine, {"type": "string", "nullable": True}, None, "x", 1) == [True, True, False]
+
+
+def test_arrays_prefix_items_and_bounds(engine):
+    schema = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": False}
+    assert verdicts(engine, schema, [], [1], [1, "a"], [1, "a", 2], ["a"]) == [True, True, True, False, False]
+    bounded = {"type": "array", "items": {"type": "boolean"}, "minItems": 2, "maxItems": 3}
+    assert verdicts(engine, bounded, [True], [True, False], [True] * 3, [True] * 4) == [False, True, True, False]
+    grammar = compile_schema({"type": "array", "items": {"type": "integer"}, "maxItems": 500})
+    assert "{0,499}" in grammar and grammar.count("(") < 10  # a bound, not nested optionals
+
+
+def test_strings_lengths_patterns_formats(engine):
+    assert verdicts(engine, {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$"}, "AB-12", "ab-12", "AB-") == [
+        True, False, False]
+    assert verdicts(engine, {"type": "string", "pattern": "oo"}, "foo", "xooy", "fo") == [True, True, False]
+    assert verdicts(engine, {"type": "string", "pattern": '^a"b\\\\c$'}, 'a"b\\c', "abc") == [True, False]
+    assert verdicts(engine, {"type": "string", "format": "date"}, "2026-11-21", "2026-13-01", "21/11/2026") == [
+        True, False, False]
+    assert verdicts(engine, {"type": "string", "format": "date-time"}, "2026-11-21T10:00:00Z",
+                    "2026-11-21 10:00") == [True, False]
+    assert verdicts(engine, {"type": "string", "format": "uuid"}, "123e4567-e89b-12d3-a456-426614174000",
+                    "123") == [True, False]
+    assert verdicts(engine, {"type": "string", "format": "ipv4"}, "192.168.0.1", "256.1.1.1") == [True, False]
+    assert verdicts(engine, {"type": "string", "format": "email"}, "ann@example.org", "ann") == [True, False]
+    loose = compile_schema_grammar({"type": "string", "pattern": "(a)\\1"})
+    assert loose.looser and "not translated" in loose.looser[0]
+
+
+def test_integer_ranges_are_exact(engine):
+    schema = {"type": "integer", "minimum": -15, "exclusiveMaximum": 120}
+    values = [-16, -15, 0, 7, 119, 120, 1000]
+    assert verdicts(engine, schema, *values) == [False, True, True, True, True, False, False]
+    number = compile_schema_grammar({"type": "number", "minimum": 0, "maximum": 1})
+    assert any("the validator checks the bound" in s for s in number.looser)
+    assert verdicts(engine, {"type": "number", "minimum": 0}, 0.5, -0.5) == [True, False]
+
+
+def test_objects_additional_pattern_and_property_names(engine):
+    open_schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    assert verdicts(engine, open_schema, {"a": 1, "b": "x"}, {"b": [1]}, Raw('{"a":1,"a":2}'), Raw('{"a":1,"ab":2}')) == [
+        True, True, False, True]
+    typed = {"type": "object", "additionalProperties": {"type": "integer"}, "maxProperties": 2}
+    assert verdicts(engine, typed, {"x": 1, "y": 2}, {"x": "s"}, {"x": 1, "y": 2, "z": 3}) == [True, False, False]
+    patterned = {"type": "object", "patternProperties": {"^s_": {"type": "string"}, "^n_": {"type": "number"}},
+                 "additionalProperties": False}
+    assert verdicts(engine, patterned, {"s_a": "x", "n_b": 1}, {"s_a": 1}, {"q": 1}) == [True, False, False]
+    named = {"type": "object", "propertyNames": {"maxLength": 3}}
+    assert verdicts(engine, named, {"abc": 1}, {"abcd": 1}) == [True, False]
+
+
+def test_left_to_the_validator_is_reported():
+    grammar = compile_schema_grammar({"type": "array", "uniqueItems": True, "items": {
+        "type": "integer", "multipleOf": 3, "not": {"const": 6}}})
+    keywords = " ".join(grammar.looser)
+    assert "uniqueItems" in keywords and "multipleOf" in keywords and "not" in keywords
+
+
+OPENAI = {"tools": [{"type": "function", "function": {
+    "name": "get_weather", "description": "Weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": ["string", "null"]}},
+        "required": ["city"]}}}]}
+MCP = {"result": {"tools": [{"name": "read_file", "description": "Read", "inputSchema": {
+    "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
+    {"name": "ping", "inputSchema": {"type": "object"}}]}}
+BFCL = [{"id": "x", "function": [{"name": "math.factorial", "description": "n!", "parameters": {
+    "type": "dict", "properties": {"number": {"type": "integer"}, "scale": {"type": "float", "optional": True},
+                                   "pair": {"type": "tuple", "items": {"type": "integer"}},
+                                   "Content-Type": {"type": "String", "default": "json"},
+                                   "año_vehiculo": {"type": "any"}},
+    "required": ["number"]}}]}]
+
+
+@pytest.mark.parametrize("source, data, names", [("openai", OPENAI, ["get_weather"]),
+                                                 ("mcp", MCP, ["read_file", "ping"]),
+                                                 ("bfcl", BFCL, ["math.factorial"])])
+def test_importers_round_trip_through_manifests(engine, tmp_path, source, data, names):
+    tools = import_tools(data, source)
+    assert [t.name for t in tools] == names
+    written = write_manifests(tools, tmp_path)
+    reloaded = load_manifests(tmp_path)
+    assert sorted(t.name for t in reloaded) == sorted(names) and len(written) == len(names)
+    engine.check(compile_pool(reloaded).text)
+
+
+def test_bfcl_quirks(engine):
+    [tool] = import_tools(BFCL, "bfcl")
+    props = tool.parameters["properties"]
+    assert props["scale"] == {"type": "number"} and props["pair"]["type"] == "array"
+    assert props["Content-Type"]["type"] == "string" and "type" not in props["año_vehiculo"]
+    grammar = compile_pool([tool]).text
+    call = {"name": "math.factorial", "arguments": {"number": 5, "scale": 2, "Content-Type": "xml",
+                                                    "año_vehiculo": [1, "x"]}}
+    assert engine.accepts(grammar, json_text(call))
+    assert bfcl_schema({"type": "array", "enum": ["a", "b"], "items": {"type": "string"}})["items"]["enum"] == ["a", "b"]
+
+
+def test_import_errors_name_the_file(tmp_path):
+    bad = tmp_path / "tools.json"
+    bad.write_text(json.dumps({"tools": [{"type": "function", "function": {"description": "no name"}}]}))
+    with pytest.raises(ManifestError, match=r"tools\.json: \[0\]: not an OpenAI tool"):
+        read_import_file(bad, "openai")
+    bad.write_text(json.dumps([{"name": "a", "parameters": {"type": "object"}},
+                               {"name": "a", "parameters": {"type": "object", "properties": {}}}]))
+    with pytest.raises(ManifestError, match="two different tools are both named 'a'"):
+        read_import_file(bad, "bfcl")
+    bad.write_text("{nope")
+    with pytest.raises(ManifestError, match="neither JSON nor JSON lines"):
+        read_import_file(bad, "mcp")
+
+
+def test_cli_import_every_bfcl_file(tmp_path):
+    corpus = REPO / "corpora" / "bfcl" / "BFCL_v4_simple_python.json"
+    done = subprocess.run([sys.executable, "-m", "gbnf", "import", "--from", "bfcl", str(corpus), "-o",
+                           str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    folders = sorted(p for p in tmp_path.iterdir() if p.is_dir())
+    assert len(folders) == 400  # one pool per BFCL entry
+    assert sum(len(load_manifests(f)) for f in folders) == int(done.stdout.split()[0]) == 400
+    assert load_manifests(tmp_path / "simple_python_1")[0].name == "math.factorial"
