@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from gbnf import primitives
 from gbnf.errors import SchemaError
-from gbnf.literals import camel, gbnf_literal, json_literal, json_text
+from gbnf.literals import camel, class_char, gbnf_literal, json_literal, json_text
 from gbnf.formats import EXACT, FORMATS
 from gbnf.ranges import int_range
 from gbnf.regex import Untranslatable, pattern_to_gbnf
@@ -362,7 +362,7 @@ class _Compiler:
             if suffix:
                 children.setdefault(suffix[0], []).append(suffix[1:])
         options = [] if "" in suffixes else ['""']
-        excluded = "".join(_class_char(c) for c in sorted(children))
+        excluded = "".join(class_char(c) for c in sorted(children))
         options.append(f'([^"\\\\\\x00-\\x1F{excluded}] | stringEscape) stringChar*')
         for i, char in enumerate(sorted(children)):
             options.append(f"{gbnf_literal(char)} {self._not_keys(children[char], f'{name}{i}')}")
@@ -496,13 +496,6 @@ def _word(key: str) -> str:
     """A property name as a capitalized rule-name word."""
     word = camel(key, "p")
     return word[0].upper() + word[1:]
-
-
-def _class_char(char: str) -> str:
-    """One character inside a GBNF character class."""
-    if char in "]\\^-[":
-        return "\\" + char
-    return char if 0x20 <= ord(char) < 0x7F else gbnf_literal(char)[1:-1]
 
 
 def _repeat(item: str, low: int, high: int | None) -> str:

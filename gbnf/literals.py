@@ -29,13 +29,25 @@ def gbnf_literal(text: str) -> str:
             out.append(_GBNF_ESCAPES[char])
         elif 0x20 <= code < 0x7F:
             out.append(char)
-        elif code <= 0xFF:
-            out.append(f"\\x{code:02X}")
-        elif code <= 0xFFFF:
-            out.append(f"\\u{code:04X}")
         else:
-            out.append(f"\\U{code:08X}")
+            out.append(_hex_escape(code))
     return '"' + "".join(out) + '"'
+
+
+def class_char(char: str) -> str:
+    """One character inside a GBNF character class: ``[ ] \\`` escaped, ``- ^`` and anything
+    outside printable ASCII as a hex escape (llama.cpp knows no other escapes)."""
+    if char in "[]\\":
+        return "\\" + char
+    if 0x20 <= ord(char) < 0x7F and char not in "-^":
+        return char
+    return _hex_escape(ord(char))
+
+
+def _hex_escape(code: int) -> str:
+    if code <= 0xFF:
+        return f"\\x{code:02X}"
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
 def json_literal(value: Any) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gbnf.literals import gbnf_literal
+from gbnf.literals import class_char, gbnf_literal
 
 MAX_CODE = 0x10FFFF
 _CLASS_ESCAPES = {
@@ -57,7 +57,7 @@ def ranges_to_gbnf(ranges: Ranges) -> str:
     raw = _subtract(ranges, [(0x00, 0x1F), (0x22, 0x22), (0x5C, 0x5C), (0xD800, 0xDFFF)])
     options = []
     if raw:
-        options.append("[" + "".join(_class_char(lo) if lo == hi else f"{_class_char(lo)}-{_class_char(hi)}"
+        options.append("[" + "".join(class_char(chr(lo)) if lo == hi else f"{class_char(chr(lo))}-{class_char(chr(hi))}"
                                      for lo, hi in raw) + "]")
     for lo, hi in ranges:
         for code in range(lo, min(hi, 0x1F) + 1):
@@ -69,15 +69,6 @@ def ranges_to_gbnf(ranges: Ranges) -> str:
     if not options:
         raise Untranslatable("a character class that matches nothing")
     return options[0] if len(options) == 1 else "(" + " | ".join(options) + ")"
-
-
-def _class_char(code: int) -> str:
-    char = chr(code)
-    if char in "]\\^-[":
-        return "\\" + char
-    if 0x20 <= code < 0x7F:
-        return char
-    return f"\\x{code:02X}" if code <= 0xFF else (f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}")
 
 
 def _normalize(ranges: Ranges) -> Ranges:

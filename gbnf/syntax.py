@@ -39,7 +39,7 @@ _PARSER = Lark(_META, parser="lalr", propagate_positions=True, maybe_placeholder
 _TERMINALS = {"DEFINE": "'::='", "LPAR": "'('", "RPAR": "')'", "VBAR": "'|'", "STRING": "a literal",
               "CLASS": "a character class", "NAME": "a rule name", "DOT": "'.'", "QUANT": "a quantifier",
               "_NL": "a new line", "$END": "the end"}
-_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"', "[": "[", "]": "]", "-": "-", "^": "^"}
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"', "[": "[", "]": "]"}  # llama.cpp's set
 
 
 class GbnfSyntaxError(GbnfError):
