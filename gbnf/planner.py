@@ -1,5 +1,11 @@
 """The tool loop: filter the pool, ask for one constrained call, validate, execute, repeat.
 
+Modes: ``grammar`` (the compiled grammar constrains every reply; the request never carries
+``tools``), ``native`` (the server's own tool calling, soft parsing when the reply is text)
+and ``soft`` (no grammar, no tools: soft parsing and repair). Without a grammar, a reply that
+holds no call is the final answer. A plan that ends without one is salvaged from the tool
+results gathered, when there are any.
+
 The loop is written once, as a generator that yields each model request and receives the
 completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or async backend.
 """
@@ -11,14 +17,16 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from gbnf.backends.base import AsyncBackend, Backend, Completion, Message, Sampling
+from gbnf.backends.base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
 from gbnf.compiler import Grammar, compile_pool
 from gbnf.errors import BackendError, GbnfError
 from gbnf.events import Event, EventKind, Subscriber
 from gbnf.literals import json_text
 from gbnf.manifest import Tool
 from gbnf.pool import Policy, load_policy, pool_decisions
-from gbnf.prompt import system_prompt
+from gbnf.prompt import openai_tools, system_prompt
+from gbnf.salvage import salvage_messages
+from gbnf.softparse import soft_parse
 from gbnf.validate import InvalidCall, ToolCall, validate_calls
 
 Executor = Callable[..., Any]
@@ -27,7 +35,11 @@ Status = Literal["final", "blocked", "max_steps", "error"]
 
 @dataclass
 class PlanResult:
-    """How a plan ended, with everything gathered on the way (nothing is lost on failure)."""
+    """How a plan ended, with everything gathered on the way (nothing is lost on failure).
+
+    ``converged`` means a valid final answer within the step cap; when the plan did not
+    converge, ``answer`` may still hold a salvaged answer (``salvaged``).
+    """
 
     status: Status
     answer: str | None
@@ -35,6 +47,7 @@ class PlanResult:
     results: list[tuple[ToolCall, Any]] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     error: str | None = None
+    salvaged: bool = False
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
@@ -44,7 +57,8 @@ class PlanResult:
         return self.status == "final"
 
 
-_Request = tuple[list[Message], str, Sampling]
+_Request = tuple[list[Message], str | None, Sampling, list[ToolSpec] | None]
+Mode = Literal["grammar", "native", "soft"]
 
 
 class Planner:
@@ -63,6 +77,8 @@ class Planner:
         compact: bool = False,
         sampling: Sampling | None = None,
         final_tool: str = "final_answer",
+        mode: Mode = "grammar",
+        salvage: bool = True,
     ) -> None:
         if final_tool not in {t.name for t in tools}:
             raise GbnfError(f"the pool has no {final_tool!r} tool, so a plan could never end")
@@ -76,6 +92,8 @@ class Planner:
         self.compact = compact
         self.sampling = sampling or Sampling()
         self.final_tool = final_tool
+        self.mode = mode
+        self.salvage = salvage
         self._subscribers: list[Subscriber] = []
         self._grammars: dict[tuple[str, ...], Grammar] = {}
 
@@ -128,44 +146,91 @@ class Planner:
         pool = [tool for tool, reason in decisions if reason is None]
         self._emit("pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})
-        grammar = self.grammar(pool).text
-        messages: list[Message] = [{"role": "system", "content": system_prompt(pool, self.parallel)},
+        grammar = self.grammar(pool).text if self.mode == "grammar" else None
+        specs = openai_tools(pool) if self.mode == "native" else None
+        style = "skeleton" if self.mode == "soft" else "signature"
+        messages: list[Message] = [{"role": "system", "content": system_prompt(pool, self.parallel, style)},
                                    {"role": "user", "content": query}]
         result = PlanResult("max_steps", None, 0, messages=messages)
+        yield from self._steps(pool, messages, grammar, specs, result)
+        if result.status != "final" and self.salvage:
+            yield from self._salvage(query, result)
+        return result
+
+    def _steps(self, pool: list[Tool], messages: list[Message], grammar: str | None, specs: list[ToolSpec] | None,
+               result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
         blocked = 0
         for step in range(1, self.max_steps + 1):
             result.steps = step
             self._emit("step", step)
-            reply = yield messages, grammar, replace(self.sampling, seed=self.sampling.seed + step - 1)
+            reply = yield messages, grammar, replace(self.sampling, seed=self.sampling.seed + step - 1), specs
             if isinstance(reply, BackendError):
-                return self._stop(result, "error", step, str(reply))
+                self._stop(result, "error", step, str(reply))
+                return
             result.prompt_tokens += reply.prompt_tokens
             result.completion_tokens += reply.completion_tokens
             result.seconds += reply.seconds
-            messages.append({"role": "assistant", "content": reply.text})
+            messages.append({"role": "assistant", "content": reply.text or json_text(list(reply.tool_calls))})
             try:
-                calls = validate_calls(reply.text, pool, truncated=reply.truncated)
+                calls = self._read(reply, pool)
             except InvalidCall as exc:
                 blocked += 1
                 self._emit("validation_error", step, error=str(exc), text=reply.text)
                 messages.append({"role": "tool", "content": f"error: {exc}"})
                 if blocked >= self.max_blocked:
-                    return self._stop(result, "blocked", step, f"{blocked} failed calls in a row; last: {exc}")
+                    self._stop(result, "blocked", step, f"{blocked} failed calls in a row; last: {exc}")
+                    return
                 continue
+            if isinstance(calls, str):
+                self._finish(result, step, calls)
+                return
             for call in calls:
                 self._emit("call", step, name=call.name, arguments=call.arguments)
                 if call.name == self.final_tool:
                     answer = call.arguments.get("answer")
-                    result.answer = answer if isinstance(answer, str) else json_text(call.arguments)
-                    result.status = "final"
-                    self._emit("final", step, answer=result.answer)
-                    return result
+                    self._finish(result, step, answer if isinstance(answer, str) else json_text(call.arguments))
+                    return
                 content, ok = self._execute(call, step, result)
                 messages.append({"role": "tool", "content": content})
                 blocked = 0 if ok else blocked + 1
             if blocked >= self.max_blocked:
-                return self._stop(result, "blocked", step, f"{blocked} failed calls in a row")
-        return self._stop(result, "max_steps", self.max_steps, f"no final answer within {self.max_steps} steps")
+                self._stop(result, "blocked", step, f"{blocked} failed calls in a row")
+                return
+        self._stop(result, "max_steps", self.max_steps, f"no final answer within {self.max_steps} steps")
+
+    def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
+        """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
+        if self.mode == "grammar":
+            return validate_calls(reply.text, pool, truncated=reply.truncated)
+        parsed = soft_parse(json_text(list(reply.tool_calls)) if reply.tool_calls else reply.text, pool)
+        if parsed.kind == "invalid":
+            raise InvalidCall(parsed.reason)
+        if parsed.kind == "calls":
+            return parsed.calls
+        if reply.truncated or not parsed.text:
+            raise InvalidCall("output truncated: give a shorter answer or one tool call" if reply.truncated
+                              else "empty reply: call a tool or answer")
+        return parsed.text
+
+    def _finish(self, result: PlanResult, step: int, answer: str) -> None:
+        result.answer = answer
+        result.status = "final"
+        self._emit("final", step, answer=answer)
+
+    def _salvage(self, query: str, result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
+        """One plain-text call that answers from the results gathered (seed 003's finalizer)."""
+        if not result.results:
+            self._emit("salvage", result.steps, answered=False, error="no tool results to answer from")
+            return
+        sampling = replace(self.sampling, seed=self.sampling.seed + result.steps)
+        reply = yield salvage_messages(query, result.results), None, sampling, None
+        if isinstance(reply, BackendError) or not reply.text.strip():
+            error = str(reply) if isinstance(reply, BackendError) else "empty reply"
+            self._emit("salvage", result.steps, answered=False, error=error)
+            return
+        result.answer = reply.text.strip()
+        result.salvaged = True
+        self._emit("salvage", result.steps, answered=True, answer=result.answer)
 
     def _execute(self, call: ToolCall, step: int, result: PlanResult) -> tuple[str, bool]:
         """Run one validated call: (message for the model, whether it succeeded).
@@ -193,8 +258,7 @@ class Planner:
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
         return f"{call.name} result: {text}", True
 
-    def _stop(self, result: PlanResult, status: Status, step: int, why: str) -> PlanResult:
+    def _stop(self, result: PlanResult, status: Status, step: int, why: str) -> None:
         result.status = status
         result.error = why
         self._emit("abort", step, reason=status, error=why)
-        return result

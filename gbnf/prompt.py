@@ -94,3 +94,9 @@ def system_prompt(tools: list[Tool], parallel: int = 1, style: Style = "signatur
     """The whole system prompt for a pool."""
     head = INSTRUCTIONS if parallel == 1 else INSTRUCTIONS + "\n" + PARALLEL.format(n=parallel)
     return head + "\n\nTools:\n" + "\n".join(describe_tool(tool, style) for tool in tools)
+
+
+def openai_tools(tools: list[Tool]) -> list[dict[str, Any]]:
+    """The pool in the OpenAI ``tools`` format, for servers with native tool calling."""
+    return [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                              "parameters": t.parameters}} for t in tools]

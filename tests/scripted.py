@@ -12,13 +12,17 @@ class ScriptedBackend:
     def __init__(self, *replies: str | Completion | BackendError) -> None:
         self.replies = list(replies)
         self.requests: list[tuple[list[Message], str | None, Sampling]] = []
+        self.tools: list[list | None] = []
 
-    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                 tools: list | None = None) -> Completion:
         self.requests.append(([dict(m) for m in messages], grammar, sampling))
+        self.tools.append(tools)
         reply = self.replies.pop(0)
         if isinstance(reply, BackendError):
             raise reply
         return reply if isinstance(reply, Completion) else Completion(reply, prompt_tokens=10, completion_tokens=5)
 
-    async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
-        return self.complete(messages, grammar, sampling)
+    async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                        tools: list | None = None) -> Completion:
+        return self.complete(messages, grammar, sampling, tools)

@@ -179,3 +179,21 @@ def test_async_planner_on_the_server(llama_server, tools):
 
     result = asyncio.run(plan())
     assert result.status in ("final", "blocked", "max_steps")
+
+
+def test_soft_mode_on_both_backends(backend, tools):
+    received = []
+    result = Planner(tools, backend, checking_executors(tools, received), mode="soft", max_steps=3,
+                     sampling=Sampling(max_tokens=120)).run("Read the file /etc/hostname")
+    assert result.status in ("final", "blocked", "max_steps")
+
+
+def test_native_tool_calling_on_llama_server_without_grammar(llama_server, tools):
+    transport = Recording()
+    client = ServerBackend(llama_server.url, transport=transport)
+    received = []
+    result = Planner(tools, client, checking_executors(tools, received), mode="native", max_steps=3,
+                     sampling=Sampling(max_tokens=120)).run("What time is it in Tokyo?")
+    assert result.status in ("final", "blocked", "max_steps")
+    path, body = transport.bodies[0]
+    assert "grammar" not in body and {t["function"]["name"] for t in body["tools"]} >= {"get_now"}

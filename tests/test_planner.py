@@ -28,6 +28,7 @@ FINAL = call("final_answer", answer="done")
 def planner(tools, *replies, executors=None, **options):
     backend = ScriptedBackend(*replies)
     events: list[Event] = []
+    options.setdefault("salvage", False)
     p = Planner(tools, backend, executors or {}, **options)
     p.subscribe(events.append)
     return p, backend, events
@@ -196,3 +197,51 @@ def test_cli_plan_with_a_bad_server_url_fails_cleanly(tmp_path):
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("gbnf: GET http://127.0.0.1:9/health: server unreachable")
+
+
+def test_salvage_answers_from_gathered_results(tools):
+    p, backend, events = planner(tools, call("get_now"), "prose", "more prose", "The time is noon.",
+                                 executors={"get_now": lambda: "12:00"}, max_blocked=2, salvage=True)
+    result = p.run("what time is it?")
+    assert (result.status, result.converged, result.salvaged) == ("blocked", False, True)
+    assert result.answer == "The time is noon."
+    messages, grammar, _ = backend.requests[-1]
+    assert grammar is None and backend.tools[-1] is None
+    assert "get_now({}) returned: 12:00" in messages[-1]["content"] and "what time is it?" in messages[-1]["content"]
+    assert [e.kind for e in events][-2:] == ["abort", "salvage"]
+
+
+def test_salvage_with_no_results_is_a_clear_failure(tools):
+    p, backend, events = planner(tools, "x", "y", max_blocked=2, salvage=True)
+    result = p.run("q")
+    assert result.answer is None and not result.salvaged
+    assert events[-1].kind == "salvage" and events[-1].data == {"answered": False,
+                                                               "error": "no tool results to answer from"}
+    assert len(backend.requests) == 2
+
+
+def test_salvage_on_the_async_path(tools):
+    p, _, _ = planner(tools, call("get_now"), call("get_now"), "It is noon.", executors={"get_now": lambda: "12:00"},
+                      max_steps=2, salvage=True)
+    result = asyncio.run(p.arun("time?"))
+    assert result.status == "max_steps" and result.salvaged and result.answer == "It is noon."
+
+
+def test_soft_mode_parses_sloppy_calls_and_takes_prose_as_final(tools):
+    p, backend, events = planner(tools, 'Sure: CALL get_now {"timezone": "UTC"}', "It is 12:00 UTC.",
+                                 executors={"get_now": lambda timezone: "12:00"}, mode="soft")
+    result = p.run("time in UTC?")
+    assert result.converged and result.answer == "It is 12:00 UTC."
+    assert backend.requests[0][1] is None and backend.tools[0] is None
+    assert '{"name":"get_now","arguments":{}}' in backend.requests[0][0][0]["content"]  # literal skeleton
+
+
+def test_native_mode_sends_tools_never_a_grammar(tools):
+    from gbnf.backends.base import Completion as C
+
+    native = C("", tool_calls=({"name": "get_now", "arguments": {"timezone": "UTC"}},))
+    p, backend, _ = planner(tools, native, "Noon.", executors={"get_now": lambda timezone: "12:00"}, mode="native")
+    result = p.run("time?")
+    assert result.converged and result.answer == "Noon."
+    assert backend.requests[0][1] is None
+    assert {t["function"]["name"] for t in backend.tools[0]} >= {"get_now", "final_answer"}

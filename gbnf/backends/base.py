@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
-Message = dict[str, str]
+Message = dict[str, Any]
+ToolSpec = dict[str, Any]  # an OpenAI-style {"type": "function", "function": {...}}
 
 
 @dataclass(frozen=True)
 class Completion:
-    """A model's reply with its cost; ``truncated`` means the token limit cut it."""
+    """A model's reply with its cost; ``truncated`` means the token limit cut it, and
+    ``tool_calls`` holds native calls (``{"name", "arguments"}``) when tools were sent."""
 
     text: str
     truncated: bool = False
@@ -18,6 +20,7 @@ class Completion:
     completion_tokens: int = 0
     seconds: float = 0.0
     decode_seconds: float = 0.0
+    tool_calls: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -32,10 +35,12 @@ class Sampling:
 class Backend(Protocol):
     """A synchronous model backend."""
 
-    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion: ...
+    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                 tools: list[ToolSpec] | None = None) -> Completion: ...
 
 
 class AsyncBackend(Protocol):
     """An asynchronous model backend."""
 
-    async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion: ...
+    async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                        tools: list[ToolSpec] | None = None) -> Completion: ...

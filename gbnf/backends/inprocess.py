@@ -24,7 +24,7 @@ import llama_cpp
 import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.backends.base import Completion, Message, Sampling, ToolSpec
 from gbnf.engine import _captured_stderr, grammar_sampler, token_allowed
 from gbnf.errors import BackendError
 from gbnf.model import default_model
@@ -72,8 +72,11 @@ class LlamaCppBackend:
         self._candidates = np.zeros(self._n_vocab, dtype=_TOKEN_DATA)
         self._candidates["id"] = np.arange(self._n_vocab, dtype=np.int32)
 
-    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                 tools: list[ToolSpec] | None = None) -> Completion:
         """One chat completion, constrained by ``grammar`` when given."""
+        if tools:
+            raise BackendError("the in-process backend has no native tool calling: use a grammar, or soft parsing")
         prompt = self._formatter(messages=messages).prompt
         with self._lock:
             return self.generate(prompt, grammar, sampling)

@@ -8,6 +8,7 @@ other fault is a :class:`ServerError` naming the request, within the configured 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any, Literal
 
 import httpx
 
-from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.backends.base import Completion, Message, Sampling, ToolSpec
 from gbnf.errors import ServerError
 
 Endpoint = Literal["chat", "completion"]
@@ -81,22 +82,31 @@ class _Base:
         except ValueError:
             raise ServerError(f"{where}: the reply is not JSON: {response.text[:200]!r}") from None
 
-    def _request(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> tuple[str, dict[str, Any]]:
-        common = {"temperature": sampling.temperature, "seed": sampling.seed, "cache_prompt": True, "stream": False}
+    def _request(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                 tools: list[ToolSpec] | None) -> tuple[str, dict[str, Any]]:
+        if grammar is not None and tools:
+            raise ServerError("a request carries a grammar or tools, never both (llama-server answers 400)")
+        common: dict[str, Any] = {"temperature": sampling.temperature, "seed": sampling.seed, "cache_prompt": True,
+                                  "stream": False}
         if grammar is not None:
             common["grammar"] = grammar
         if self.endpoint == "chat":
-            return "/v1/chat/completions", {"messages": messages, "max_tokens": sampling.max_tokens, **common}
+            body = {"messages": messages, "max_tokens": sampling.max_tokens, **common}
+            return "/v1/chat/completions", {**body, "tools": tools} if tools else body
+        if tools:
+            raise ServerError("native tools need the chat endpoint")
         return "/completion", {"n_predict": sampling.max_tokens, **common}
 
     def _completion(self, data: Any, seconds: float) -> Completion:
         """Read a chat or completion reply; a reply without the expected fields is an error."""
         try:
             timings = data.get("timings", {})
+            calls: tuple[dict[str, Any], ...] = ()
             if "choices" in data:
                 choice = data["choices"][0]
                 text = choice["message"].get("content") or ""
                 truncated = choice.get("finish_reason") == "length"
+                calls = tuple(_native_call(c) for c in choice["message"].get("tool_calls") or [])
                 usage = data.get("usage", {})
                 prompt, predicted = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
             else:
@@ -106,7 +116,7 @@ class _Base:
         except (KeyError, IndexError, TypeError, AttributeError):
             raise ServerError(f"POST {self.url}: unexpected reply shape: {str(data)[:200]}") from None
         decode = timings.get("predicted_ms", 0.0) / 1000
-        return Completion(text, truncated, prompt, predicted, seconds, decode)
+        return Completion(text, truncated, prompt, predicted, seconds, decode, calls)
 
 
 class ServerBackend(_Base):
@@ -140,9 +150,10 @@ class ServerBackend(_Base):
         """The server's ``/props``: model, context size, chat template..."""
         return self.call("GET", "/props")
 
-    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                 tools: list[ToolSpec] | None = None) -> Completion:
         start = time.perf_counter()
-        path, body = self._request(messages, grammar, sampling)
+        path, body = self._request(messages, grammar, sampling, tools)
         if self.endpoint == "completion":
             body["prompt"] = self.call("POST", "/apply-template", {"messages": messages})["prompt"]
         return self._completion(self.call("POST", path, body, grammar), time.perf_counter() - start)
@@ -181,15 +192,28 @@ class AsyncServerBackend(_Base):
     async def props(self) -> dict[str, Any]:
         return await self.call("GET", "/props")
 
-    async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+    async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                        tools: list[ToolSpec] | None = None) -> Completion:
         start = time.perf_counter()
-        path, body = self._request(messages, grammar, sampling)
+        path, body = self._request(messages, grammar, sampling, tools)
         if self.endpoint == "completion":
             body["prompt"] = (await self.call("POST", "/apply-template", {"messages": messages}))["prompt"]
         return self._completion(await self.call("POST", path, body, grammar), time.perf_counter() - start)
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+
+def _native_call(call: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI ``tool_calls`` entry as ``{"name", "arguments"}`` (arguments decoded when JSON)."""
+    function = call.get("function", call)
+    arguments = function.get("arguments", {})
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError:
+            pass
+    return {"name": function.get("name"), "arguments": arguments}
 
 
 def _server_message(response: httpx.Response) -> str:

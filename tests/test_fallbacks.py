@@ -1,0 +1,105 @@
+"""Fallbacks for backends without grammars: soft parsing and repair, plain text, salvage."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from gbnf import GbnfError
+from gbnf.backends.base import Completion, Sampling
+from gbnf.errors import BackendError
+from gbnf.plaintext import exact_lines, parse_lines, parse_pick, pick_one
+from gbnf.salvage import salvage, salvage_messages
+from gbnf.softparse import soft_parse
+from gbnf.validate import ToolCall
+from tests.scripted import ScriptedBackend
+
+CORPUS = json.loads(Path(__file__).with_name("data").joinpath("sloppy.json").read_text(encoding="utf-8"))
+
+
+def test_the_corpus_is_large_and_holds_real_replies():
+    assert len(CORPUS) >= 60
+    assert sum(case["source"].startswith("SmolLM2-135M") for case in CORPUS) >= 20
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c["source"][:60] for c in CORPUS])
+def test_sloppy_output(tools, case):
+    parsed = soft_parse(case["text"], tools)
+    expect = case["expect"]
+    if expect == "final":
+        assert parsed.kind == "final" and parsed.text == case["text"].strip()
+    elif "refuse" in expect:
+        assert parsed.kind == "invalid" and expect["refuse"] in parsed.reason
+    else:
+        wanted = expect if isinstance(expect, list) else [expect]
+        assert parsed.kind == "calls", parsed.reason
+        assert [{"name": c.name, "arguments": c.arguments} for c in parsed.calls] == wanted
+
+
+def test_repairs_are_reported(tools):
+    parsed = soft_parse('{"name": "Get Weather", "args": {"citty": "Rome", "days": "2"}}', tools)
+    assert parsed.calls == [ToolCall("get_weather", {"city": "Rome", "days": 2})]
+    assert parsed.repairs == ["tool name 'Get Weather' -> 'get_weather'", "argument 'citty' -> 'city'",
+                              'days: "2" -> 2']
+
+
+@pytest.mark.parametrize("text, index, reason", [
+    ("1", 0, ""), ("1.", 0, ""), ("2)", 1, ""), ("3 - the cheapest", 2, "the cheapest"),
+    ("  2\nBecause it is closer.", 1, "Because it is closer."), ("1. Rome\nwarmer", 0, "Rome warmer"),
+])
+def test_pick_is_lenient(text, index, reason):
+    pick = parse_pick(text, 3)
+    assert (pick.index, pick.reason, pick.abstained) == (index, reason, False)
+
+
+@pytest.mark.parametrize("text", ["0", "4", "12 is best", "none of them", "", "I pick 2"])
+def test_pick_out_of_range_or_missing_is_an_abstention(text):
+    pick = parse_pick(text, 3)
+    assert pick.abstained and pick.error
+
+
+def test_exact_lines():
+    assert parse_lines("- one\n2. two\n\n* three\n", 3).lines == ["one", "two", "three"]
+    assert parse_lines("one\ntwo", 3).abstained
+    assert parse_lines("a\nb\nc\nd", 3).error == "expected 3 lines, got 4"
+
+
+class Slow:
+    def complete(self, messages, grammar, sampling, tools=None):
+        time.sleep(5)
+        return Completion("1")
+
+
+@pytest.mark.timeout(30)
+def test_plaintext_calls_abstain_on_error_and_timeout():
+    assert pick_one(ScriptedBackend("2\nshorter"), "Which?", ["a", "b"]).index == 1
+    failed = pick_one(ScriptedBackend(BackendError("POST x: HTTP 500")), "Which?", ["a", "b"])
+    assert failed.abstained and "HTTP 500" in failed.error
+    slow = pick_one(Slow(), "Which?", ["a", "b"], timeout=0.5)
+    assert slow.abstained and slow.error == "no answer within 0.5s"
+    assert exact_lines(ScriptedBackend("x\ny"), "Two words", 2).lines == ["x", "y"]
+    assert exact_lines(Slow(), "Two words", 2, timeout=0.5).abstained
+
+
+def test_salvage_unit():
+    results = [(ToolCall("get_now", {"timezone": "UTC"}), "12:00"), (ToolCall("find_files", {"pattern": "*"}), [])]
+    backend = ScriptedBackend("  It is noon.  ")
+    assert salvage(backend, "time?", results) == "It is noon."
+    messages = backend.requests[0][0]
+    assert backend.requests[0][1] is None and "Do not call tools" in messages[0]["content"]
+    assert 'get_now({"timezone": "UTC"}) returned: 12:00' in messages[1]["content"]
+    assert 'find_files({"pattern": "*"}) returned: []' in messages[1]["content"]
+    with pytest.raises(GbnfError, match="nothing to salvage"):
+        salvage_messages("q", [])
+    with pytest.raises(GbnfError, match="no text"):
+        salvage(ScriptedBackend("  "), "q", results)
+
+
+def test_salvage_with_the_real_model(inprocess):
+    answer = salvage(inprocess, "What time is it in Rome?",
+                     [(ToolCall("get_now", {"timezone": "Europe/Rome"}), "2026-11-21T15:04:00+01:00")],
+                     Sampling(max_tokens=60))
+    assert answer and not answer.lstrip().startswith("{")
