@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--temperature", type=float, default=0.0)
     plan.add_argument("--seed", type=int, default=0)
     plan.add_argument("--max-tokens", type=int, default=384)
+    plan.add_argument("--mode", choices=["grammar", "native", "soft"], default="grammar",
+                      help="grammar (default), the server's native tools, or soft parsing without either")
+    plan.add_argument("--no-salvage", action="store_true", help="do not answer from tool results when a plan fails")
     plan.add_argument("--quiet", action="store_true", help="print only the answer")
     plan.set_defaults(run=_plan)
 
@@ -139,7 +142,7 @@ def _plan(args: argparse.Namespace) -> int:
         backend = LlamaCppBackend(args.model)
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     planner = Planner(tools, backend, BUILTIN, policy=policy, max_steps=args.max_steps, parallel=args.parallel,
-                      sampling=sampling)
+                      sampling=sampling, mode=args.mode, salvage=not args.no_salvage)
     if not args.quiet:
         planner.subscribe(_print_event)
     trace = TraceWriter(args.trace) if args.trace else None
@@ -151,6 +154,10 @@ def _plan(args: argparse.Namespace) -> int:
         if trace:
             trace.close()
     if result.converged:
+        print(result.answer)
+        return 0
+    if result.salvaged:
+        print(f"(salvaged from tool results after: {result.error})", file=sys.stderr)
         print(result.answer)
         return 0
     print(f"gbnf: no answer ({result.status}): {result.error}", file=sys.stderr)
@@ -170,6 +177,8 @@ def _print_event(event: Event) -> None:
         line = f"  !! {data['error']}"
     elif event.kind == "abort":
         line = f"stopped: {data['error']}"
+    elif event.kind == "salvage":
+        line = "salvage: answering from the tool results" if data["answered"] else f"salvage: {data['error']}"
     else:
         return
     print(line, file=sys.stderr)
