@@ -14,6 +14,7 @@ from typing import Any
 
 from llama_cpp.llama_grammar import json_schema_to_gbnf
 
+from bench.report import update_readme
 from bench.schema_suite import run_file, suite_files
 from gbnf.compiler import compile_pool, compile_schema
 from gbnf.engine import GrammarEngine, GrammarRejected, Unrepresentable, shared_engine
@@ -202,16 +203,6 @@ def markdown(bfcl: list[dict[str, Any]], suite: list[dict[str, Any]], times: dic
               "undeclared keys are allowed but must not repeat a declared key (a trie rule per key "
               "character); the converter does not exclude them."]
     return "\n".join(lines) + "\n"
-
-
-def update_readme(report: str, marker: str) -> None:
-    """Replace the README's text between ``<!-- marker -->`` and ``<!-- /marker -->``."""
-    readme = REPO / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    start, end = f"<!-- {marker} -->", f"<!-- /{marker} -->"
-    if start in text and end in text:
-        head, rest = text.split(start, 1)
-        readme.write_text(head + start + "\n" + report + rest[rest.index(end):], encoding="utf-8")
 
 
 def main() -> None:

@@ -79,6 +79,7 @@ class Planner:
         final_tool: str = "final_answer",
         mode: Mode = "grammar",
         salvage: bool = True,
+        filter_pool: bool = True,
     ) -> None:
         if final_tool not in {t.name for t in tools}:
             raise GbnfError(f"the pool has no {final_tool!r} tool, so a plan could never end")
@@ -94,6 +95,7 @@ class Planner:
         self.final_tool = final_tool
         self.mode = mode
         self.salvage = salvage
+        self.filter_pool = filter_pool
         self._subscribers: list[Subscriber] = []
         self._grammars: dict[tuple[str, ...], Grammar] = {}
 
@@ -142,7 +144,7 @@ class Planner:
             subscriber(event)
 
     def _loop(self, query: str) -> Generator[_Request, Completion | BackendError, PlanResult]:
-        decisions = pool_decisions(self.tools, query, self.policy)
+        decisions = pool_decisions(self.tools, query, self.policy) if self.filter_pool else [(t, None) for t in self.tools]
         pool = [tool for tool, reason in decisions if reason is None]
         self._emit("pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})

@@ -1,0 +1,91 @@
+"""``python -m bench``: the planner bench, compile times and decoding overhead, in one run.
+
+    python -m bench                      # full run on the embedded model (long)
+    python -m bench --quick              # a few minutes: a sample of each query set
+    python -m bench --model FILE         # any GGUF model in-process
+    python -m bench --server URL         # also a running llama-server (native tool calling too)
+    python -m bench --label v2 --compare bench/results/v1.json
+
+Writes bench/results/LABEL.json, LABEL.md and LABEL.png; a full run also rewrites the README's
+bench section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from bench.planner_bench import CONFIGS, bfcl_cases, manifest_cases, run_case
+from bench.report import aggregate, chart, compare, markdown, update_readme
+from bench.speed import compile_bench, decoding_bench
+from gbnf.backends.base import Sampling
+from gbnf.backends.inprocess import LlamaCppBackend
+from gbnf.backends.server import ServerBackend
+from gbnf.server.build import find_llama_server
+from gbnf.server.process import LlamaServer
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a sample of each query set, in a few minutes")
+    parser.add_argument("--model", type=Path, help="GGUF file (default: the embedded SmolLM2-135M)")
+    parser.add_argument("--server", help="a running llama-server; without it a full run starts one")
+    parser.add_argument("--trials", type=int, default=1, help="trials per case, each with its own seed")
+    parser.add_argument("--label", default=None, help="name of this run (default: quick or full)")
+    parser.add_argument("--compare", type=Path, help="an earlier run's JSON to compare with")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the JSON, markdown and chart")
+    args = parser.parse_args(argv)
+    label = args.label or ("quick" if args.quick else "full")
+    start = time.perf_counter()
+    cases = manifest_cases(4 if args.quick else None) + bfcl_cases(1 if args.quick else 12)
+    sampling = Sampling(max_tokens=160 if args.quick else 256, temperature=0.6)
+    max_steps = 3 if args.quick else 4
+    with ExitStack() as stack:
+        inprocess = LlamaCppBackend(args.model)
+        stack.callback(inprocess.close)
+        server = None
+        if args.server:
+            server = ServerBackend(args.server)
+        elif not args.quick and find_llama_server():
+            server = ServerBackend(stack.enter_context(LlamaServer(args.model)).url)
+        configs = [c for c in CONFIGS if c != "native" or server is not None]
+        runs = [(case, config, trial) for trial in range(args.trials) for case in cases for config in configs]
+        rows = []
+        for case, config, trial in tqdm(runs, desc="planner bench", unit="plan"):
+            backend = server if config == "native" else inprocess
+            rows.append(run_case(case, config, backend, Sampling(sampling.max_tokens, sampling.temperature, trial),
+                                 max_steps))
+        compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10)
+        decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64)
+    result: dict[str, Any] = {
+        "meta": {"label": label, "model": (args.model or inprocess.model_path).name, "trials": args.trials,
+                 "temperature": sampling.temperature, "max_steps": max_steps, "cases": len(cases),
+                 "configs": configs, "seconds": round(time.perf_counter() - start, 1)},
+        "planner": {"rows": rows, "by_config": aggregate(rows, ("config",)),
+                    "by_config_and_set": aggregate(rows, ("config", "complexity"))},
+        "compile": compile_rows,
+        "decoding": decoding_rows,
+    }
+    if args.compare:
+        result["compare"] = compare(result, json.loads(args.compare.read_text(encoding="utf-8")))
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / f"{label}.json").write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
+    report = markdown(result)
+    (args.out / f"{label}.md").write_text(report, encoding="utf-8")
+    chart(result, args.out / f"{label}.png")
+    if not args.quick and args.out == RESULTS:
+        update_readme(report + f"\n![planner bench](bench/results/{label}.png)\n", "bench")
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
