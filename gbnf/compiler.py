@@ -80,16 +80,16 @@ def compile_pool(
     calls = []
     for tool in tools:
         compiler.root_schema = tool.parameters
-        base = camel(tool.name, "tool")
-        args = compiler.visit(tool.parameters, "args" + base[0].upper() + base[1:], tool.name, 0)
+        word = _word(tool.name, "tool")
+        args = compiler.visit(tool.parameters, f"args{word}", tool.name, 0)
         head = gbnf_literal(json_text(tool.name) + ",") + compiler.ws + ' "\\"arguments\\":"' + compiler.ws
-        calls.append(compiler.rule("call" + base[0].upper() + base[1:], f"{head} {args}"))
+        calls.append(compiler.rule(f"call{word}", f"{head} {args}"))
     ws = compiler.ws
     call = f'"{{"{ws} "\\"name\\":"{ws} ({" | ".join(calls)}){ws} "}}"'
     if parallel == 1:
         return compiler.finish(call)
     one = compiler.rule("toolCall", call)
-    more = f' ("," {ws.strip()} {one}){{0,{parallel - 1}}}'.replace("  ", " ")
+    more = _repeat(f"{compiler.sep()} {one}", 0, parallel - 1)
     return compiler.finish(f'"["{ws} {one}{more}{ws} "]"')
 
 
@@ -492,9 +492,9 @@ def _without_unevaluated(schema: Any) -> Any:
     return schema
 
 
-def _word(key: str) -> str:
-    """A property name as a capitalized rule-name word."""
-    word = camel(key, "p")
+def _word(text: str, fallback: str = "p") -> str:
+    """A name as a capitalized rule-name word (``get_inputs`` -> ``GetInputs``)."""
+    word = camel(text, fallback)
     return word[0].upper() + word[1:]
 
 

@@ -178,12 +178,28 @@ def pick_constrained(
     rng: np.random.Generator,
     temperature: float,
     mode: GrammarMode = "fast",
+    tries: int = 8,
 ) -> int:
-    """Draw a token the grammar allows: check the free draw first (fast), or mask first (full)."""
+    """Draw a token the grammar allows.
+
+    ``fast``: ask the grammar only about drawn tokens, up to ``tries`` of them, and mask the
+    whole vocabulary only when all are refused. With temperature this is rejection sampling,
+    exact at any cap: P(a) = sum_k (1-p(A))^k p(a) + (1-p(A))^K p(a)/p(A) = p(a)/p(A). Greedy,
+    it checks the best tokens in order, so the first allowed one is the masked argmax.
+    ``full``: mask first, every time (llama-cpp-python's way; the reference).
+    """
     if mode == "fast":
-        token = draw(logits, rng, temperature)
-        if allowed(token):
-            return token
+        if temperature <= 0:
+            best = np.argpartition(logits, -tries)[-tries:]
+            for token in best[np.argsort(logits[best])[::-1]]:
+                if allowed(int(token)):
+                    return int(token)
+        else:
+            weights = _weights(logits, temperature)
+            for _ in range(tries):
+                token = _sample(weights, rng)
+                if allowed(token):
+                    return token
     return draw(mask(logits), rng, temperature)
 
 
@@ -191,8 +207,15 @@ def draw(logits: np.ndarray, rng: np.random.Generator, temperature: float) -> in
     """Greedy when ``temperature`` is 0, else one draw from softmax(logits / temperature)."""
     if temperature <= 0:
         return int(np.argmax(logits))
+    return _sample(_weights(logits, temperature), rng)
+
+
+def _weights(logits: np.ndarray, temperature: float) -> np.ndarray:
+    """Cumulative unnormalized softmax(logits / temperature) weights."""
     z = logits.astype(np.float64) / temperature
     z -= z.max()
-    p = np.exp(z)
-    cumulative = np.cumsum(p)
+    return np.cumsum(np.exp(z))
+
+
+def _sample(cumulative: np.ndarray, rng: np.random.Generator) -> int:
     return int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
