@@ -47,7 +47,7 @@ class GrammarEngine:
         llama_cpp.llama_backend_init()
         params = llama_cpp.llama_model_default_params()
         params.vocab_only = True
-        with _captured_stderr():
+        with captured_stderr():
             self._model = llama_cpp.llama_model_load_from_file(str(path).encode(), params)
         if not self._model:
             raise GbnfError(f"llama.cpp could not load the vocabulary of {path}")
@@ -115,7 +115,7 @@ class GrammarEngine:
 
 def grammar_sampler(vocab: llama_cpp.llama_vocab_p, grammar: str) -> llama_cpp.llama_sampler_p:
     """A llama.cpp grammar sampler (free it with ``llama_sampler_free``), or :class:`GrammarRejected`."""
-    with _captured_stderr() as log:
+    with captured_stderr() as log:
         sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
     if not sampler:
         raise GrammarRejected("".join(log), grammar)
@@ -137,7 +137,7 @@ def shared_engine(model_path: Path | None = None) -> GrammarEngine:
 
 
 @contextlib.contextmanager
-def _captured_stderr() -> Iterator[list[str]]:
+def captured_stderr() -> Iterator[list[str]]:
     """Collect what native code writes to file descriptor 2 (llama.cpp's parser uses fprintf)."""
     lines: list[str] = []
     with _LOCK, tempfile.TemporaryFile() as sink:

@@ -25,7 +25,7 @@ import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from gbnf.backends.base import Completion, Message, Sampling, ToolSpec
-from gbnf.engine import _captured_stderr, grammar_sampler, token_allowed
+from gbnf.engine import captured_stderr, grammar_sampler, token_allowed
 from gbnf.errors import BackendError
 from gbnf.model import default_model
 
@@ -50,7 +50,7 @@ class LlamaCppBackend:
         if not path.is_file():
             raise BackendError(f"model file {path} does not exist")
         try:
-            with _captured_stderr():
+            with captured_stderr():
                 self.llm = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(),
                                            verbose=False)
         except ValueError as exc:
