@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -182,12 +183,25 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
             props = {**props, **part.get("properties", {})}
     if isinstance(value, dict):
         keys = [k for k in props if k in value] + [k for k in value if k not in props]
-        return {k: in_grammar_order(value[k], props.get(k, {}), root) for k in keys}
+        return {k: in_grammar_order(value[k], props[k] if k in props else _extra_schema(schema, k), root)
+                for k in keys}
     if isinstance(value, list):
         prefix = schema.get("prefixItems", [])
         items = schema.get("items", {})
         return [in_grammar_order(v, prefix[i] if i < len(prefix) else items, root) for i, v in enumerate(value)]
     return value
+
+
+def _extra_schema(schema: dict[str, Any], key: str) -> Any:
+    """The schema an undeclared key's value follows: a matching pattern's, else additionalProperties."""
+    for pattern, sub in (schema.get("patternProperties") or {}).items():
+        try:
+            if re.search(pattern, key):
+                return sub
+        except re.error:
+            continue
+    extra = schema.get("additionalProperties", {})
+    return extra if isinstance(extra, dict) else {}
 
 
 def is_valid(value: Any, schema: Any, root: Any) -> bool:
