@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -195,6 +196,7 @@ def _server_start(args: argparse.Namespace) -> int:
     from gbnf.server.process import LlamaServer
 
     server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop the server on SIGTERM too
     with server:
         print(f"llama-server ready at {server.url} (log: {server.log_path}); Ctrl-C stops it", flush=True)
         try:

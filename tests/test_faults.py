@@ -150,3 +150,29 @@ def test_a_server_that_cannot_start_reports_its_log(tmp_path):
     assert server.process.poll() is not None
     with pytest.raises(ServerError, match="does not exist"):
         LlamaServer(tmp_path / "missing.gguf").start()
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+def test_cli_server_leaves_nothing_running(sig):
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    port = free_port()
+    cli = subprocess.Popen([sys.executable, "-m", "gbnf", "server", "start", "--port", str(port)],
+                           stdout=subprocess.PIPE, text=True)
+    assert "ready at" in cli.stdout.readline()
+    assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200
+    cli.send_signal(getattr(signal, sig))
+    cli.wait(30)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+        except httpx.HTTPError:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"llama-server still answers on port {port} after {sig} to its parent")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -15,6 +18,13 @@ import httpx
 from gbnf.errors import ServerError
 from gbnf.model import default_model
 from gbnf.server.build import ensure_llama_server
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: on Linux, ask for SIGTERM when the parent dies, so a killed
+    parent leaves no server behind."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -66,7 +76,8 @@ class LlamaServer:
             raise ServerError(f"model file {self.model} does not exist")
         command = self.command()
         with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            preexec_fn=_die_with_parent)
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
