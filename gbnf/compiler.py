@@ -13,7 +13,7 @@ from gbnf.literals import camel, class_char, gbnf_literal, json_literal, json_te
 from gbnf.formats import EXACT, FORMATS
 from gbnf.ranges import int_range
 from gbnf.regex import Untranslatable, pattern_to_gbnf
-from gbnf.schema import follow_ref, is_valid, key_path, merge_all_of
+from gbnf.schema import follow_ref, key_path, merge_all_of, validity
 
 if TYPE_CHECKING:
     from gbnf.manifest import Tool
@@ -270,7 +270,8 @@ class _Compiler:
         if not isinstance(values, list) or not values:
             raise SchemaError(key_path(path, "enum"), "must be a non-empty list")
         rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
-        kept = [v for v in values if is_valid(v, rest, self.root_schema)]
+        valid = validity(rest, self.root_schema)
+        kept = [v for v in values if valid(v)]
         if not kept:
             raise SchemaError(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
         return self.rule(name, " | ".join(dict.fromkeys(json_literal(v) for v in kept)))

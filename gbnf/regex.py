@@ -40,14 +40,10 @@ def pattern_to_gbnf(pattern: str) -> str:
     parser = _Parser(pattern)
     anchored_start = parser.eat("^")
     body = parser.alternation()
-    anchored_end = False
-    if parser.at_end() is False and parser.peek() == "$":
-        parser.pos += 1
-        anchored_end = True
+    anchored_end = parser.eat("$")
     if not parser.at_end():
         raise Untranslatable(f"unsupported regex syntax at {parser.pos}: {pattern[parser.pos:][:10]!r}")
-    any_char = "stringChar"
-    parts = ([] if anchored_start else [f"{any_char}*"]) + [f"({body})"] + ([] if anchored_end else [f"{any_char}*"])
+    parts = ([] if anchored_start else ["stringChar*"]) + [f"({body})"] + ([] if anchored_end else ["stringChar*"])
     return " ".join(parts)
 
 

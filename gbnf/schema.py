@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
@@ -206,10 +207,21 @@ def _extra_schema(schema: dict[str, Any], key: str) -> Any:
 
 def is_valid(value: Any, schema: Any, root: Any) -> bool:
     """Whether ``value`` is valid against ``schema``, whose local refs point into ``root``."""
+    return validity(schema, root)(value)
+
+
+def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
+    """A reusable check of values against ``schema`` (local refs into ``root``); a value the
+    schema cannot judge (an unresolvable ref) counts as invalid."""
     if isinstance(schema, bool):
-        return schema
+        return lambda value: schema
     with_defs = {**{k: root[k] for k in ("$defs", "definitions") if isinstance(root, dict) and k in root}, **schema}
-    try:
-        return jsonschema.Draft202012Validator(with_defs).is_valid(value)
-    except (Unresolvable, jsonschema.exceptions.SchemaError):
-        return False
+    validator = jsonschema.Draft202012Validator(with_defs)
+
+    def check(value: Any) -> bool:
+        try:
+            return validator.is_valid(value)
+        except (Unresolvable, jsonschema.exceptions.SchemaError):
+            return False
+
+    return check

@@ -62,7 +62,7 @@ def soft_parse(text: str, pool: list[Tool]) -> SoftParse:
 def _candidates(text: str) -> list[list[dict[str, Any]]]:
     """Every plausible reading of ``text`` as a list of raw calls, most explicit first."""
     found: list[list[dict[str, Any]]] = []
-    for strategy in (_tagged, _tool_fence, _call_lines, _yaml_ish, _json_objects):
+    for strategy in (_tagged, _tool_fence, _call_lines, _yaml_ish, _json_values):
         for value in strategy(text):
             calls = _as_calls(value)
             if calls and calls not in found:
@@ -101,10 +101,6 @@ def _yaml_ish(text: str) -> list[Any]:
     start = next((i for i, line in enumerate(rest) if re.match(r"\s*(args|arguments|parameters)\s*:\s*$", line)), None)
     lines = rest[start + 1:] if start is not None else rest
     return [{"name": match.group(1), "arguments": _key_values([ln for ln in lines if re.match(r"\s+\S", ln)])}]
-
-
-def _json_objects(text: str) -> list[Any]:
-    return _json_values(text)
 
 
 def _json_values(text: str) -> list[Any]:
