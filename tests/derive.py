@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf
+from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Seq, parse_gbnf
 
 # Characters tried for negated classes and '.': ASCII, accents, CJK, an astral, separators.
 _POOL = [chr(c) for c in range(32, 127)] + list("éüñß漢字😀𝄞\u2028\t\n")

@@ -4,10 +4,14 @@ what a real one cannot be made to do (hang, 500, garbage, 503 then ready)."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import httpx
 import pytest
 
 from gbnf.backends.base import Sampling
@@ -155,12 +159,6 @@ def test_a_server_that_cannot_start_reports_its_log(tmp_path):
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
 def test_cli_server_leaves_nothing_running(sig):
-    import signal
-    import subprocess
-    import sys
-
-    import httpx
-
     port = free_port()
     cli = subprocess.Popen([sys.executable, "-m", "gbnf", "server", "start", "--port", str(port)],
                            stdout=subprocess.PIPE, text=True)

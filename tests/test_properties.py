@@ -4,7 +4,6 @@ llama.cpp's own engine and a pure-Python lark translation of the grammar."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import jsonschema
