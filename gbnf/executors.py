@@ -1,11 +1,22 @@
-"""Built-in executors for the shipped manifests that are safe to run anywhere (read-only)."""
+"""Built-in executors for the shipped manifests that are safe to run anywhere: read-only, bounded.
+
+``find_files`` searches under the current folder unless told otherwise (never from the
+filesystem root by default) and returns at most 20 paths; ``read_file`` returns at most 4,000
+bytes. Paths are shown relative to the current folder when they lie under it.
+"""
 
 from __future__ import annotations
 
 import datetime
+import itertools
 import zoneinfo
 from pathlib import Path
 from typing import Any
+
+MAX_RESULTS = 20
+RESULT_CAP = 100  # the most paths a search returns, whatever it is asked for
+MAX_BYTES = 4000
+MAX_VISITED = 20_000  # paths looked at before a search gives up
 
 
 def get_now(timezone: str | None = None) -> str:
@@ -15,27 +26,45 @@ def get_now(timezone: str | None = None) -> str:
 
 
 def find_files(pattern: str, folder: str | None = None, contains: str | None = None,
-               max_results: int = 20) -> list[str]:
-    """Paths under ``folder`` (the home folder by default) matching a glob pattern."""
-    root = Path(folder).expanduser() if folder else Path.home()
+               max_results: int = MAX_RESULTS) -> list[str]:
+    """Paths under ``folder`` (the current folder by default) whose name matches a glob
+    pattern (``*.toml``; a bare word such as ``pdf`` means ``*pdf*``), at most ``max_results``."""
+    root = Path(folder).expanduser() if folder else Path.cwd()
+    if Path(pattern).is_absolute():  # "/tmp/*.pdf": the folder is in the pattern
+        root, pattern = Path(pattern).parent, Path(pattern).name
+    if not root.is_dir():
+        raise FileNotFoundError(f"no such folder: {root}")
+    if not any(c in pattern for c in "*?["):
+        pattern = f"*{pattern}*"
     found = []
-    for path in root.rglob(pattern):
-        if contains is not None:
-            try:
-                if contains not in path.read_text(encoding="utf-8", errors="ignore")[:1_000_000]:
-                    continue
-            except OSError:
-                continue
-        found.append(str(path))
-        if len(found) >= max_results:
+    for path in itertools.islice(root.rglob(pattern), MAX_VISITED):
+        if contains is not None and not _contains(path, contains):
+            continue
+        found.append(_shown(path))
+        if len(found) >= min(max_results, RESULT_CAP):
             break
     return found
 
 
-def read_file(path: str, max_bytes: int = 4000) -> str:
-    """The first ``max_bytes`` bytes of a text file."""
+def read_file(path: str, max_bytes: int = MAX_BYTES) -> str:
+    """The first ``max_bytes`` bytes (at most 4,000) of a text file."""
     with open(Path(path).expanduser(), "rb") as file:
-        return file.read(max_bytes).decode("utf-8", "replace")
+        return file.read(min(max_bytes, MAX_BYTES)).decode("utf-8", "replace")
+
+
+def _contains(path: Path, text: str) -> bool:
+    try:
+        with open(path, "rb") as file:
+            return text in file.read(1_000_000).decode("utf-8", "ignore")
+    except OSError:
+        return False
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 BUILTIN: dict[str, Any] = {"get_now": get_now, "find_files": find_files, "read_file": read_file}
