@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import httpx
 import jsonschema
@@ -12,7 +13,7 @@ import pytest
 
 from gbnf import compile_pool
 from gbnf.backends.base import Sampling
-from gbnf.backends.inprocess import LlamaCppBackend, pick_constrained
+from gbnf.backends.inprocess import LlamaCppBackend, penalized, pick_constrained
 from gbnf.backends.server import AsyncServerBackend, GrammarRefused, ServerBackend
 from gbnf.errors import BackendError
 from gbnf.planner import Planner
@@ -197,3 +198,45 @@ def test_native_tool_calling_on_llama_server_without_grammar(llama_server, tools
     assert result.status in ("final", "blocked", "max_steps")
     path, body = transport.bodies[0]
     assert "grammar" not in body and {t["function"]["name"] for t in body["tools"]} >= {"get_now"}
+
+
+def test_score_ranks_a_likely_continuation_above_an_unlikely_one(inprocess):
+    messages = [{"role": "user", "content": "What is the capital of France?"}]
+    likely, unlikely = inprocess.score(messages, "The capital of France is", [" Paris", " Banana"])
+    assert likely > unlikely and likely < 0
+    again = inprocess.score(messages, "The capital of France is", [" Paris"])
+    assert again == [pytest.approx(likely, abs=1e-4)]  # the cache left behind changes nothing
+    reply = inprocess.complete(messages, None, Sampling(max_tokens=8))  # generation still works after scoring
+    assert reply.text
+
+
+def test_repeat_penalty_follows_llama_cpp():
+    logits = np.array([2.0, -2.0, 1.0], dtype=np.float32)
+    assert penalized(logits, [0, 1], 2.0).tolist() == [1.0, -4.0, 1.0]
+    assert penalized(logits, [], 2.0) is logits and penalized(logits, [0], 1.0) is logits
+
+
+def test_repeat_penalty_reaches_llama_server(llama_server):
+    client = ServerBackend(llama_server.url)
+    messages = [{"role": "user", "content": "Say hello three times."}]
+    plain = client.complete(messages, None, Sampling(max_tokens=24))
+    penalized_reply = client.complete(messages, None, Sampling(max_tokens=24, repeat_penalty=1.8))
+    client.close()
+    assert plain.text != penalized_reply.text
+
+
+def test_cli_plan_prints_the_answer_first_and_the_trace_on_request(tmp_path):
+    import subprocess
+    import sys
+
+    trace = tmp_path / "t.jsonl"
+    done = subprocess.run([sys.executable, "-m", "gbnf", "plan", "What time is it in Tokyo?", "-v",
+                           "--trace", str(trace)], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode in (0, 1), done.stderr
+    kinds = [json.loads(line)["kind"] for line in trace.read_text().splitlines()]
+    assert kinds[:3] == ["pool", "rank", "step"]
+    if done.returncode == 0:
+        assert done.stdout.strip() and "Traceback" not in done.stderr
+        assert done.stderr.splitlines()[0].startswith("(")  # how the plan ended, then the steps
+        assert any(line.startswith("ranked: get_now") for line in done.stderr.splitlines())

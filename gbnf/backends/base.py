@@ -7,6 +7,8 @@ from typing import Any, Protocol
 
 Message = dict[str, Any]
 ToolSpec = dict[str, Any]  # an OpenAI-style {"type": "function", "function": {...}}
+REPEAT_LAST_N = 64
+"""How many of the last generated tokens ``Sampling.repeat_penalty`` looks at."""
 
 
 @dataclass(frozen=True)
@@ -25,11 +27,16 @@ class Completion:
 
 @dataclass(frozen=True)
 class Sampling:
-    """Decoding settings shared by every backend; ``temperature`` 0 is greedy."""
+    """Decoding settings shared by every backend; ``temperature`` 0 is greedy.
+
+    ``repeat_penalty`` > 1 makes tokens already generated less likely (llama.cpp's rule: a
+    positive logit is divided by it, a negative one multiplied) over the last ``REPEAT_LAST_N`` of them.
+    """
 
     max_tokens: int = 384
     temperature: float = 0.0
     seed: int = 0
+    repeat_penalty: float = 1.0
 
 
 class Backend(Protocol):

@@ -24,7 +24,7 @@ import llama_cpp
 import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-from gbnf.backends.base import Completion, Message, Sampling, ToolSpec
+from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, ToolSpec
 from gbnf.engine import captured_stderr, grammar_sampler, token_allowed
 from gbnf.errors import BackendError
 from gbnf.model import default_model
@@ -95,7 +95,7 @@ class LlamaCppBackend:
         out: list[int] = []
         truncated = True
         for _ in range(sampling.max_tokens):
-            token = self._pick(sampler, rng, sampling.temperature)
+            token = self._pick(sampler, rng, sampling, out)
             if llama_cpp.llama_vocab_is_eog(self._vocab, token):
                 truncated = False
                 break
@@ -106,6 +106,25 @@ class LlamaCppBackend:
         text = self.llm.detokenize(out).decode("utf-8", "replace")
         end = time.perf_counter()
         return Completion(text, truncated, len(tokens), len(out), end - start, end - decode_start)
+
+    def score(self, messages: list[Message], prefix: str, continuations: list[str]) -> list[float]:
+        """The log-probability of each continuation right after the chat prompt of ``messages``
+        followed by ``prefix`` (the assistant's reply so far)."""
+        prompt = self._formatter(messages=messages).prompt + prefix
+        with self._lock:
+            base = self.llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
+            self._eval_prompt(base)
+            first = _log_softmax(self._logits())
+            scores = []
+            for text in continuations:
+                tokens = self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+                self.llm.n_tokens = len(base)
+                total = float(first[tokens[0]])
+                for previous, token in zip(tokens, tokens[1:]):
+                    self.llm.eval([previous])
+                    total += float(_log_softmax(self._logits())[token])
+                scores.append(total)
+            return scores
 
     def close(self) -> None:
         """Free the grammars and the model."""
@@ -149,12 +168,13 @@ class LlamaCppBackend:
         pointer = llama_cpp.llama_get_logits_ith(self.llm._ctx.ctx, -1)
         return np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
 
-    def _pick(self, sampler: llama_cpp.llama_sampler_p | None, rng: np.random.Generator, temperature: float) -> int:
-        logits = self._logits()
+    def _pick(self, sampler: llama_cpp.llama_sampler_p | None, rng: np.random.Generator, sampling: Sampling,
+              out: list[int]) -> int:
+        logits = penalized(self._logits(), out[-REPEAT_LAST_N:], sampling.repeat_penalty)
         if sampler is None:
-            return draw(logits, rng, temperature)
+            return draw(logits, rng, sampling.temperature)
         return pick_constrained(logits, lambda t: token_allowed(sampler, t), lambda x: self._masked(x, sampler),
-                                rng, temperature, self.grammar_mode)
+                                rng, sampling.temperature, self.grammar_mode)
 
     def _masked(self, logits: np.ndarray, sampler: llama_cpp.llama_sampler_p) -> np.ndarray:
         """The logits with every token the grammar refuses set to -inf."""
@@ -169,6 +189,17 @@ class LlamaCppBackend:
         if not np.isfinite(masked).any():
             raise BackendError("the grammar allows no token here (a dead end in the grammar)")
         return masked
+
+
+def penalized(logits: np.ndarray, recent: list[int], penalty: float) -> np.ndarray:
+    """llama.cpp's repetition penalty: each recent token's positive logit divided by
+    ``penalty``, a negative one multiplied (``logits`` itself is left alone)."""
+    if penalty == 1.0 or not recent:
+        return logits
+    ids = np.unique(recent)
+    out = logits.copy()
+    out[ids] = np.where(out[ids] > 0, out[ids] / penalty, out[ids] * penalty)
+    return out
 
 
 def pick_constrained(
@@ -201,6 +232,12 @@ def pick_constrained(
                 if allowed(token):
                     return token
     return draw(mask(logits), rng, temperature)
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits.astype(np.float64)
+    z -= z.max()
+    return z - np.log(np.exp(z).sum())
 
 
 def draw(logits: np.ndarray, rng: np.random.Generator, temperature: float) -> int:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import httpx
 
-from gbnf.backends.base import Completion, Message, Sampling, ToolSpec
+from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, ToolSpec
 from gbnf.errors import ServerError
 
 Endpoint = Literal["chat", "completion"]
@@ -87,7 +87,8 @@ class _Base:
         if grammar is not None and tools:
             raise ServerError("a request carries a grammar or tools, never both (llama-server answers 400)")
         common: dict[str, Any] = {"temperature": sampling.temperature, "seed": sampling.seed, "cache_prompt": True,
-                                  "stream": False}
+                                  "stream": False, "repeat_penalty": sampling.repeat_penalty,
+                                  "repeat_last_n": REPEAT_LAST_N}
         if grammar is not None:
             common["grammar"] = grammar
         if self.endpoint == "chat":
