@@ -13,6 +13,7 @@ from gbnf.errors import GbnfError
 from gbnf.events import Event
 from gbnf.literals import json_text
 from gbnf.manifest import load_manifests
+from gbnf.planner import DEFAULT_TOP_K, PlanResult
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,8 +73,12 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--max-tokens", type=int, default=384)
     plan.add_argument("--mode", choices=["grammar", "native", "soft"], default="grammar",
                       help="grammar (default), the server's native tools, or soft parsing without either")
+    plan.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, metavar="K",
+                      help=f"offer the K tools most relevant to the query, plus final_answer (default {DEFAULT_TOP_K}; "
+                           "0 offers only final_answer)")
+    plan.add_argument("--all-tools", action="store_true", help="offer every tool (no relevance ranking)")
     plan.add_argument("--no-salvage", action="store_true", help="do not answer from tool results when a plan fails")
-    plan.add_argument("--quiet", action="store_true", help="print only the answer")
+    plan.add_argument("-v", "--verbose", action="store_true", help="after the answer, print each step to stderr")
     plan.set_defaults(run=_plan)
 
     server = commands.add_parser("server", help="find, build or start llama-server")
@@ -143,9 +148,10 @@ def _plan(args: argparse.Namespace) -> int:
         backend = LlamaCppBackend(args.model)
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     planner = Planner(tools, backend, BUILTIN, policy=policy, max_steps=args.max_steps, parallel=args.parallel,
-                      sampling=sampling, mode=args.mode, salvage=not args.no_salvage)
-    if not args.quiet:
-        planner.subscribe(_print_event)
+                      sampling=sampling, mode=args.mode, salvage=not args.no_salvage,
+                      top_k=None if args.all_tools else args.top_k)
+    events: list[Event] = []
+    planner.subscribe(events.append)
     trace = TraceWriter(args.trace) if args.trace else None
     if trace:
         planner.subscribe(trace)
@@ -154,15 +160,25 @@ def _plan(args: argparse.Namespace) -> int:
     finally:
         if trace:
             trace.close()
-    if result.converged:
-        print(result.answer)
-        return 0
-    if result.salvaged:
-        print(f"(salvaged from tool results after: {result.error})", file=sys.stderr)
-        print(result.answer)
-        return 0
-    print(f"gbnf: no answer ({result.status}): {result.error}", file=sys.stderr)
-    return 1
+    if result.answer is not None:
+        print(result.answer, flush=True)
+    print(_outcome(result), file=sys.stderr)
+    if args.verbose:
+        for event in events:
+            _print_event(event)
+    return 0 if result.answer is not None else 1
+
+
+def _outcome(result: PlanResult) -> str:
+    """One line on how the plan ended."""
+    steps = f"{result.steps} step{'s' if result.steps != 1 else ''}"
+    if result.finished_by == "model":
+        return f"({steps}, answered by the model)"
+    if result.finished_by == "loop":
+        return f"({steps}; the model repeated a call, so this answer comes from the tool results)"
+    if result.finished_by == "salvage":
+        return f"({steps}; no final answer ({result.error}), so this answer comes from the tool results)"
+    return f"gbnf: no answer ({result.status}): {result.error}"
 
 
 def _print_event(event: Event) -> None:
@@ -178,6 +194,8 @@ def _print_event(event: Event) -> None:
         line = f"  !! {data['error']}"
     elif event.kind == "abort":
         line = f"stopped: {data['error']}"
+    elif event.kind == "rank":
+        line = "ranked: " + ", ".join(f"{name} {score:g}" for name, score in data["ranking"][:8])
     elif event.kind == "salvage":
         line = "salvage: answering from the tool results" if data["answered"] else f"salvage: {data['error']}"
     else:

@@ -8,7 +8,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
-EventKind = Literal["pool", "step", "call", "result", "tool_error", "validation_error", "final", "abort", "salvage"]
+EventKind = Literal["pool", "rank", "step", "call", "result", "tool_error", "validation_error", "final", "abort",
+                    "salvage"]
 
 
 @dataclass(frozen=True)

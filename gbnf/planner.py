@@ -3,8 +3,12 @@
 Modes: ``grammar`` (the compiled grammar constrains every reply; the request never carries
 ``tools``), ``native`` (the server's own tool calling, soft parsing when the reply is text)
 and ``soft`` (no grammar, no tools: soft parsing and repair). Without a grammar, a reply that
-holds no call is the final answer. A plan that ends without one is salvaged from the tool
-results gathered, when there are any.
+holds no call is the final answer.
+
+How a plan ends, and who finished it (``PlanResult.finished_by``): the model calls the final
+tool (``model``); the model repeats a call that already succeeded, so the loop ends the plan
+and answers from the results gathered (``loop``); or the plan fails (blocked, step cap) and is
+salvaged from the results gathered, when there are any (``salvage``).
 
 The loop is written once, as a generator that yields each model request and receives the
 completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or async backend.
@@ -12,11 +16,11 @@ completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from gbnf import salvage as salvaging
 from gbnf.backends.base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
 from gbnf.compiler import Grammar, compile_pool
 from gbnf.errors import BackendError, GbnfError
@@ -25,20 +29,22 @@ from gbnf.literals import json_text
 from gbnf.manifest import Tool
 from gbnf.pool import Policy, load_policy, pool_decisions
 from gbnf.prompt import openai_tools, system_prompt
-from gbnf.salvage import salvage_messages
+from gbnf.rank import ModelRelevance, select_tools
 from gbnf.softparse import soft_parse
 from gbnf.validate import InvalidCall, ToolCall, validate_calls
 
 Executor = Callable[..., Any]
-Status = Literal["final", "blocked", "max_steps", "error"]
+Status = Literal["final", "repeat", "blocked", "max_steps", "error"]
+Finisher = Literal["model", "loop", "salvage"]
 
 
 @dataclass
 class PlanResult:
     """How a plan ended, with everything gathered on the way (nothing is lost on failure).
 
-    ``converged`` means a valid final answer within the step cap; when the plan did not
-    converge, ``answer`` may still hold a salvaged answer (``salvaged``).
+    ``converged`` means the model's own final answer within the step cap. ``finished_by`` says
+    who wrote ``answer``: the model, the loop (after a repeated call), or salvage (after a
+    failure); ``None`` when there is no answer.
     """
 
     status: Status
@@ -47,7 +53,7 @@ class PlanResult:
     results: list[tuple[ToolCall, Any]] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     error: str | None = None
-    salvaged: bool = False
+    finished_by: Finisher | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
@@ -56,6 +62,13 @@ class PlanResult:
     def converged(self) -> bool:
         return self.status == "final"
 
+    @property
+    def salvaged(self) -> bool:
+        return self.finished_by == "salvage"
+
+
+DEFAULT_TOP_K = 3
+"""How many tools, ranked by relevance to the query, the grammar offers besides the final tool."""
 
 _Request = tuple[list[Message], str | None, Sampling, list[ToolSpec] | None]
 Mode = Literal["grammar", "native", "soft"]
@@ -80,9 +93,25 @@ class Planner:
         mode: Mode = "grammar",
         salvage: bool = True,
         filter_pool: bool = True,
+        top_k: int | None = DEFAULT_TOP_K,  # offer the k tools most relevant to the query (BM25), plus the final
+        # tool; None offers every tool
+        string_chars: int | None = 200,  # maxLength of every free string argument, the answer too, and
+        array_items: int | None = 10,  # maxItems of every array (None: as the manifests say), so a run-on
+        # reply ends instead of eating the token budget
+        retry_temperature: float = 0.7,  # after a failed call, sample at least this hot (greedy would repeat it)
+        stop_on_repeat: bool = True,  # a repeated successful call ends the plan (finished by the loop)
+        act_first: bool = True,  # when some tool shares words with the query, step 1 must call a tool
+        single_use: bool = True,  # a tool that succeeded is not offered again (the grammar offers the rest)
+        model_rank: bool = True,  # rank with the model's own relevance too, when the backend can score text
+        result_chars: int = 2000,  # a tool result longer than this is cut before it enters the prompt
     ) -> None:
-        if final_tool not in {t.name for t in tools}:
+        final = next((t for t in tools if t.name == final_tool), None)
+        if final is None:
             raise GbnfError(f"the pool has no {final_tool!r} tool, so a plan could never end")
+        if max_steps < 1 or max_blocked < 1 or (top_k is not None and top_k < 0) or result_chars < 1:
+            raise GbnfError("max_steps, max_blocked and result_chars must be at least 1, top_k at least 0")
+        self.answer_key = answer_key(final)
+        tools = [replace(t, parameters=bounded(t.parameters, string_chars, array_items)) for t in tools]
         self.tools = tools
         self.backend = backend
         self.executors = dict(executors or {})
@@ -96,12 +125,22 @@ class Planner:
         self.mode = mode
         self.salvage = salvage
         self.filter_pool = filter_pool
+        self.top_k = top_k
+        self.stop_on_repeat = stop_on_repeat
+        self.act_first = act_first
+        self.single_use = single_use
+        self.retry_temperature = retry_temperature
+        self.result_chars = result_chars
+        scorer = getattr(backend, "score", None) if model_rank else None
+        self._relevance = ModelRelevance(scorer) if scorer is not None else None
         self._subscribers: list[Subscriber] = []
         self._grammars: dict[tuple[str, ...], Grammar] = {}
 
-    def subscribe(self, subscriber: Subscriber) -> None:
-        """Call ``subscriber(event)`` for every event of every later run."""
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber(event)`` for every event of every later run; returns the function
+        that unsubscribes it."""
         self._subscribers.append(subscriber)
+        return lambda: self._subscribers.remove(subscriber)
 
     def grammar(self, pool: list[Tool]) -> Grammar:
         """The pool's grammar, compiled once per distinct pool."""
@@ -112,7 +151,7 @@ class Planner:
 
     def run(self, query: str) -> PlanResult:
         """Plan with a synchronous backend."""
-        loop = self._loop(query)
+        loop = self._loop(query, self._relevance)
         request = next(loop)
         while True:
             try:
@@ -125,8 +164,8 @@ class Planner:
                 return stop.value
 
     async def arun(self, query: str) -> PlanResult:
-        """Plan with an asynchronous backend."""
-        loop = self._loop(query)
+        """Plan with an asynchronous backend (ranked by BM25 alone: it scores no text)."""
+        loop = self._loop(query, None)
         request = next(loop)
         while True:
             try:
@@ -143,29 +182,46 @@ class Planner:
         for subscriber in self._subscribers:
             subscriber(event)
 
-    def _loop(self, query: str) -> Generator[_Request, Completion | BackendError, PlanResult]:
+    def _loop(self, query: str, relevance: ModelRelevance | None
+              ) -> Generator[_Request, Completion | BackendError, PlanResult]:
         decisions = pool_decisions(self.tools, query, self.policy) if self.filter_pool else [(t, None) for t in self.tools]
         pool = [tool for tool, reason in decisions if reason is None]
         self._emit("pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})
-        grammar = self.grammar(pool).text if self.mode == "grammar" else None
+        first = later = pool
+        if self.top_k is not None:
+            chosen = select_tools(pool, query, self.top_k, self.final_tool, model=relevance, act_first=self.act_first)
+            first, later = chosen.first, chosen.later
+            pool = [*first, *(t for t in later if t not in first)]
+            self._emit("rank", 0, ranking=[(r.tool.name, r.score, r.model) for r in chosen.ranking],
+                       first=[t.name for t in first], later=[t.name for t in later])
+        offers = (first, later) if self.mode == "grammar" else (pool, pool)
         specs = openai_tools(pool) if self.mode == "native" else None
         style = "skeleton" if self.mode == "soft" else "signature"
-        messages: list[Message] = [{"role": "system", "content": system_prompt(pool, self.parallel, style)},
-                                   {"role": "user", "content": query}]
+        prompt = system_prompt(pool, self.parallel, style, final_tool=self.final_tool)
+        messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
         result = PlanResult("max_steps", None, 0, messages=messages)
-        yield from self._steps(pool, messages, grammar, specs, result)
-        if result.status != "final" and self.salvage:
+        yield from self._steps(offers, messages, specs, result)
+        if result.status != "final" and result.results and (self.salvage or result.status == "repeat"):
             yield from self._salvage(query, result)
+        elif result.status != "final" and self.salvage:
+            self._emit("salvage", result.steps, answered=False, error="no tool results to answer from")
         return result
 
-    def _steps(self, pool: list[Tool], messages: list[Message], grammar: str | None, specs: list[ToolSpec] | None,
+    def _steps(self, offers: tuple[list[Tool], list[Tool]], messages: list[Message], specs: list[ToolSpec] | None,
                result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
+        """Ask, validate, execute, until a stop rule. ``offers`` are the tools of step 1 and of
+        the later steps; with ``single_use``, a tool leaves the later offer once it succeeded."""
         blocked = 0
         for step in range(1, self.max_steps + 1):
             result.steps = step
             self._emit("step", step)
-            reply = yield messages, grammar, replace(self.sampling, seed=self.sampling.seed + step - 1), specs
+            pool = offers[0] if step == 1 else self._later(offers[1], result)
+            grammar = self.grammar(pool).text if self.mode == "grammar" else None
+            sampling = replace(self.sampling, seed=self.sampling.seed + step - 1)
+            if blocked:
+                sampling = replace(sampling, temperature=max(sampling.temperature, self.retry_temperature))
+            reply = yield messages, grammar, sampling, specs
             if isinstance(reply, BackendError):
                 self._stop(result, "error", step, str(reply))
                 return
@@ -189,8 +245,11 @@ class Planner:
             for call in calls:
                 self._emit("call", step, name=call.name, arguments=call.arguments)
                 if call.name == self.final_tool:
-                    answer = call.arguments.get("answer")
+                    answer = call.arguments.get(self.answer_key) if self.answer_key else None
                     self._finish(result, step, answer if isinstance(answer, str) else json_text(call.arguments))
+                    return
+                if self.stop_on_repeat and any(done == call for done, _ in result.results):
+                    self._stop(result, "repeat", step, f"{call.name} was called again with the same arguments")
                     return
                 content, ok = self._execute(call, step, result)
                 messages.append({"role": "tool", "content": content})
@@ -199,6 +258,11 @@ class Planner:
                 self._stop(result, "blocked", step, f"{blocked} failed calls in a row")
                 return
         self._stop(result, "max_steps", self.max_steps, f"no final answer within {self.max_steps} steps")
+
+    def _later(self, offer: list[Tool], result: PlanResult) -> list[Tool]:
+        """A later step's tools: the offer, without the tools that already succeeded (``single_use``)."""
+        used = {call.name for call, _ in result.results} if self.single_use else set()
+        return [t for t in offer if t.name not in used or t.name == self.final_tool]
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
@@ -217,28 +281,24 @@ class Planner:
     def _finish(self, result: PlanResult, step: int, answer: str) -> None:
         result.answer = answer
         result.status = "final"
+        result.finished_by = "model"
         self._emit("final", step, answer=answer)
 
     def _salvage(self, query: str, result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
-        """One plain-text call that answers from the results gathered (seed 003's finalizer)."""
-        if not result.results:
-            self._emit("salvage", result.steps, answered=False, error="no tool results to answer from")
-            return
-        sampling = replace(self.sampling, seed=self.sampling.seed + result.steps)
-        reply = yield salvage_messages(query, result.results), None, sampling, None
-        if isinstance(reply, BackendError) or not reply.text.strip():
-            error = str(reply) if isinstance(reply, BackendError) else "empty reply"
-            self._emit("salvage", result.steps, answered=False, error=error)
-            return
-        result.answer = reply.text.strip()
-        result.salvaged = True
-        self._emit("salvage", result.steps, answered=True, answer=result.answer)
+        """One plain-text call that answers from the results gathered (seed 003's finalizer);
+        the plain summary of the results when the model cannot write it."""
+        sampling = replace(salvaging.SAMPLING, seed=self.sampling.seed + result.steps)
+        reply = yield salvaging.salvage_messages(query, result.results), None, sampling, None
+        result.answer, written = salvaging.finish(reply, result.results)
+        result.finished_by = "loop" if result.status == "repeat" else "salvage"
+        self._emit("salvage", result.steps, answered=True, answer=result.answer, by_model=written)
 
     def _execute(self, call: ToolCall, step: int, result: PlanResult) -> tuple[str, bool]:
         """Run one validated call: (message for the model, whether it succeeded).
 
         An executor's exception becomes an error message, not a crash; a call repeated with the
-        same arguments is not run again (the model is pointed at the result it already has).
+        same arguments is not run again (the model is pointed at the result it already has). A
+        result longer than ``result_chars`` is cut, and the model is told so.
         """
         if any(done == call for done, _ in result.results):
             error = f"{call.name} was already called with these arguments; use its result or call {self.final_tool}"
@@ -257,10 +317,48 @@ class Planner:
             return f"error: tool {call.name!r} failed: {error}", False
         result.results.append((call, value))
         self._emit("result", step, name=call.name, result=value)
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+        text = salvaging.result_text(value)
+        if len(text) > self.result_chars:
+            text = f"{text[:self.result_chars]} ... (cut: {len(text) - self.result_chars} more characters)"
         return f"{call.name} result: {text}", True
 
     def _stop(self, result: PlanResult, status: Status, step: int, why: str) -> None:
         result.status = status
         result.error = why
         self._emit("abort", step, reason=status, error=why)
+
+
+def answer_key(final: Tool) -> str | None:
+    """The final tool's answer argument: its one string property (the one required string
+    property when there are several), whatever its name; None when there is no such property."""
+    props = final.parameters.get("properties") or {}
+    strings = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "string"]
+    required = [k for k in strings if k in final.parameters.get("required", [])]
+    if len(strings) == 1:
+        return strings[0]
+    return required[0] if len(required) == 1 else None
+
+
+def bounded(schema: Any, chars: int | None, items: int | None) -> Any:
+    """``schema`` with every free string (no enum, const, pattern, format or tighter bound)
+    limited to ``chars`` characters and every array to ``items`` items (None: no limit)."""
+    if isinstance(schema, list):
+        return [bounded(part, chars, items) for part in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: bounded(value, chars, items) if key in _SUBSCHEMAS else value for key, value in schema.items()}
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {k: bounded(v, chars, items) for k, v in out["properties"].items()}
+    if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
+        out["maxLength"] = max(chars, out.get("minLength", 0))
+    if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
+        out["maxItems"] = max(items, out.get("minItems", 0))
+    return out
+
+
+_SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}
+
+
+def _free_string(schema: dict[str, Any]) -> bool:
+    """Whether a schema is a string the model writes freely."""
+    return schema.get("type") == "string" and not {"enum", "const", "pattern", "format"} & set(schema)

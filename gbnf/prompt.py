@@ -15,10 +15,11 @@ from gbnf.literals import json_text
 from gbnf.manifest import Tool
 
 INSTRUCTIONS = """You are a planner. You answer the user's request by calling tools, one step at a time.
-Reply with exactly one JSON object {"name": <tool name>, "arguments": {...}} and nothing else.
-After each call you receive the tool's result. When you can answer, call final_answer."""
+Reply with exactly one JSON object {{"name": <tool name>, "arguments": {{...}}}} and nothing else.
+After each call you receive the tool's result. When you can answer, call {final}."""
 
 PARALLEL = """You may reply with a JSON array of up to {n} calls when they do not depend on each other."""
+
 
 
 def skeleton(schema: Any, name: str = "value") -> Any:
@@ -90,9 +91,12 @@ def describe_tool(tool: Tool, style: Style = "signature") -> str:
     return "\n".join(lines)
 
 
-def system_prompt(tools: list[Tool], parallel: int = 1, style: Style = "signature") -> str:
+def system_prompt(tools: list[Tool], parallel: int = 1, style: Style = "signature", *,
+                  final_tool: str = "final_answer") -> str:
     """The whole system prompt for a pool."""
-    head = INSTRUCTIONS if parallel == 1 else INSTRUCTIONS + "\n" + PARALLEL.format(n=parallel)
+    head = INSTRUCTIONS.format(final=final_tool)
+    if parallel > 1:
+        head += "\n" + PARALLEL.format(n=parallel)
     return head + "\n\nTools:\n" + "\n".join(describe_tool(tool, style) for tool in tools)
 
 

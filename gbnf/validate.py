@@ -86,6 +86,10 @@ def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
     if copied:
         raise InvalidCall(f"{where}{copied} still holds the prompt's placeholder; put the real value "
                           f"for tool '{name}'")
+    echoed = _echo_in(arguments, tools[name])
+    if echoed:
+        raise InvalidCall(f"{where}{echoed} only repeats a name from the prompt; put the value the user "
+                          f"gave for tool '{name}'")
     return ToolCall(name, arguments)
 
 
@@ -96,6 +100,39 @@ def _placeholders_in(arguments: dict[str, Any], tool: Tool) -> str | None:
         if isinstance(value, str) and value in placeholders:
             return f"'{path}' = {value!r}"
     return None
+
+
+def _echo_in(arguments: dict[str, Any], tool: Tool) -> str | None:
+    """The path of a free string argument that is just the tool's name or a parameter's name
+    (``"symbol": "get_stock_price"``): small models copy the text they just wrote."""
+    names = {_fold(tool.name), *(_fold(key) for key in _property_names(tool.parameters))}
+    allowed = {_fold(v) for v in _strings(_enum_values(tool.parameters))}
+    for path, value in _leaves(arguments, ""):
+        if isinstance(value, str) and _fold(value) in names and _fold(value) not in allowed:
+            return f"'{path}' = {value!r}"
+    return None
+
+
+def _property_names(schema: Any) -> list[str]:
+    if isinstance(schema, dict):
+        own = list(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else []
+        return own + [k for v in schema.values() for k in _property_names(v)]
+    if isinstance(schema, list):
+        return [k for v in schema for k in _property_names(v)]
+    return []
+
+
+def _enum_values(schema: Any) -> list[Any]:
+    if isinstance(schema, dict):
+        own = [*(schema.get("enum") or []), *([schema["const"]] if "const" in schema else [])]
+        return own + [v for sub in schema.values() for v in _enum_values(sub)]
+    if isinstance(schema, list):
+        return [v for sub in schema for v in _enum_values(sub)]
+    return []
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def _strings(value: Any) -> list[str]:
@@ -136,6 +173,10 @@ def _describe(errors: list[jsonschema.ValidationError], name: str, tool: Tool) -
         elif error.validator == "type":
             sentences.append(f"'{at or '(arguments)'}' must be {_types(error.validator_value)}, "
                              f"got {_json_type(error.instance)} {json_text(error.instance)[:40]}")
+        elif error.validator in _SIZES:
+            unit, more = _SIZES[error.validator]
+            sentences.append(f"'{at or '(arguments)'}' must have {'at most' if more else 'at least'} "
+                             f"{error.validator_value} {unit}, got {len(error.instance)}")
         elif error.validator == "enum":
             sentences.append(f"'{at}' must be one of {json_text(error.validator_value)}, got "
                              f"{json_text(error.instance)[:40]}")
@@ -144,6 +185,11 @@ def _describe(errors: list[jsonschema.ValidationError], name: str, tool: Tool) -
     if missing:
         sentences.insert(0, f"missing required args {missing}")
     return "; ".join(dict.fromkeys(sentences[:3])) + f" for tool '{name}'"
+
+
+_SIZES = {"maxLength": ("characters", True), "minLength": ("characters", False), "maxItems": ("items", True),
+          "minItems": ("items", False), "maxProperties": ("properties", True),
+          "minProperties": ("properties", False)}
 
 
 def _path(parts: Any) -> str:

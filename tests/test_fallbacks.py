@@ -12,7 +12,7 @@ from gbnf import GbnfError
 from gbnf.backends.base import Completion, Sampling
 from gbnf.errors import BackendError
 from gbnf.plaintext import exact_lines, parse_lines, parse_pick, pick_one
-from gbnf.salvage import salvage, salvage_messages
+from gbnf.salvage import cut_repetition, grounded, salvage, salvage_messages
 from gbnf.softparse import soft_parse
 from gbnf.validate import ToolCall
 from tests.scripted import ScriptedBackend
@@ -86,16 +86,35 @@ def test_plaintext_calls_abstain_on_error_and_timeout():
 
 def test_salvage_unit():
     results = [(ToolCall("get_now", {"timezone": "UTC"}), "12:00"), (ToolCall("find_files", {"pattern": "*"}), [])]
-    backend = ScriptedBackend("  It is noon.  ")
-    assert salvage(backend, "time?", results) == "It is noon."
-    messages = backend.requests[0][0]
-    assert backend.requests[0][1] is None and "Do not call tools" in messages[0]["content"]
+    backend = ScriptedBackend("  It is 12:00 in UTC. It is 12:00 in UTC.\nIt is 12:00 in UTC.  ")
+    assert salvage(backend, "time?", results) == "It is 12:00 in UTC."  # cut at the first repeat
+    messages, grammar, sampling = backend.requests[0]
+    assert grammar is None and "Do not call tools" in messages[0]["content"]
+    assert sampling.repeat_penalty > 1 and sampling.max_tokens <= 160
     assert 'get_now({"timezone": "UTC"}) returned: 12:00' in messages[1]["content"]
     assert 'find_files({"pattern": "*"}) returned: []' in messages[1]["content"]
     with pytest.raises(GbnfError, match="nothing to salvage"):
         salvage_messages("q", [])
-    with pytest.raises(GbnfError, match="no text"):
-        salvage(ScriptedBackend("  "), "q", results)
+    summary = "get_now: 12:00\nfind_files: "
+    assert salvage(ScriptedBackend("  "), "q", results) == summary  # no reply: the plain summary
+    assert salvage(ScriptedBackend("Turtles are green."), "q", results) == summary  # carries no result
+
+
+@pytest.mark.parametrize("text, cut", [
+    ("One. Two. One. Three.", "One. Two."),
+    ("line a\nline b\nline a", "line a line b"),
+    ("Same same same", "Same same same"),
+    ("", ""),
+])
+def test_cut_repetition(text, cut):
+    assert cut_repetition(text) == cut
+
+
+def test_grounded_needs_a_word_of_the_results():
+    results = [(ToolCall("get_weather", {"city": "Rome"}), {"forecast": "light rain", "ok": True})]
+    assert grounded("Expect light rain.", results) and grounded("RAIN today", results)
+    assert not grounded("Sunny and warm.", results)
+    assert grounded("anything", [(ToolCall("x", {}), {"done": True})])  # nothing to carry
 
 
 def test_salvage_with_the_real_model(inprocess):

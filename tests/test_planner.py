@@ -29,6 +29,8 @@ def planner(tools, *replies, executors=None, **options):
     backend = ScriptedBackend(*replies)
     events: list[Event] = []
     options.setdefault("salvage", False)
+    options.setdefault("top_k", None)  # the loop logic over the whole pool; ranking has its own tests
+    options.setdefault("single_use", False)
     p = Planner(tools, backend, executors or {}, **options)
     p.subscribe(events.append)
     return p, backend, events
@@ -110,7 +112,7 @@ def test_executor_exception_becomes_a_tool_error_not_a_crash(tools):
 
 def test_unregistered_tool_and_repeated_call(tools):
     p, backend, _ = planner(tools, call("get_weather", city="Rome"), call("get_now"), call("get_now"), FINAL,
-                            executors={"get_now": lambda: "now"})
+                            executors={"get_now": lambda: "now"}, stop_on_repeat=False)
     result = p.run("weather")
     assert result.converged and len(result.results) == 1
     assert "not available here" in backend.requests[1][0][-1]["content"]
@@ -200,11 +202,11 @@ def test_cli_plan_with_a_bad_server_url_fails_cleanly(tmp_path):
 
 
 def test_salvage_answers_from_gathered_results(tools):
-    p, backend, events = planner(tools, call("get_now"), "prose", "more prose", "The time is noon.",
+    p, backend, events = planner(tools, call("get_now"), "prose", "more prose", "The time is 12:00.",
                                  executors={"get_now": lambda: "12:00"}, max_blocked=2, salvage=True)
     result = p.run("what time is it?")
     assert (result.status, result.converged, result.salvaged) == ("blocked", False, True)
-    assert result.answer == "The time is noon."
+    assert result.answer == "The time is 12:00." and result.finished_by == "salvage"
     messages, grammar, _ = backend.requests[-1]
     assert grammar is None and backend.tools[-1] is None
     assert "get_now({}) returned: 12:00" in messages[-1]["content"] and "what time is it?" in messages[-1]["content"]
@@ -221,10 +223,10 @@ def test_salvage_with_no_results_is_a_clear_failure(tools):
 
 
 def test_salvage_on_the_async_path(tools):
-    p, _, _ = planner(tools, call("get_now"), call("get_now"), "It is noon.", executors={"get_now": lambda: "12:00"},
-                      max_steps=2, salvage=True)
+    p, _, _ = planner(tools, call("get_now"), call("get_now", timezone="UTC"), "It is 12:00.",
+                      executors={"get_now": lambda **_: "12:00"}, max_steps=2, salvage=True)
     result = asyncio.run(p.arun("time?"))
-    assert result.status == "max_steps" and result.salvaged and result.answer == "It is noon."
+    assert result.status == "max_steps" and result.salvaged and result.answer == "It is 12:00."
 
 
 def test_soft_mode_parses_sloppy_calls_and_takes_prose_as_final(tools):
@@ -245,3 +247,82 @@ def test_native_mode_sends_tools_never_a_grammar(tools):
     assert result.converged and result.answer == "Noon."
     assert backend.requests[0][1] is None
     assert {t["function"]["name"] for t in backend.tools[0]} >= {"get_now", "final_answer"}
+
+
+def test_a_salvage_reply_that_ignores_the_results_becomes_their_summary(tools):
+    p, _, events = planner(tools, call("get_weather", city="Rome"), "x", "y", "I like turtles. I like turtles.",
+                           executors={"get_weather": lambda **_: {"forecast": "rain", "temperature_c": 11}},
+                           max_blocked=2, salvage=True)
+    result = p.run("weather in Rome?")
+    assert result.salvaged and result.answer == "get_weather: forecast: rain; temperature_c: 11"
+    assert events[-1].data["by_model"] is False
+
+
+def test_a_repeated_successful_call_ends_the_plan_finished_by_the_loop(tools):
+    p, backend, events = planner(tools, call("get_now"), call("get_now"), "It is 12:00.",
+                                 executors={"get_now": lambda: "12:00"})
+    result = p.run("time?")
+    assert (result.status, result.finished_by, result.answer) == ("repeat", "loop", "It is 12:00.")
+    assert not result.converged and len(result.results) == 1
+    assert backend.requests[-1][1] is None  # the answer is a plain-text call, no grammar
+    assert [e.kind for e in events][-2:] == ["abort", "salvage"]
+
+
+def test_the_final_tool_answer_is_its_one_string_argument_whatever_its_name():
+    tools = [Tool("lookup", "d"), Tool("done", "End.", {"type": "object", "properties": {"text": {"type": "string"}},
+                                                         "required": ["text"]})]
+    p, backend, _ = planner(tools, call("done", text="All good."), final_tool="done")
+    result = p.run("q")
+    assert (result.answer, result.finished_by) == ("All good.", "model")
+    assert 'callDone ::= "\\"done\\"," ws "\\"arguments\\":" ws argsDone' in backend.requests[0][1]
+
+
+def test_strings_and_arrays_are_bounded_in_the_grammar_and_the_validator(tools):
+    p, backend, _ = planner(tools, call("final_answer", answer="x" * 201), call("final_answer", answer="ok"))
+    result = p.run("q")
+    assert result.answer == "ok"
+    assert backend.requests[1][0][-1]["content"] == ("error: 'answer' must have at most 200 characters, got 201 "
+                                                     "for tool 'final_answer'")
+    assert "stringChar{0,200}" in backend.requests[0][1]
+    send = next(t for t in p.tools if t.name == "send_messages").parameters
+    assert send["properties"]["recipients"]["maxItems"] == 10 and send["properties"]["text"]["maxLength"] == 200
+    assert "maxLength" not in next(t for t in p.tools if t.name == "schedule_reminder").parameters["properties"]["when"]
+    unbounded = Planner(tools, ScriptedBackend(), string_chars=None, array_items=None)
+    assert unbounded.tools == tools
+
+
+def test_a_long_tool_result_is_cut_with_a_note(tools):
+    p, backend, _ = planner(tools, call("read_file", path="/x"), FINAL, executors={"read_file": lambda **_: "a" * 50},
+                            result_chars=10)
+    p.run("read /x")
+    assert backend.requests[1][0][-1]["content"] == "read_file result: aaaaaaaaaa ... (cut: 40 more characters)"
+
+
+def test_after_a_failed_call_the_retry_samples(tools):
+    p, backend, _ = planner(tools, "prose", FINAL)
+    p.run("q")
+    assert [r[2].temperature for r in backend.requests] == [0.0, 0.7]
+
+
+def test_act_first_and_single_use_shape_each_step(tools):
+    p, backend, events = planner(tools, call("get_weather", city="Paris"), FINAL, top_k=3, single_use=True,
+                                 executors={"get_weather": lambda **_: {"forecast": "rain"}})
+    assert p.run("What's the weather in Paris?").converged
+    first, second = backend.requests[0][1], backend.requests[1][1]
+    assert "callGetWeather" in first and "callFinalAnswer" not in first  # step 1 must act
+    assert "callFinalAnswer" in second and "callGetWeather" not in second  # a tool that succeeded leaves
+    rank = next(e for e in events if e.kind == "rank")
+    assert rank.data["first"] == ["get_weather"] and rank.data["ranking"][0][0] == "get_weather"
+
+
+def test_without_lexical_evidence_the_model_may_answer_at_once(tools):
+    p, backend, events = planner(tools, FINAL, top_k=3)
+    assert p.run("Who wrote Romeo and Juliet?").converged
+    assert "callFinalAnswer" in backend.requests[0][1]
+    assert len(next(e for e in events if e.kind == "rank").data["first"]) == 4  # the top 3 and final_answer
+
+
+@pytest.mark.parametrize("option", [{"max_steps": 0}, {"max_blocked": 0}, {"top_k": -1}, {"result_chars": 0}])
+def test_bad_settings_are_refused(tools, option):
+    with pytest.raises(GbnfError):
+        Planner(tools, ScriptedBackend(), **option)

@@ -89,3 +89,17 @@ def test_parallel_calls(tools):
         validate_calls('[{"name": "get_now"}, {"name": "nope"}]', tools)
     with pytest.raises(InvalidCall, match="empty list of calls"):
         validate_calls("[]", tools)
+
+
+@pytest.mark.parametrize("arguments, echoed", [
+    ({"pattern": "find_files"}, "'pattern' = 'find_files'"),
+    ({"pattern": "*.pdf", "folder": "Folder"}, "'folder' = 'Folder'"),
+])
+def test_an_argument_that_only_repeats_a_name_is_refused(tools, arguments, echoed):
+    with pytest.raises(InvalidCall, match=f"{echoed} only repeats a name from the prompt"):
+        validate_call({"name": "find_files", "arguments": arguments}, tools)
+
+
+def test_an_enum_value_that_matches_a_name_is_fine():
+    tool = Tool("send", "d", {"type": "object", "properties": {"channel": {"type": "string", "enum": ["channel", "sms"]}}})
+    assert validate_call({"name": "send", "arguments": {"channel": "channel"}}, [tool]).arguments == {"channel": "channel"}
