@@ -1,7 +1,7 @@
-"""``python -m bench``: the planner bench, compile times and decoding overhead, in one run.
+"""``python -m bench``: task success, BFCL, compile times and decoding overhead, in one run.
 
     python -m bench                      # full run on the embedded model (long)
-    python -m bench --quick              # a few minutes: a sample of each query set
+    python -m bench --quick              # a few minutes: a sample of the tasks and of BFCL
     python -m bench --model FILE         # any GGUF model in-process
     python -m bench --server URL         # also a running llama-server (native tool calling too)
     python -m bench --label v2 --compare bench/results/v1.json
@@ -21,12 +21,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from bench.planner_bench import CONFIGS, bfcl_cases, manifest_cases, run_case
-from bench.report import aggregate, chart, compare, markdown, update_readme
+from bench.bfcl import bfcl_cases, run_case
+from bench.configs import CONFIGS, NEEDS_SERVER
+from bench.report import BFCL_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_readme
 from bench.speed import compile_bench, decoding_bench
+from bench.tasks import Task, load_tasks, run_task, task_planner
 from gbnf.backends.base import Sampling
 from gbnf.backends.inprocess import LlamaCppBackend
 from gbnf.backends.server import ServerBackend
+from gbnf.planner import Planner
 from gbnf.server.build import find_llama_server
 from gbnf.server.process import LlamaServer
 
@@ -35,19 +38,23 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a sample of each query set, in a few minutes")
+    parser.add_argument("--quick", action="store_true", help="a sample of the tasks and of BFCL, in a few minutes")
     parser.add_argument("--model", type=Path, help="GGUF file (default: the embedded SmolLM2-135M)")
     parser.add_argument("--server", help="a running llama-server; without it a full run starts one")
     parser.add_argument("--trials", type=int, default=1, help="trials per case, each with its own seed")
+    parser.add_argument("--configs", help="comma-separated configurations to run (default: all)")
+    parser.add_argument("--bfcl", type=int, help="BFCL entries per set (default: 12, quick: 1)")
     parser.add_argument("--label", default=None, help="name of this run (default: quick or full)")
     parser.add_argument("--compare", type=Path, help="an earlier run's JSON to compare with")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the JSON, markdown and chart")
     args = parser.parse_args(argv)
     label = args.label or ("quick" if args.quick else "full")
     start = time.perf_counter()
-    cases = manifest_cases(4 if args.quick else None) + bfcl_cases(1 if args.quick else 12)
-    sampling = Sampling(max_tokens=160 if args.quick else 256, temperature=0.6)
-    max_steps = 3 if args.quick else 4
+    tasks = load_tasks(8 if args.quick else None)
+    cases = bfcl_cases(args.bfcl if args.bfcl is not None else 1 if args.quick else 12)
+    sampling = Sampling(max_tokens=256, temperature=0.0)
+    max_steps = 4
+    wanted = args.configs.split(",") if args.configs else list(CONFIGS)
     with ExitStack() as stack:
         inprocess = LlamaCppBackend(args.model)
         stack.callback(inprocess.close)
@@ -56,21 +63,30 @@ def main(argv: list[str] | None = None) -> int:
             server = ServerBackend(args.server)
         elif not args.quick and find_llama_server():
             server = ServerBackend(stack.enter_context(LlamaServer(args.model)).url)
-        configs = [c for c in CONFIGS if c != "native" or server is not None]
-        runs = [(case, config, trial) for trial in range(args.trials) for case in cases for config in configs]
-        rows = []
-        for case, config, trial in tqdm(runs, desc="planner bench", unit="plan"):
-            backend = server if config == "native" else inprocess
-            rows.append(run_case(case, config, backend, Sampling(sampling.max_tokens, sampling.temperature, trial),
-                                 max_steps))
+        configs = [c for c in wanted if c not in NEEDS_SERVER or server is not None]
+        work = [(item, config, trial) for trial in range(args.trials) for config in configs
+                for item in [*tasks, *cases]]
+        planners: dict[tuple[str, int], Planner] = {}
+        task_rows: list[dict[str, Any]] = []
+        bfcl_rows: list[dict[str, Any]] = []
+        for item, config, trial in tqdm(work, desc="planner bench", unit="plan"):
+            backend = server if config in NEEDS_SERVER else inprocess
+            seeded = Sampling(sampling.max_tokens, sampling.temperature, trial)
+            if isinstance(item, Task):
+                if (config, trial) not in planners:
+                    planners[config, trial] = task_planner(backend, seeded, max_steps, CONFIGS[config])
+                task_rows.append({"config": config, **run_task(item, planners[config, trial])})
+            else:
+                bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, CONFIGS[config])})
         compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10)
         decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64)
     result: dict[str, Any] = {
         "meta": {"label": label, "model": (args.model or inprocess.model_path).name, "trials": args.trials,
-                 "temperature": sampling.temperature, "max_steps": max_steps, "cases": len(cases),
-                 "configs": configs, "seconds": round(time.perf_counter() - start, 1)},
-        "planner": {"rows": rows, "by_config": aggregate(rows, ("config",)),
-                    "by_config_and_set": aggregate(rows, ("config", "complexity"))},
+                 "temperature": sampling.temperature, "max_steps": max_steps, "tasks": len(tasks),
+                 "bfcl_cases": len(cases), "configs": configs, "seconds": round(time.perf_counter() - start, 1)},
+        "tasks": {"rows": task_rows, "by_config": aggregate(task_rows, ("config",), TASK_METRICS),
+                  "by_config_and_kind": aggregate(task_rows, ("config", "kind"), TASK_METRICS)},
+        "bfcl": {"rows": bfcl_rows, "by_config_and_set": aggregate(bfcl_rows, ("config", "set"), BFCL_METRICS)},
         "compile": compile_rows,
         "decoding": decoding_rows,
     }
@@ -82,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / f"{label}.md").write_text(report, encoding="utf-8")
     chart(result, args.out / f"{label}.png")
     if not args.quick and args.out == RESULTS:
-        update_readme(report + f"\n![planner bench](bench/results/{label}.png)\n", "bench")
+        update_readme(report + f"\n![task success](bench/results/{label}.png)\n", "bench")
     print(report)
     return 0
 

@@ -6,22 +6,26 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-METRICS = ("converged", "first_tool_match", "hatch_avoided", "args_valid", "args_match", "abstention_correct")
+TASK_METRICS = ("success", "first_tool_match", "args_valid")
+BFCL_METRICS = ("first_tool_match", "args_valid", "args_match", "abstention_correct")
+FINISHERS = ("model", "loop", "salvage", "none")
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def aggregate(rows: list[dict[str, Any]], by: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Mean of each metric (over the rows where it applies), steps, seconds and tokens, per group."""
+def aggregate(rows: list[dict[str, Any]], by: tuple[str, ...], metrics: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per group: the mean of each metric (over the rows where it applies), the share of plans
+    each finisher ended, and mean steps and seconds."""
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         groups[tuple(row[k] for k in by)].append(row)
     out = []
     for key, members in groups.items():
-        entry: dict[str, Any] = dict(zip(by, key))
-        entry["n"] = len(members)
-        for metric in (*METRICS, "steps", "seconds", "tokens"):
+        entry: dict[str, Any] = {**dict(zip(by, key)), "n": len(members)}
+        for metric in (*metrics, "steps", "seconds"):
             values = [float(r[metric]) for r in members if r.get(metric) is not None]
             entry[metric] = round(sum(values) / len(values), 3) if values else None
+        for who in FINISHERS:
+            entry[f"by {who}"] = round(sum(r["finished_by"] == who for r in members) / len(members), 3)
         out.append(entry)
     return out
 
@@ -32,12 +36,14 @@ def _cell(value: Any, percent: bool) -> str:
     return f"{value * 100:.0f}%" if percent else f"{value:g}"
 
 
-def table(entries: list[dict[str, Any]], keys: tuple[str, ...]) -> str:
-    columns = [*keys, "n", *METRICS, "steps", "seconds", "tokens"]
+def table(entries: list[dict[str, Any]], keys: tuple[str, ...], metrics: tuple[str, ...]) -> str:
+    """A markdown table: the keys, n, the metrics and finishers as percentages, steps and seconds."""
+    shares = (*metrics, *(f"by {w}" for w in FINISHERS))
+    columns = [*keys, "n", *shares, "steps", "seconds"]
     lines = ["| " + " | ".join(c.replace("_", " ") for c in columns) + " |", "|" + "---|" * len(columns)]
     for entry in entries:
         cells = [str(entry[k]) for k in keys] + [str(entry["n"])]
-        cells += [_cell(entry[m], True) for m in METRICS] + [_cell(entry[m], False) for m in ("steps", "seconds", "tokens")]
+        cells += [_cell(entry[m], True) for m in shares] + [_cell(entry[m], False) for m in ("steps", "seconds")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -45,12 +51,15 @@ def table(entries: list[dict[str, Any]], keys: tuple[str, ...]) -> str:
 def markdown(result: dict[str, Any]) -> str:
     """The whole report."""
     meta = result["meta"]
+    tasks, bfcl = result["tasks"], result["bfcl"]
     parts = [f"Run `{meta['label']}`: model {meta['model']}, {meta['trials']} trial(s), temperature "
-             f"{meta['temperature']}, at most {meta['max_steps']} steps; {meta['cases']} cases "
-             f"({meta['seconds']:.0f} s in all).", "",
-             "#### Planner, by configuration", "", table(result["planner"]["by_config"], ("config",)), "",
-             "#### Planner, by configuration and query set", "",
-             table(result["planner"]["by_config_and_set"], ("config", "complexity")), ""]
+             f"{meta['temperature']}, at most {meta['max_steps']} steps; {meta['tasks']} tasks and "
+             f"{meta['bfcl_cases']} BFCL entries ({meta['seconds']:.0f} s in all).", "",
+             "#### Task success, by configuration", "", table(tasks["by_config"], ("config",), TASK_METRICS), "",
+             "#### Task success, by configuration and kind of task", "",
+             table(tasks["by_config_and_kind"], ("config", "kind"), TASK_METRICS), "",
+             "#### BFCL, by configuration and set", "",
+             table(bfcl["by_config_and_set"], ("config", "set"), BFCL_METRICS), ""]
     parts += ["#### Compile time (ms per compile)", "", "| tools | rules | ours cold | ours cached | "
               "llama.cpp converter |", "|---|---|---|---|---|"]
     parts += [f"| {r['tools']} | {r['rules']} | {r['ours cold']} | {r['ours cached']} | {r['llama.cpp converter']} |"
@@ -63,40 +72,41 @@ def markdown(result: dict[str, Any]) -> str:
         ratio = f"{r['ms_per_token'] / base:.2f}" if base and r["ms_per_token"] else "-"
         parts.append(f"| {r['backend']} | {r['constraint']} | {r['tokens']} | {r['ms_per_token']} | {ratio} |")
     if result.get("compare"):
-        parts += ["", f"#### Against `{result['compare']['label']}`", "", "| config | metric | before | now |",
-                  "|---|---|---|---|"]
+        parts += ["", f"#### Task success against `{result['compare']['label']}`", "",
+                  "| config | metric | before | now |", "|---|---|---|---|"]
         parts += [f"| {c['config']} | {c['metric']} | {_cell(c['before'], True)} | {_cell(c['now'], True)} |"
                   for c in result["compare"]["rows"]]
     return "\n".join(parts) + "\n"
 
 
 def compare(now: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
-    """Per configuration and metric: an earlier run's aggregate beside this one's."""
-    old = {e["config"]: e for e in before["planner"]["by_config"]}
-    rows = [{"config": e["config"], "metric": m, "before": old[e["config"]][m], "now": e[m]}
-            for e in now["planner"]["by_config"] if e["config"] in old for m in METRICS
-            if e[m] is not None or old[e["config"]][m] is not None]
+    """Per configuration and task metric: an earlier run's aggregate beside this one's."""
+    old = {e["config"]: e for e in before["tasks"]["by_config"]}
+    rows = [{"config": e["config"], "metric": m, "before": old[e["config"]].get(m), "now": e[m]}
+            for e in now["tasks"]["by_config"] if e["config"] in old for m in TASK_METRICS]
     return {"label": before["meta"]["label"], "rows": rows}
 
 
 def chart(result: dict[str, Any], path: Path) -> None:
-    """Bars per configuration: converged, first-tool match, arguments valid."""
+    """Bars per configuration: task success, first-tool match, the model's own final answer,
+    arguments valid."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    entries = result["planner"]["by_config"]
-    metrics = ("converged", "first_tool_match", "args_valid", "args_match")
-    fig, ax = plt.subplots(figsize=(8, 4))
+    entries = result["tasks"]["by_config"]
+    metrics = ("success", "first_tool_match", "by model", "args_valid")
+    labels = ("task success", "first-tool match", "finished by the model", "arguments valid")
+    fig, ax = plt.subplots(figsize=(9, 4))
     width = 0.8 / len(metrics)
-    for i, metric in enumerate(metrics):
+    for i, (metric, label) in enumerate(zip(metrics, labels)):
         values = [(e[metric] or 0) * 100 for e in entries]
-        ax.bar([x + i * width for x in range(len(entries))], values, width, label=metric.replace("_", " "))
+        ax.bar([x + i * width for x in range(len(entries))], values, width, label=label)
     ax.set_xticks([x + width * (len(metrics) - 1) / 2 for x in range(len(entries))], [e["config"] for e in entries])
-    ax.set_ylabel("% of cases")
+    ax.set_ylabel("% of tasks")
     ax.set_ylim(0, 100)
-    ax.set_title(f"Planner bench: {result['meta']['model']}")
+    ax.set_title(f"Task success: {result['meta']['model']}, {result['meta']['tasks']} tasks")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

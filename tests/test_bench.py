@@ -9,24 +9,51 @@ import sys
 
 import pytest
 
+from bench.tasks import KINDS, Task, args_match, load_tasks, succeeded, task_pool
+from gbnf.validate import ToolCall
 from tests.conftest import REPO
 
 
 @pytest.mark.timeout(900)
 def test_quick_bench_writes_its_report(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path), "--label", "t"],
-                          capture_output=True, text=True, cwd=REPO, timeout=900)
+    done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path), "--label", "t",
+                           "--configs", "grammar,+ending"], capture_output=True, text=True, cwd=REPO, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((tmp_path / "t.json").read_text())
-    assert set(result) == {"meta", "planner", "compile", "decoding"}
-    configs = {e["config"] for e in result["planner"]["by_config"]}
-    assert configs == {"baseline", "grammar", "grammar+filter", "plaintext"}
-    sets = {e["complexity"] for e in result["planner"]["by_config_and_set"]}
-    assert {"simple", "irrelevance", "parallel", "multiple"} <= sets
-    row = result["planner"]["rows"][0]
-    assert {"case", "config", "converged", "first_tool", "steps", "seconds", "tokens"} <= set(row)
+    assert set(result) == {"meta", "tasks", "bfcl", "compile", "decoding"}
+    assert {e["config"] for e in result["tasks"]["by_config"]} == {"grammar", "+ending"}
+    assert {e["kind"] for e in result["tasks"]["by_config_and_kind"]} == set(KINDS)
+    assert {e["set"] for e in result["bfcl"]["by_config_and_set"]} == {"simple", "multiple", "parallel", "irrelevance"}
+    row = result["tasks"]["rows"][0]
+    assert {"task", "config", "success", "first_tool_match", "finished_by", "steps", "seconds", "answer"} <= set(row)
+    entry = result["tasks"]["by_config"][0]
+    assert sum(entry[f"by {who}"] for who in ("model", "loop", "salvage", "none")) == pytest.approx(1.0, abs=0.01)
     assert [r["tools"] for r in result["compile"]] == [8, 100]
     assert {r["constraint"] for r in result["decoding"]} >= {"unconstrained", "ours, sample first",
                                                              "ours, full masking"}
     assert (tmp_path / "t.md").read_text().startswith("Run `t`")
     assert (tmp_path / "t.png").stat().st_size > 1000
+
+
+def test_task_scoring():
+    task = Task("t", "multi", "q", [{"tool": "lookup", "args": {"name": "maria"}},
+                                    {"tool": ["send", "text"], "args": {"to": ["maria", "rossi"]}}],
+                allow=["get_now"], facts=[["noon", "12:00"]])
+    calls = [ToolCall("lookup", {"name": "Maria Rossi"}), ToolCall("send", {"to": ["M. Rossi"]})]
+    assert succeeded(task, calls, "See you at 12:00")
+    assert succeeded(task, [*calls, ToolCall("get_now", {})], "at noon")
+    assert not succeeded(task, calls, "See you later")  # a fact is missing
+    assert not succeeded(task, calls[:1], "noon")  # a call is missing
+    assert not succeeded(task, [*calls, ToolCall("delete", {})], "noon")  # a call nobody asked for
+    assert not succeeded(task, [ToolCall("lookup", {"name": "Anna"}), calls[1]], "noon")  # wrong argument
+    assert args_match({"n": 50.0, "on": False}, {"n": 50, "on": False}) and not args_match({"on": 0}, {"on": False})
+    assert task.first_tools == ["lookup", "get_now"]
+
+
+def test_every_task_names_tools_of_the_bench_pool():
+    pool = {t.name for t in task_pool()}
+    tasks = load_tasks()
+    assert len(tasks) >= 40 and len({t.kind for t in tasks}) == 4
+    named = {n for t in tasks for c in t.calls for n in ([c["tool"]] if isinstance(c["tool"], str) else c["tool"])}
+    assert named | {n for t in tasks for n in t.allow} | {n for t in tasks for n in t.results} <= pool
+    assert len(named) >= 12
