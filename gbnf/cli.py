@@ -195,7 +195,8 @@ def _print_event(event: Event) -> None:
     elif event.kind == "abort":
         line = f"stopped: {data['error']}"
     elif event.kind == "rank":
-        line = "ranked: " + ", ".join(f"{name} {score:g}" for name, score in data["ranking"][:8])
+        line = "ranked: " + ", ".join(f"{name} {score:g}" for name, score, _ in data["ranking"][:8])
+        line += f"\n  step 1 offers: {', '.join(data['first'])}"
     elif event.kind == "salvage":
         line = "salvage: answering from the tool results" if data["answered"] else f"salvage: {data['error']}"
     else:
