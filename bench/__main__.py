@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, help="GGUF file (default: the embedded SmolLM2-135M)")
     parser.add_argument("--server", help="a running llama-server; without it a full run starts one")
     parser.add_argument("--trials", type=int, default=1, help="trials per case, each with its own seed")
+    parser.add_argument("--temperature", type=float, default=0.0, help="0 (the default) is greedy")
     parser.add_argument("--configs", help="comma-separated configurations to run (default: all)")
     parser.add_argument("--bfcl", type=int, help="BFCL entries per set (default: 12, quick: 1)")
     parser.add_argument("--label", default=None, help="name of this run (default: quick or full)")
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     tasks = load_tasks(8 if args.quick else None)
     cases = bfcl_cases(args.bfcl if args.bfcl is not None else 1 if args.quick else 12)
-    sampling = Sampling(max_tokens=256, temperature=0.0)
+    sampling = Sampling(max_tokens=256, temperature=args.temperature)
     max_steps = 4
     wanted = args.configs.split(",") if args.configs else list(CONFIGS)
     with ExitStack() as stack:

@@ -93,11 +93,9 @@ class Planner:
         mode: Mode = "grammar",
         salvage: bool = True,
         filter_pool: bool = True,
-        top_k: int | None = DEFAULT_TOP_K,  # offer the k tools most relevant to the query (BM25), plus the final
-        # tool; None offers every tool
-        string_chars: int | None = 200,  # maxLength of every free string argument, the answer too, and
-        array_items: int | None = 10,  # maxItems of every array (None: as the manifests say), so a run-on
-        # reply ends instead of eating the token budget
+        top_k: int | None = DEFAULT_TOP_K,  # offer the k tools most relevant to the query; None: every tool
+        string_chars: int | None = 200,  # maxLength of every free string, the answer too (None: as written)
+        array_items: int | None = 10,  # maxItems of every array (None: as written)
         retry_temperature: float = 0.7,  # after a failed call, sample at least this hot (greedy would repeat it)
         stop_on_repeat: bool = True,  # a repeated successful call ends the plan (finished by the loop)
         act_first: bool = True,  # when some tool shares words with the query, step 1 must call a tool
@@ -111,8 +109,7 @@ class Planner:
         if max_steps < 1 or max_blocked < 1 or (top_k is not None and top_k < 0) or result_chars < 1:
             raise GbnfError("max_steps, max_blocked and result_chars must be at least 1, top_k at least 0")
         self.answer_key = answer_key(final)
-        tools = [replace(t, parameters=bounded(t.parameters, string_chars, array_items)) for t in tools]
-        self.tools = tools
+        self.tools = [replace(t, parameters=bounded(t.parameters, string_chars, array_items)) for t in tools]
         self.backend = backend
         self.executors = dict(executors or {})
         self.policy = policy or load_policy()
