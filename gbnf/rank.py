@@ -12,6 +12,7 @@ no tool shares a word with the query ("euros" and ``convert_currency``). Ranking
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -80,11 +81,7 @@ def rank_tools(tools: list[Tool], query: str, model: list[float] | None = None) 
 
 def bm25_scores(tools: list[Tool], query: str) -> list[float]:
     """Each tool's BM25 score for ``query``."""
-    corpus = bm25s.tokenize([tool_document(t) for t in tools], stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER,
-                            show_progress=False)
-    index = bm25s.BM25()
-    index.index(corpus, show_progress=False)
-    vocabulary = corpus.vocab
+    index, vocabulary = _index(tuple(tool_document(t) for t in tools))
     words = bm25s.tokenize(_words(query), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
                            show_progress=False)[0]
     known = [w for w in words if w in vocabulary]
@@ -126,6 +123,15 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
         return Selection(ranking, offered, offered)
     strong = [r.tool for r in top if r.score >= ratio * top[0].score]
     return Selection(ranking, strong if act_first else strong + final, strong + final)
+
+
+@functools.lru_cache(maxsize=64)
+def _index(documents: tuple[str, ...]) -> tuple[bm25s.BM25, dict[str, int]]:
+    """The BM25 index of a pool's documents and its vocabulary, built once per pool."""
+    corpus = bm25s.tokenize(list(documents), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, show_progress=False)
+    index = bm25s.BM25()
+    index.index(corpus, show_progress=False)
+    return index, corpus.vocab
 
 
 def _words(text: str) -> str:
