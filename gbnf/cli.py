@@ -81,6 +81,27 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("-v", "--verbose", action="store_true", help="after the answer, print each step to stderr")
     plan.set_defaults(run=_plan)
 
+    serve = commands.add_parser("serve", help="an OpenAI-compatible endpoint whose tool calls are grammar-safe "
+                                "and validated")
+    serve.add_argument("--server", action="append", metavar="URL",
+                       help="send requests to this llama-server (repeat for several; default: $GBNF_SERVER, "
+                            "else the in-process model)")
+    serve.add_argument("--model", type=Path, help="GGUF file for the in-process model ($GBNF_MODEL; default: "
+                       "the embedded SmolLM2-135M)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default 8000)")
+    serve.add_argument("--max-retries", type=int, default=2, metavar="N",
+                       help="ask again up to N times when a reply fails its schema (default 2)")
+    serve.add_argument("--string-chars", type=int, default=1000, metavar="N",
+                       help="cap, in the grammar, string arguments the schema leaves unbounded (default 1000; "
+                            "0: no cap)")
+    serve.add_argument("--queue", type=int, default=16, metavar="N",
+                       help="in-process: requests that may wait for the model before 503 (default 16)")
+    serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                       help="llama-server: seconds to wait for a reply before 504 (default 120)")
+    serve.add_argument("-v", "--verbose", action="store_true", help="log every request")
+    serve.set_defaults(run=_serve)
+
     server = commands.add_parser("server", help="find, build or start llama-server")
     server_commands = server.add_subparsers(required=True, metavar="ACTION")
     build = server_commands.add_parser("build", help="print the llama-server path, building it first if needed")
@@ -202,6 +223,19 @@ def _print_event(event: Event) -> None:
     else:
         return
     print(line, file=sys.stderr)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from gbnf.endpoint import LocalModel, RemoteModels, serve
+
+    if min(args.max_retries, args.queue, args.string_chars) < 0 or not args.timeout > 0 \
+            or not 0 <= args.port <= 65535:
+        raise GbnfError("--max-retries, --queue and --string-chars must be >= 0, --timeout > 0, --port 0-65535")
+    urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
+    model = RemoteModels(urls, timeout=args.timeout) if urls else LocalModel(args.model, queue=args.queue)
+    serve(model, host=args.host, port=args.port, max_retries=args.max_retries, string_chars=args.string_chars or None,
+          log_level="info" if args.verbose else "warning")
+    return 0
 
 
 def _server_build(args: argparse.Namespace) -> int:

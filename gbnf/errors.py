@@ -30,3 +30,19 @@ class BackendError(GbnfError):
 
 class ServerError(BackendError):
     """Finding, building, starting or talking to llama-server failed."""
+
+
+class ServerTimeout(ServerError):
+    """llama-server sent no reply within the timeout."""
+
+
+class ServerLoading(ServerError):
+    """llama-server kept answering 503 (still loading its model) until the retries ran out."""
+
+
+class Overloaded(BackendError):
+    """More requests wait for the model than the queue holds; try again later."""
+
+
+class ContextExceeded(BackendError):
+    """The prompt plus the tokens to generate do not fit the model's context."""

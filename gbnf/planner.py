@@ -30,6 +30,7 @@ from gbnf.manifest import Tool
 from gbnf.pool import Policy, load_policy, pool_decisions
 from gbnf.prompt import openai_tools, system_prompt
 from gbnf.rank import ModelRelevance, select_tools
+from gbnf.schema import bounded
 from gbnf.softparse import soft_parse
 from gbnf.validate import InvalidCall, ToolCall, validate_calls
 
@@ -334,28 +335,3 @@ def answer_key(final: Tool) -> str | None:
     if len(strings) == 1:
         return strings[0]
     return required[0] if len(required) == 1 else None
-
-
-def bounded(schema: Any, chars: int | None, items: int | None) -> Any:
-    """``schema`` with every free string (no enum, const, pattern, format or tighter bound)
-    limited to ``chars`` characters and every array to ``items`` items (None: no limit)."""
-    if isinstance(schema, list):
-        return [bounded(part, chars, items) for part in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {key: bounded(value, chars, items) if key in _SUBSCHEMAS else value for key, value in schema.items()}
-    if isinstance(out.get("properties"), dict):
-        out["properties"] = {k: bounded(v, chars, items) for k, v in out["properties"].items()}
-    if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
-        out["maxLength"] = max(chars, out.get("minLength", 0))
-    if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
-        out["maxItems"] = max(items, out.get("minItems", 0))
-    return out
-
-
-_SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}
-
-
-def _free_string(schema: dict[str, Any]) -> bool:
-    """Whether a schema is a string the model writes freely."""
-    return schema.get("type") == "string" and not {"enum", "const", "pattern", "format"} & set(schema)

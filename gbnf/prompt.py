@@ -20,6 +20,11 @@ After each call you receive the tool's result. When you can answer, call {final}
 
 PARALLEL = """You may reply with a JSON array of up to {n} calls when they do not depend on each other."""
 
+OFFER = {
+    "auto": """You can call these tools. To call one, reply with only a JSON object
+{{"name": <tool name>, "arguments": {{...}}}}; otherwise answer in plain text.""",
+    "required": """Reply with only a JSON object {{"name": <tool name>, "arguments": {{...}}}} that calls one of these tools.""",
+}
 
 
 def skeleton(schema: Any, name: str = "value") -> Any:
@@ -98,6 +103,15 @@ def system_prompt(tools: list[Tool], parallel: int = 1, style: Style = "signatur
     if parallel > 1:
         head += "\n" + PARALLEL.format(n=parallel)
     return head + "\n\nTools:\n" + "\n".join(describe_tool(tool, style) for tool in tools)
+
+
+def tools_offer(tools: list[Tool], required: bool, parallel: int = 1) -> str:
+    """The system prompt's part that offers ``tools`` to a chat (``gbnf serve``): a call is
+    required, or the model may answer in text instead."""
+    head = OFFER["required" if required else "auto"].format()
+    if parallel > 1:
+        head += "\n" + PARALLEL.format(n=parallel)
+    return head + "\n\nTools:\n" + "\n".join(describe_tool(tool) for tool in tools)
 
 
 def openai_tools(tools: list[Tool]) -> list[dict[str, Any]]:

@@ -45,6 +45,16 @@ def validate_calls(calls: str | list[Any] | dict[str, Any], pool: list[Tool], *,
     return _validate(calls, pool, truncated=truncated, many=True)
 
 
+def validate_json(text: str, schema: dict[str, Any] | bool, *, truncated: bool = False) -> Any:
+    """Parse a reply that must be one instance of ``schema`` (a structured-output reply) and
+    check it; raise :class:`InvalidCall` with a model-facing message."""
+    value = _parse(text, truncated, "JSON", "")
+    errors = list(_validator(json.dumps(schema, sort_keys=True)).iter_errors(value))
+    if errors:
+        raise InvalidCall(_describe(errors, "the reply"))
+    return value
+
+
 def _validate(value: Any, pool: list[Tool], *, truncated: bool, many: bool) -> list[ToolCall]:
     if isinstance(value, str):
         value = _parse(value, truncated)
@@ -55,15 +65,17 @@ def _validate(value: Any, pool: list[Tool], *, truncated: bool, many: bool) -> l
     return [_check(item, tools, f"call {i}: " if len(items) > 1 else "") for i, item in enumerate(items)]
 
 
-def _parse(text: str, truncated: bool) -> Any:
+_CALL_HINT = '; answer with {"name": ..., "arguments": {...}}'
+
+
+def _parse(text: str, truncated: bool, what: str = "a JSON tool call", hint: str = _CALL_HINT) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         if truncated or exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
-            raise InvalidCall("output truncated: the JSON call ended before it was complete; "
-                              "give a shorter call") from None
-        raise InvalidCall(f'not a JSON tool call ({exc.msg} at character {exc.pos}); '
-                          'answer with {"name": ..., "arguments": {...}}') from None
+            raise InvalidCall("output truncated: the JSON ended before it was complete; "
+                              "give a shorter reply") from None
+        raise InvalidCall(f"not {what} ({exc.msg} at character {exc.pos}){hint}") from None
 
 
 def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
@@ -81,7 +93,7 @@ def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
         raise InvalidCall(f"{where}arguments of tool {name!r} must be an object, not {type(arguments).__name__}")
     errors = list(_validator(json.dumps(tools[name].parameters, sort_keys=True)).iter_errors(arguments))
     if errors:
-        raise InvalidCall(where + _describe(errors, name, tools[name]))
+        raise InvalidCall(where + _describe(errors, f"tool '{name}'"))
     copied = _placeholders_in(arguments, tools[name])
     if copied:
         raise InvalidCall(f"{where}{copied} still holds the prompt's placeholder; put the real value "
@@ -154,7 +166,7 @@ def _validator(schema_json: str) -> jsonschema.protocols.Validator:
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
-def _describe(errors: list[jsonschema.ValidationError], name: str, tool: Tool) -> str:
+def _describe(errors: list[jsonschema.ValidationError], what: str) -> str:
     """One short sentence per problem (at most three), missing arguments grouped first."""
     missing: list[str] = []
     sentences: list[str] = []
@@ -184,7 +196,7 @@ def _describe(errors: list[jsonschema.ValidationError], name: str, tool: Tool) -
             sentences.append(f"'{at or '(arguments)'}': {error.message[:160]}")
     if missing:
         sentences.insert(0, f"missing required args {missing}")
-    return "; ".join(dict.fromkeys(sentences[:3])) + f" for tool '{name}'"
+    return "; ".join(dict.fromkeys(sentences[:3])) + f" for {what}"
 
 
 _SIZES = {"maxLength": ("characters", True), "minLength": ("characters", False), "maxItems": ("items", True),

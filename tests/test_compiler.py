@@ -134,17 +134,29 @@ def test_compact_allows_no_whitespace(engine, tools):
     assert not engine.accepts(grammar, '{"name": "get_now","arguments":{}}')
 
 
-def test_parallel_calls_array(engine, tools):
+def test_parallel_calls_one_or_an_array(engine, tools):
     grammar = compile_pool(tools, parallel=3).text
     engine.check(grammar)
     one = call("get_now", {})
     two = call("find_files", {"pattern": "*.md"})
+    assert engine.accepts(grammar, one)
     assert engine.accepts(grammar, f"[{one}]")
     assert engine.accepts(grammar, f"[{one}, {two}, {one}]")
     assert not engine.accepts(grammar, f"[{one},{two},{one},{two}]")
     assert not engine.accepts(grammar, "[]")
-    assert not engine.accepts(grammar, one)
+    assert not engine.accepts(grammar, "Paris.")
     assert not engine.accepts(grammar, f'[{one},{call("get_now", {"pattern": "*.md"})}]')
+
+
+def test_text_or_a_call(engine, tools):
+    grammar = compile_pool(tools, text=True).text
+    engine.check(grammar)
+    assert engine.accepts(grammar, call("get_now", {}))
+    assert engine.accepts(grammar, "It is sunny in Paris {today}.")
+    assert not engine.accepts(grammar, "")
+    assert not engine.accepts(grammar, " leading space")
+    assert not engine.accepts(grammar, '{"name": "nope"}')
+    assert not engine.accepts(grammar, f"[{call('get_now', {})}]")
 
 
 def test_colliding_camel_case_names_get_distinct_rules(engine):

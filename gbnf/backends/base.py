@@ -31,12 +31,16 @@ class Sampling:
 
     ``repeat_penalty`` > 1 makes tokens already generated less likely (llama.cpp's rule: a
     positive logit is divided by it, a negative one multiplied) over the last ``REPEAT_LAST_N`` of them.
+    ``top_p`` < 1 samples from the smallest set of tokens (after the grammar) whose probability
+    reaches it; ``stop`` ends the reply before the first of these strings.
     """
 
     max_tokens: int = 384
     temperature: float = 0.0
     seed: int = 0
     repeat_penalty: float = 1.0
+    top_p: float = 1.0
+    stop: tuple[str, ...] = ()
 
 
 class Backend(Protocol):

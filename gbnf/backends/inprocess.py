@@ -26,7 +26,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, ToolSpec
 from gbnf.engine import captured_stderr, grammar_sampler, token_allowed
-from gbnf.errors import BackendError
+from gbnf.errors import BackendError, ContextExceeded
 from gbnf.model import default_model
 
 GrammarMode = Literal["fast", "full"]
@@ -86,7 +86,7 @@ class LlamaCppBackend:
         start = time.perf_counter()
         tokens = self.llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
         if len(tokens) + sampling.max_tokens > self.llm.n_ctx():
-            raise BackendError(f"prompt of {len(tokens)} tokens plus {sampling.max_tokens} to generate exceeds "
+            raise ContextExceeded(f"prompt of {len(tokens)} tokens plus {sampling.max_tokens} to generate exceeds "
                                f"the context of {self.llm.n_ctx()} tokens")
         sampler = self._grammar(grammar) if grammar else None
         rng = np.random.default_rng(sampling.seed)
@@ -94,6 +94,7 @@ class LlamaCppBackend:
         decode_start = time.perf_counter()
         out: list[int] = []
         truncated = True
+        cut = None
         for _ in range(sampling.max_tokens):
             token = self._pick(sampler, rng, sampling, out)
             if llama_cpp.llama_vocab_is_eog(self._vocab, token):
@@ -102,8 +103,13 @@ class LlamaCppBackend:
             if sampler is not None:
                 llama_cpp.llama_sampler_accept(sampler, token)
             out.append(token)
+            if sampling.stop:
+                cut = stop_at(self.llm.detokenize(out).decode("utf-8", "replace"), sampling.stop)
+                if cut is not None:
+                    truncated = False
+                    break
             self.llm.eval([token])
-        text = self.llm.detokenize(out).decode("utf-8", "replace")
+        text = self.llm.detokenize(out).decode("utf-8", "replace")[:cut]
         end = time.perf_counter()
         return Completion(text, truncated, len(tokens), len(out), end - start, end - decode_start)
 
@@ -172,7 +178,10 @@ class LlamaCppBackend:
               out: list[int]) -> int:
         logits = penalized(self._logits(), out[-REPEAT_LAST_N:], sampling.repeat_penalty)
         if sampler is None:
-            return draw(logits, rng, sampling.temperature)
+            return draw(nucleus(logits, sampling.top_p, sampling.temperature), rng, sampling.temperature)
+        if sampling.top_p < 1 and sampling.temperature > 0:  # the nucleus of the grammar's distribution
+            masked = nucleus(self._masked(logits, sampler), sampling.top_p, sampling.temperature)
+            return draw(masked, rng, sampling.temperature)
         return pick_constrained(logits, lambda t: token_allowed(sampler, t), lambda x: self._masked(x, sampler),
                                 rng, sampling.temperature, self.grammar_mode)
 
@@ -199,6 +208,27 @@ def penalized(logits: np.ndarray, recent: list[int], penalty: float) -> np.ndarr
     ids = np.unique(recent)
     out = logits.copy()
     out[ids] = np.where(out[ids] > 0, out[ids] / penalty, out[ids] * penalty)
+    return out
+
+
+def stop_at(text: str, stops: tuple[str, ...]) -> int | None:
+    """Where ``text`` must end: before the first stop string in it (None: none is there)."""
+    found = [i for i in (text.find(stop) for stop in stops if stop) if i >= 0]
+    return min(found) if found else None
+
+
+def nucleus(logits: np.ndarray, top_p: float, temperature: float) -> np.ndarray:
+    """The logits with every token outside the top-``top_p`` nucleus of softmax(logits /
+    temperature) set to -inf (unchanged when ``top_p`` >= 1 or greedy)."""
+    if top_p >= 1 or temperature <= 0:
+        return logits
+    order = np.argsort(logits)[::-1]
+    z = logits[order].astype(np.float64) / temperature
+    probs = np.exp(z - z[0])
+    cumulative = np.cumsum(probs) / probs.sum()
+    keep = order[: int(np.searchsorted(cumulative, top_p)) + 1]
+    out = np.full_like(logits, -np.inf)
+    out[keep] = logits[keep]
     return out
 
 

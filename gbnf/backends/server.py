@@ -17,7 +17,7 @@ from typing import Any, Literal
 import httpx
 
 from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, ToolSpec
-from gbnf.errors import ServerError
+from gbnf.errors import ServerError, ServerLoading, ServerTimeout
 
 Endpoint = Literal["chat", "completion"]
 
@@ -36,6 +36,7 @@ class _Retry:
     """The outcome of one attempt that should be tried again, with why."""
 
     why: str
+    error: type[ServerError] = ServerError
 
 
 class _Base:
@@ -62,13 +63,13 @@ class _Base:
         if isinstance(response, httpx.ConnectError):
             return _Retry(f"{where}: server unreachable ({response})")
         if isinstance(response, httpx.TimeoutException):
-            raise ServerError(f"{where}: no reply within {self.timeout:g}s")
+            raise ServerTimeout(f"{where}: no reply within {self.timeout:g}s")
         if isinstance(response, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
             raise ServerError(f"{where}: the connection dropped before the reply was complete ({response})")
         if isinstance(response, Exception):
             raise ServerError(f"{where}: {type(response).__name__}: {response}")
         if response.status_code == 503:
-            return _Retry(f"{where}: 503, the server is still loading the model")
+            return _Retry(f"{where}: 503, the server is still loading the model", ServerLoading)
         message = _server_message(response)
         if 400 <= response.status_code < 500:
             text = f"{where}: HTTP {response.status_code}: {message}"
@@ -88,7 +89,9 @@ class _Base:
             raise ServerError("a request carries a grammar or tools, never both (llama-server answers 400)")
         common: dict[str, Any] = {"temperature": sampling.temperature, "seed": sampling.seed, "cache_prompt": True,
                                   "stream": False, "repeat_penalty": sampling.repeat_penalty,
-                                  "repeat_last_n": REPEAT_LAST_N}
+                                  "repeat_last_n": REPEAT_LAST_N, "top_p": sampling.top_p}
+        if sampling.stop:
+            common["stop"] = list(sampling.stop)
         if grammar is not None:
             common["grammar"] = grammar
         if self.endpoint == "chat":
@@ -140,7 +143,7 @@ class ServerBackend(_Base):
                 return outcome
             delay = next(delays, None)
             if delay is None:
-                raise ServerError(outcome.why)
+                raise outcome.error(outcome.why)
             time.sleep(delay)
 
     def wait_healthy(self) -> None:
@@ -184,11 +187,23 @@ class AsyncServerBackend(_Base):
                 return outcome
             delay = next(delays, None)
             if delay is None:
-                raise ServerError(outcome.why)
+                raise outcome.error(outcome.why)
             await asyncio.sleep(delay)
 
     async def wait_healthy(self) -> None:
         await self.call("GET", "/health")
+
+    async def health(self) -> Literal["ok", "loading"]:
+        """One look at ``/health``, without retries: "ok", "loading" (503), or a :class:`ServerError`."""
+        try:
+            response = await self._client.get("/health", timeout=min(self.timeout, 5.0))
+        except httpx.HTTPError as exc:
+            raise ServerError(f"GET {self.url}/health: {type(exc).__name__}: {exc}") from None
+        if response.status_code == 503:
+            return "loading"
+        if response.status_code != 200:
+            raise ServerError(f"GET {self.url}/health: HTTP {response.status_code}: {_server_message(response)}")
+        return "ok"
 
     async def props(self) -> dict[str, Any]:
         return await self.call("GET", "/props")

@@ -1,0 +1,78 @@
+"""One chat completion: ask under the grammar, validate, feed an error back and retry.
+
+A reply that calls a tool is checked against the tool's full schema; a structured reply
+against its schema. An invalid reply goes back to the model as a ``tool`` message and is
+asked again (sampled, since greedy decoding would repeat it), up to ``max_retries`` times;
+when they run out the request fails with the last error. An invalid call is never returned.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.endpoint.request import ApiError, ChatRequest
+from gbnf.literals import json_text
+from gbnf.validate import InvalidCall, ToolCall, validate_calls, validate_json
+
+Complete = Callable[[list[Message], str | None, Sampling], Awaitable[Completion]]
+FinishReason = Literal["stop", "length", "tool_calls"]
+RETRY_TEMPERATURE = 0.7
+"""A retry samples at least this hot: greedy decoding would write the same invalid reply."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The assistant's message, with the tokens every attempt cost."""
+
+    content: str | None
+    calls: tuple[ToolCall, ...]
+    finish_reason: FinishReason
+    prompt_tokens: int
+    completion_tokens: int
+    attempts: int
+
+    def tool_calls(self) -> list[dict[str, Any]]:
+        """The calls in OpenAI's shape, each with a fresh id and its arguments as a JSON string."""
+        return [{"id": f"call_{secrets.token_hex(12)}", "type": "function",
+                 "function": {"name": call.name, "arguments": json_text(call.arguments)}} for call in self.calls]
+
+
+async def reply(request: ChatRequest, complete: Complete, max_retries: int) -> Reply:
+    """Ask until the reply is valid, at most ``max_retries`` + 1 times."""
+    messages = list(request.messages)
+    prompt_tokens = completion_tokens = 0
+    error: InvalidCall | None = None
+    for attempt in range(max_retries + 1):
+        sampling = request.sampling
+        if attempt:
+            sampling = replace(sampling, seed=sampling.seed + attempt,
+                               temperature=max(sampling.temperature, RETRY_TEMPERATURE))
+        completion = await complete(messages, request.grammar, sampling)
+        prompt_tokens += completion.prompt_tokens
+        completion_tokens += completion.completion_tokens
+        try:
+            content, calls = read(request, completion)
+        except InvalidCall as exc:
+            error = exc
+            messages += [{"role": "assistant", "content": completion.text},
+                         {"role": "tool", "content": f"error: {exc}"}]
+            continue
+        finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
+        return Reply(content, calls, finish, prompt_tokens, completion_tokens, attempt + 1)
+    raise ApiError(500, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
+                   type="model_error", code="invalid_model_output")
+
+
+def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tuple[ToolCall, ...]]:
+    """(content, calls) of one completion; raise :class:`InvalidCall` when it fails its schema."""
+    text = completion.text
+    if request.offered and (request.required or text[:1] in ("{", "[")):
+        calls = validate_calls(text, list(request.offered), truncated=completion.truncated)
+        return None, tuple(calls)
+    if request.schema is not None:
+        validate_json(text, request.schema, truncated=completion.truncated)
+    return text, ()

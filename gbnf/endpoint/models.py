@@ -1,0 +1,124 @@
+"""What ``gbnf serve`` sends requests to: the in-process model, or one or more llama-servers.
+
+The in-process model loads before the server accepts requests, runs one completion at a
+time in a worker thread, and holds a bounded queue: past it, 503 with Retry-After.
+llama-servers take requests concurrently (each has its slots); with several, each request
+goes to the one with the fewest requests in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Literal, Protocol
+
+from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.backends.inprocess import LlamaCppBackend
+from gbnf.backends.server import AsyncServerBackend
+from gbnf.errors import BackendError, Overloaded, ServerError, ServerLoading
+from gbnf.model import default_model
+
+Health = Literal["ok", "loading"]
+
+
+class Model(Protocol):
+    """A model behind ``gbnf serve``."""
+
+    async def start(self) -> None: ...
+
+    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion: ...
+
+    async def health(self) -> Health: ...
+
+    async def name(self) -> str: ...
+
+    async def close(self) -> None: ...
+
+
+class LocalModel:
+    """A GGUF model in this process (the embedded default when no path is given).
+
+    It loads in :meth:`start`, before the server accepts requests: llama-cpp-python silences
+    the process's stdout and stderr while it loads, so nothing else may run meanwhile.
+    """
+
+    def __init__(self, path: str | Path | None = None, *, queue: int = 16, n_ctx: int = 8192) -> None:
+        self.path = Path(path) if path else default_model()
+        if not self.path.is_file():
+            raise BackendError(f"model file {self.path} does not exist")
+        self.queue = queue
+        self.n_ctx = n_ctx
+        self._backend: LlamaCppBackend | None = None
+        self._in_flight = 0
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        if self._backend is None:
+            self._backend = LlamaCppBackend(self.path, n_ctx=self.n_ctx)
+
+    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+        if self._backend is None:
+            raise ServerLoading(f"{self.path.name} is not loaded")
+        if self._in_flight > self.queue:
+            raise Overloaded(f"{self._in_flight} requests already wait for the model (queue of {self.queue})")
+        self._in_flight += 1
+        try:
+            async with self._lock:
+                return await asyncio.to_thread(self._backend.complete, messages, grammar, sampling)
+        finally:
+            self._in_flight -= 1
+
+    async def health(self) -> Health:
+        return "loading" if self._backend is None else "ok"
+
+    async def name(self) -> str:
+        return self.path.stem
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._backend is not None:
+                self._backend.close()
+                self._backend = None
+
+
+class RemoteModels:
+    """One or more llama-servers; each request goes to the least busy."""
+
+    def __init__(self, urls: list[str], *, timeout: float = 120.0) -> None:
+        if not urls:
+            raise ServerError("no llama-server URL given")
+        self.upstreams = [AsyncServerBackend(url, timeout=timeout) for url in urls]
+        self._busy = [0] * len(urls)
+        self._name: str | None = None
+
+    async def start(self) -> None:
+        pass
+
+    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+        i = min(range(len(self.upstreams)), key=self._busy.__getitem__)
+        self._busy[i] += 1
+        try:
+            return await self.upstreams[i].acomplete(messages, grammar, sampling)
+        finally:
+            self._busy[i] -= 1
+
+    async def health(self) -> Health:
+        """"ok" when any upstream is, "loading" when none is but one loads; else the first error."""
+        results = await asyncio.gather(*(u.health() for u in self.upstreams), return_exceptions=True)
+        for wanted in ("ok", "loading"):
+            if wanted in results:
+                return wanted  # type: ignore[return-value]
+        raise next(r for r in results if isinstance(r, BaseException))
+
+    async def name(self) -> str:
+        """The first upstream's model file name (``llama-server`` when it does not say)."""
+        if self._name is None:
+            try:
+                path = (await self.upstreams[0].props()).get("model_path") or "llama-server"
+            except ServerError:
+                return "llama-server"
+            self._name = Path(str(path)).stem
+        return self._name
+
+    async def close(self) -> None:
+        await asyncio.gather(*(u.aclose() for u in self.upstreams))
