@@ -233,6 +233,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise GbnfError("--max-retries, --queue and --string-chars must be >= 0, --timeout > 0, --port 0-65535")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
     model = RemoteModels(urls, timeout=args.timeout) if urls else LocalModel(args.model, queue=args.queue)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
     serve(model, host=args.host, port=args.port, max_retries=args.max_retries, string_chars=args.string_chars or None,
           log_level="info" if args.verbose else "warning")
     return 0

@@ -8,6 +8,7 @@ and an invalid one is retried with the error fed back, never returned.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Callable
 
 import uvicorn
@@ -24,25 +25,35 @@ def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retrie
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve until Ctrl-C or SIGTERM; ``on_ready`` gets the base URL (``http://HOST:PORT/v1``)
     once requests are accepted (port 0 picks a free port)."""
-    config = uvicorn.Config(create_app(model, max_retries=max_retries, string_chars=string_chars), host=host, port=port,
+    sock = _bind(host, port)
+    config = uvicorn.Config(create_app(model, max_retries=max_retries, string_chars=string_chars),
                             log_level=log_level, access_log=log_level in ("info", "debug"))
-    asyncio.run(_run(uvicorn.Server(config), model, host, on_ready or (lambda url: print(
-        f"gbnf serve ready at {url}", flush=True))))
+    bound = sock.getsockname()
+    url = f"http://{host}:{bound[1]}/v1"
+    asyncio.run(_run(uvicorn.Server(config), sock, model, lambda: (on_ready or _announce)(url)))
 
 
-async def _run(server: uvicorn.Server, model: Model, host: str, on_ready: Callable[[str], None]) -> None:
-    await model.start()
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            break
-        await asyncio.sleep(0.02)
-    else:
-        port = server.servers[0].sockets[0].getsockname()[1]
-        on_ready(f"http://{host}:{port}/v1")
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so a taken port is one clear error."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        await task
-    except SystemExit:  # uvicorn exits when it cannot bind; it has logged why
-        raise GbnfError(f"could not serve on {host}:{server.config.port}") from None
-    if not server.started:
-        raise GbnfError(f"could not serve on {host}:{server.config.port}")
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise GbnfError(f"could not serve on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def _announce(url: str) -> None:
+    print(f"gbnf serve ready at {url}", flush=True)
+
+
+async def _run(server: uvicorn.Server, sock: socket.socket, model: Model, ready: Callable[[], None]) -> None:
+    await model.start()
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started and not task.done():
+        await asyncio.sleep(0.02)
+    if server.started:
+        ready()
+    await task

@@ -1,0 +1,109 @@
+"""How an OpenAI chat body becomes what the model is asked (pure: no model, no server)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gbnf.endpoint.chat import read
+from gbnf.endpoint.request import MAX_PARALLEL, ApiError, parse_request
+from gbnf.backends.base import Completion
+from gbnf.validate import InvalidCall
+
+WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
+                                            "parameters": {"type": "object", "properties": {
+                                                "city": {"type": "string"}, "days": {"type": "integer"}},
+                                                "required": ["city"]}}}
+NOTE = {"type": "function", "function": {"name": "add_note", "parameters": {
+    "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}}
+ASK = [{"role": "user", "content": "Weather in Oslo?"}]
+
+
+def test_tools_are_offered_in_the_system_prompt_with_their_argument_order():
+    request = parse_request({"messages": [{"role": "system", "content": "Be brief."}, *ASK], "tools": [WEATHER]})
+    system = request.messages[0]["content"]
+    assert system.startswith("Be brief.\n\n") and '{"city": string, "days"?: integer}' in system
+    assert request.messages[1:] == ASK
+    assert not request.required and request.parallel == MAX_PARALLEL
+    assert "plainText" in request.grammar and "toolCalls" in request.grammar
+
+
+def test_tool_choice_shapes_the_grammar():
+    required = parse_request({"messages": ASK, "tools": [WEATHER, NOTE], "tool_choice": "required",
+                              "parallel_tool_calls": False})
+    assert required.required and "plainText" not in required.grammar and "toolCalls" not in required.grammar
+    named = parse_request({"messages": ASK, "tools": [WEATHER, NOTE],
+                           "tool_choice": {"type": "function", "function": {"name": "add_note"}}})
+    assert [t.name for t in named.offered] == ["add_note"] and '"add_note' in named.grammar
+    assert "get_weather" not in named.grammar
+    none = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "none"})
+    assert none.offered == () and none.grammar is None and none.messages == ASK
+
+
+def test_unbounded_strings_are_capped_in_the_grammar_only():
+    request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, string_chars=50)
+    assert "{0,50}" in request.grammar
+    assert "maxLength" not in json.dumps(request.offered[0].parameters)
+
+
+def test_the_conversation_carries_calls_and_named_results():
+    messages = [*ASK, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "-3 C"}]},
+        {"role": "developer", "content": "Answer in French."}]
+    request = parse_request({"messages": messages})
+    assert request.messages[1] == {"role": "assistant", "content": '{"name":"get_weather","arguments":{"city":"Oslo"}}'}
+    assert request.messages[2] == {"role": "tool", "content": "get_weather result: -3 C"}
+    assert request.messages[3] == {"role": "system", "content": "Answer in French."}
+
+
+def test_sampling_fields():
+    request = parse_request({"messages": ASK, "temperature": 0.5, "top_p": 0.9, "seed": 7, "max_completion_tokens": 64,
+                             "stop": "END"})
+    assert (request.sampling.temperature, request.sampling.top_p, request.sampling.seed) == (0.5, 0.9, 7)
+    assert request.sampling.max_tokens == 64 and request.sampling.stop == ("END",)
+
+
+@pytest.mark.parametrize("body, param", [
+    ({"messages": ASK, "tools": [WEATHER], "tool_choice": "sometimes"}, "tool_choice"),
+    ({"messages": ASK, "tool_choice": "required"}, "tool_choice"),
+    ({"messages": ASK, "tools": [{"type": "retrieval"}]}, "tools[0]"),
+    ({"messages": ASK, "tools": [WEATHER], "response_format": {"type": "json_object"}}, "response_format"),
+    ({"messages": ASK, "response_format": {"type": "json_schema", "json_schema": {"schema": {"type": 5}}}},
+     "response_format"),
+    ({"messages": ASK, "response_format": {"type": "xml"}}, "response_format"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]},
+     "messages[0].content[0]"),
+    ({"messages": [{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "{oops"}}]}]},
+     "messages[0].tool_calls[0].function.arguments"),
+    ({"messages": ASK, "max_tokens": 0}, "max_tokens"),
+    ({"messages": ASK, "top_p": 1.5}, "top_p"),
+    ({"messages": ASK, "stop": ["a", "b", "c", "d", "e"]}, "stop"),
+    ({"messages": ASK, "stream": "yes"}, "stream"),
+    ({"messages": ASK, "logprobs": True}, "logprobs"),
+])
+def test_bad_requests_name_the_parameter(body, param):
+    with pytest.raises(ApiError) as caught:
+        parse_request(body)
+    assert caught.value.status == 400 and caught.value.param == param
+
+
+def test_a_response_schema_the_compiler_cannot_use_names_its_key_path():
+    schema = {"type": "object", "properties": {"s": {"type": "string", "minLength": 5, "maxLength": 2}}}
+    with pytest.raises(ApiError, match=r"response_format.json_schema.schema.s.minLength: minLength is larger"):
+        parse_request({"messages": ASK, "response_format": {"type": "json_schema", "json_schema": {"schema": schema}}})
+
+
+def test_reading_a_reply():
+    auto = parse_request({"messages": ASK, "tools": [WEATHER]})
+    assert read(auto, Completion("It is cold.")) == ("It is cold.", ())
+    content, calls = read(auto, Completion('{"name": "get_weather", "arguments": {"city": "Oslo"}}'))
+    assert content is None and [(c.name, c.arguments) for c in calls] == [("get_weather", {"city": "Oslo"})]
+    with pytest.raises(InvalidCall, match="missing required args"):
+        read(auto, Completion('{"name": "get_weather", "arguments": {}}'))
+    structured = parse_request({"messages": ASK, "response_format": {"type": "json_schema", "json_schema": {
+        "schema": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}}}}})
+    assert read(structured, Completion('{"n": 2}')) == ('{"n": 2}', ())
+    with pytest.raises(InvalidCall, match="'n': 9 is greater than the maximum of 3 for the reply"):
+        read(structured, Completion('{"n": 9}'))

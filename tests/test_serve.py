@@ -1,0 +1,297 @@
+"""``gbnf serve`` driven by the official ``openai`` client, in front of the in-process model and
+of a real llama-server; a scripted fake upstream only for a 500, garbage, a hang and 503s."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import jsonschema
+import openai
+import pytest
+
+from tests.fakes import Fake
+
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "Current weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"},
+                                                    "units": {"type": "string", "enum": ["metric", "imperial"]}},
+                   "required": ["city"]}}}
+EMAIL = {"type": "function", "function": {
+    "name": "send_email", "description": "Send an email",
+    "parameters": {"type": "object", "properties": {"to": {"type": "string"}, "body": {"type": "string", "maxLength": 80}},
+                   "required": ["to", "body"]}}}
+TOOLS = [WEATHER, EMAIL]
+SCHEMAS = {t["function"]["name"]: t["function"]["parameters"] for t in TOOLS}
+ASK = [{"role": "user", "content": "What's the weather in Paris?"}]
+PERSON = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 40}, "age": {"type": "integer"}},
+          "required": ["name", "age"], "additionalProperties": False}
+
+
+@contextmanager
+def serving(*args: str) -> Iterator[str]:
+    """``gbnf serve --port 0 ARGS`` in a subprocess: its base URL once it prints the ready line;
+    stopped with SIGTERM afterwards, which must end it cleanly."""
+    process = subprocess.Popen([sys.executable, "-m", "gbnf", "serve", "--port", "0", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = _first_line(process, 120)
+        assert line.startswith("gbnf serve ready at http://127.0.0.1:"), (line, process.stderr.read())
+        yield line.split()[-1]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            assert process.wait(timeout=15) == 0
+        finally:
+            process.kill()
+    assert "Traceback" not in process.stderr.read()
+
+
+def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return lines[0].strip() if lines else ""
+
+
+@pytest.fixture(scope="module")
+def local_url() -> Iterator[str]:
+    with serving() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def upstream_url(llama_server) -> Iterator[str]:
+    with serving("--server", llama_server.url) as url:
+        yield url
+
+
+@pytest.fixture(params=["inprocess", "llama-server"])
+def url(request, local_url, upstream_url) -> str:
+    return local_url if request.param == "inprocess" else upstream_url
+
+
+def client(url: str) -> openai.OpenAI:
+    return openai.OpenAI(base_url=url, api_key="unused", max_retries=0, timeout=120)
+
+
+def check_calls(message, allowed: set[str]) -> list[tuple[str, dict]]:
+    """Every call is to an allowed tool with arguments valid for its schema."""
+    calls = []
+    for call in message.tool_calls:
+        assert call.id.startswith("call_") and call.type == "function"
+        assert call.function.name in allowed
+        arguments = json.loads(call.function.arguments)
+        jsonschema.validate(arguments, {**SCHEMAS[call.function.name], "additionalProperties": False})
+        calls.append((call.function.name, arguments))
+    return calls
+
+
+def test_required_gives_a_valid_call(url):
+    reply = client(url).chat.completions.create(model="m", messages=ASK, tools=TOOLS, tool_choice="required",
+                                                parallel_tool_calls=False)
+    choice = reply.choices[0]
+    assert choice.finish_reason == "tool_calls" and choice.message.content is None
+    assert len(check_calls(choice.message, set(SCHEMAS))) == 1
+    assert reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
+
+
+def test_a_named_tool_is_the_one_called(url):
+    reply = client(url).chat.completions.create(
+        model="m", messages=ASK, tools=TOOLS, tool_choice={"type": "function", "function": {"name": "send_email"}})
+    assert [name for name, _ in check_calls(reply.choices[0].message, {"send_email"})] == ["send_email"]
+
+
+def test_auto_answers_in_text_or_with_valid_calls(url):
+    reply = client(url).chat.completions.create(model="m", messages=[{"role": "user", "content": "Say hello."}],
+                                                tools=TOOLS, max_tokens=40)
+    message = reply.choices[0].message
+    if message.tool_calls:
+        assert reply.choices[0].finish_reason == "tool_calls" and message.content is None
+        check_calls(message, set(SCHEMAS))
+    else:
+        assert message.content and message.content[0] not in "{[ \n\t"
+        assert reply.choices[0].finish_reason in ("stop", "length")
+
+
+def test_none_answers_in_text(url):
+    reply = client(url).chat.completions.create(model="m", messages=ASK, tools=TOOLS, tool_choice="none",
+                                                max_tokens=30)
+    assert reply.choices[0].message.tool_calls is None and isinstance(reply.choices[0].message.content, str)
+
+
+def test_parallel_calls_are_each_valid(url):
+    reply = client(url).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "Weather in Paris and in Rome?"}], tools=TOOLS,
+        tool_choice="required", parallel_tool_calls=True)
+    assert 1 <= len(check_calls(reply.choices[0].message, set(SCHEMAS))) <= 4
+
+
+def test_stream_carries_the_same_call_as_the_plain_reply(url):
+    api = client(url)
+    plain = api.chat.completions.create(model="m", messages=ASK, tools=TOOLS, tool_choice="required", seed=3)
+    stream = api.chat.completions.create(model="m", messages=ASK, tools=TOOLS, tool_choice="required", seed=3,
+                                         stream=True, stream_options={"include_usage": True})
+    calls: dict[int, dict[str, str]] = {}
+    finish, usage, roles = None, None, []
+    for chunk in stream:
+        if not chunk.choices:
+            usage = chunk.usage
+            continue
+        delta = chunk.choices[0].delta
+        roles += [delta.role] if delta.role else []
+        for part in delta.tool_calls or []:
+            entry = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
+            entry["id"] += part.id or ""
+            entry["name"] += (part.function.name or "") if part.function else ""
+            entry["arguments"] += (part.function.arguments or "") if part.function else ""
+        finish = chunk.choices[0].finish_reason or finish
+    assert roles == ["assistant"] and finish == "tool_calls"
+    expected = [(c.function.name, json.loads(c.function.arguments)) for c in plain.choices[0].message.tool_calls]
+    assert [(c["name"], json.loads(c["arguments"])) for c in calls.values()] == expected
+    assert all(c["id"].startswith("call_") for c in calls.values())
+    assert usage.completion_tokens == plain.usage.completion_tokens
+
+
+def test_streamed_text_joins_to_the_plain_text(url):
+    api = client(url)
+    question = [{"role": "user", "content": "Name three colours."}]
+    plain = api.chat.completions.create(model="m", messages=question, max_tokens=30)
+    pieces = [c.choices[0].delta.content or "" for c in
+              api.chat.completions.create(model="m", messages=question, max_tokens=30, stream=True) if c.choices]
+    assert "".join(pieces) == plain.choices[0].message.content
+
+
+def test_response_format_json_schema_and_json_object(url):
+    api = client(url)
+    person = api.chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "Ann is 30. Give her as JSON."}],
+        response_format={"type": "json_schema", "json_schema": {"name": "person", "schema": PERSON}})
+    jsonschema.validate(json.loads(person.choices[0].message.content), PERSON)
+    anything = api.chat.completions.create(model="m", messages=[{"role": "user", "content": "Some JSON please."}],
+                                           response_format={"type": "json_object"}, max_tokens=200)
+    assert isinstance(json.loads(anything.choices[0].message.content), dict)
+
+
+def test_a_tool_result_turn_is_read(url):
+    turn = [*ASK, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "21 C and sunny"}]
+    reply = client(url).chat.completions.create(model="m", messages=turn, tools=TOOLS, tool_choice="none",
+                                                max_tokens=40)
+    assert reply.choices[0].message.content
+    assert reply.usage.prompt_tokens > 40
+
+
+def test_eight_concurrent_clients(url):
+    """Eight clients at once all get their answer; in-process (one request at a time, greedy)
+    each is the answer it gets alone, so no request saw another's tokens."""
+    def ask(i: int) -> str:
+        reply = client(url).chat.completions.create(
+            model="m", messages=[{"role": "user", "content": f"Spell the number {i}."}], max_tokens=12)
+        return reply.choices[0].message.content
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        together = list(pool.map(ask, range(8)))
+    assert all(together)
+    if "inprocess" in os.environ.get("PYTEST_CURRENT_TEST", ""):
+        assert together == [ask(i) for i in range(8)]
+
+
+def test_a_client_gone_mid_stream_leaves_the_server_healthy(url):
+    body = {"model": "m", "messages": ASK, "max_tokens": 60, "stream": True}
+    with httpx.stream("POST", f"{url}/chat/completions", json=body, timeout=120) as response:
+        assert response.status_code == 200
+        next(response.iter_lines())
+    assert httpx.get(url.removesuffix("/v1") + "/health").json() == {"status": "ok"}
+    assert client(url).chat.completions.create(model="m", messages=ASK, max_tokens=5).choices[0].message.content
+
+
+def test_models_and_health(local_url):
+    assert [m.id for m in client(local_url).models.list()] == ["SmolLM2-135M-Instruct.Q4_1"]
+    assert httpx.get(local_url.removesuffix("/v1") + "/health").status_code == 200
+
+
+@pytest.mark.parametrize("body, param, words", [
+    ("{not json", None, "not JSON"),
+    ("[1, 2]", None, "JSON object"),
+    (json.dumps({"model": "m"}), "messages", "non-empty list"),
+    (json.dumps({"messages": ASK, "n": 2}), "n", "not supported"),
+    (json.dumps({"messages": ASK, "tools": TOOLS, "tool_choice": {"type": "function", "function": {"name": "nope"}}}),
+     "tool_choice", "names no tool"),
+    (json.dumps({"messages": [{"role": "wizard", "content": "x"}]}), "messages[0].role", "role must be"),
+    (json.dumps({"messages": ASK, "temperature": -1}), "temperature", "from 0 to 2"),
+    (json.dumps({"messages": ASK, "tools": [{"type": "function", "function": {
+        "name": "bad", "parameters": {"type": "object", "properties": {"x": {"type": "strin"}}}}}]}),
+     "tools", "tools[0] (bad): parameters.properties.x.type"),
+])
+def test_bad_bodies_get_400_in_openai_shape(local_url, body, param, words):
+    response = httpx.post(f"{local_url}/chat/completions", content=body, timeout=30)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["param"] == param and words in error["message"] and error["type"] == "invalid_request_error"
+
+
+def test_a_broken_schema_through_the_client_names_the_tool_and_key(local_url):
+    broken = {"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "properties": {"n": {"type": "integer", "minimum": "zero"}}}}}
+    with pytest.raises(openai.BadRequestError, match=r"tools\[0\] \(f\): parameters.properties.n.minimum"):
+        client(local_url).chat.completions.create(model="m", messages=ASK, tools=[broken])
+
+
+def test_unknown_route_is_404_in_openai_shape(local_url):
+    response = httpx.get(f"{local_url}/nothing")
+    assert response.status_code == 404 and "error" in response.json()
+
+
+def test_retries_that_run_out_answer_an_error_not_a_bad_call(upstream_url):
+    never = {"type": "function", "function": {"name": "pick", "parameters": {
+        "type": "object", "properties": {"n": {"type": "integer", "not": {"type": "integer"}}}, "required": ["n"]}}}
+    with pytest.raises(openai.InternalServerError, match=r"no valid reply in 3 attempts; last error: .*'n'"):
+        client(upstream_url).chat.completions.create(model="m", messages=ASK, tools=[never], tool_choice="required",
+                                                     max_tokens=30)
+
+
+def test_upstream_faults_map_to_502_504_503():
+    ok = json.dumps({"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]}).encode()
+    fake = Fake((500, b'{"error": {"message": "boom"}}', 0), (200, b"not json", 0), (200, ok, 3.0), (503, b"{}", 0))
+    try:
+        with serving("--server", fake.url, "--timeout", "1") as url:
+            errors = [httpx.post(f"{url}/chat/completions", json={"messages": ASK}, timeout=30) for _ in range(4)]
+        assert [(r.status_code, r.json()["error"]["code"]) for r in errors] == [
+            (502, "upstream_error"), (502, "upstream_error"), (504, "upstream_timeout"), (503, "model_loading")]
+        assert "boom" in errors[0].json()["error"]["message"]
+    finally:
+        fake.close()
+
+
+def test_a_full_queue_answers_503_with_retry_after():
+    with serving("--queue", "0") as url:
+        body = {"messages": ASK, "max_tokens": 60}
+
+        def post(_: int) -> httpx.Response:
+            return httpx.post(f"{url}/chat/completions", json=body, timeout=120)
+
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            responses = list(pool.map(post, range(3)))
+        busy = [r for r in responses if r.status_code == 503]
+        assert busy and all(r.headers["Retry-After"] == "1" for r in busy)
+        assert any(r.status_code == 200 for r in responses)
+
+
+def test_a_taken_port_is_one_clear_line():
+    with serving() as url:
+        port = url.split(":")[-1].split("/")[0]
+        done = subprocess.run([sys.executable, "-m", "gbnf", "serve", "--port", port], capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "GBNF_SERVER": ""})
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"could not serve on 127.0.0.1:{port}: Address already in use" in done.stderr
