@@ -3,7 +3,7 @@
     python -m bench                      # full run on the embedded model (long)
     python -m bench --quick              # a few minutes: a sample of the tasks and of BFCL
     python -m bench --model FILE         # any GGUF model in-process
-    python -m bench --server URL         # also a running llama-server (native tool calling too)
+    python -m bench --server URL         # also a running llama-server (native tool calling, gbnf serve)
     python -m bench --label v2 --compare bench/results/v1.json
 
 Writes bench/results/LABEL.json, LABEL.md and LABEL.png; a full run also rewrites the README's
@@ -23,7 +23,8 @@ from tqdm import tqdm
 
 from bench.bfcl import bfcl_cases, run_case
 from bench.configs import CONFIGS, NEEDS_SERVER
-from bench.report import BFCL_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_readme
+from bench.endpoint import endpoint_bench
+from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_readme
 from bench.speed import compile_bench, decoding_bench
 from bench.tasks import Task, load_tasks, run_task, task_planner
 from gbnf.backends.base import Sampling
@@ -52,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     label = args.label or ("quick" if args.quick else "full")
     start = time.perf_counter()
     tasks = load_tasks(8 if args.quick else None)
-    cases = bfcl_cases(args.bfcl if args.bfcl is not None else 1 if args.quick else 12)
+    per_set = args.bfcl if args.bfcl is not None else 1 if args.quick else 12
+    cases = bfcl_cases(per_set)
     sampling = Sampling(max_tokens=256, temperature=args.temperature)
     max_steps = 4
     wanted = args.configs.split(",") if args.configs else list(CONFIGS)
@@ -79,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                 task_rows.append({"config": config, **run_task(item, planners[config, trial])})
             else:
                 bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, CONFIGS[config])})
+        endpoint_rows = endpoint_bench(server.url, per_set) if server is not None else []
         compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10)
         decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64)
     result: dict[str, Any] = {
@@ -88,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         "tasks": {"rows": task_rows, "by_config": aggregate(task_rows, ("config",), TASK_METRICS),
                   "by_config_and_kind": aggregate(task_rows, ("config", "kind"), TASK_METRICS)},
         "bfcl": {"rows": bfcl_rows, "by_config_and_set": aggregate(bfcl_rows, ("config", "set"), BFCL_METRICS)},
+        "endpoint": {"rows": endpoint_rows,
+                     "by_target": aggregate(endpoint_rows, ("target", "tool_choice", "set"), ENDPOINT_METRICS)},
         "compile": compile_rows,
         "decoding": decoding_rows,
     }

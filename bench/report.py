@@ -8,6 +8,7 @@ from typing import Any
 
 TASK_METRICS = ("success", "first_tool_match", "args_valid")
 BFCL_METRICS = ("first_tool_match", "args_valid", "args_match", "abstention_correct")
+ENDPOINT_METRICS = ("called", "args_valid", "ast_match", "error")
 FINISHERS = ("model", "loop", "salvage", "none")
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -24,8 +25,9 @@ def aggregate(rows: list[dict[str, Any]], by: tuple[str, ...], metrics: tuple[st
         for metric in (*metrics, "steps", "seconds"):
             values = [float(r[metric]) for r in members if r.get(metric) is not None]
             entry[metric] = round(sum(values) / len(values), 3) if values else None
-        for who in FINISHERS:
-            entry[f"by {who}"] = round(sum(r["finished_by"] == who for r in members) / len(members), 3)
+        if all("finished_by" in r for r in members):
+            for who in FINISHERS:
+                entry[f"by {who}"] = round(sum(r["finished_by"] == who for r in members) / len(members), 3)
         out.append(entry)
     return out
 
@@ -37,13 +39,15 @@ def _cell(value: Any, percent: bool) -> str:
 
 
 def table(entries: list[dict[str, Any]], keys: tuple[str, ...], metrics: tuple[str, ...]) -> str:
-    """A markdown table: the keys, n, the metrics and finishers as percentages, steps and seconds."""
-    shares = (*metrics, *(f"by {w}" for w in FINISHERS))
-    columns = [*keys, "n", *shares, "steps", "seconds"]
+    """A markdown table: the keys, n, the metrics and finishers (when known) as percentages,
+    steps (when known) and seconds."""
+    shares = (*metrics, *(f"by {w}" for w in FINISHERS if entries and f"by {w}" in entries[0]))
+    plain = tuple(m for m in ("steps", "seconds") if any(e[m] is not None for e in entries))
+    columns = [*keys, "n", *shares, *plain]
     lines = ["| " + " | ".join(c.replace("_", " ") for c in columns) + " |", "|" + "---|" * len(columns)]
     for entry in entries:
         cells = [str(entry[k]) for k in keys] + [str(entry["n"])]
-        cells += [_cell(entry[m], True) for m in shares] + [_cell(entry[m], False) for m in ("steps", "seconds")]
+        cells += [_cell(entry[m], True) for m in shares] + [_cell(entry[m], False) for m in plain]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -60,6 +64,10 @@ def markdown(result: dict[str, Any]) -> str:
              table(tasks["by_config_and_kind"], ("config", "kind"), TASK_METRICS), "",
              "#### BFCL, by configuration and set", "",
              table(bfcl["by_config_and_set"], ("config", "set"), BFCL_METRICS), ""]
+    if result.get("endpoint"):
+        parts += ["#### BFCL through `gbnf serve` and through llama-server's own tool calling "
+                  "(same model, same OpenAI requests)", "",
+                  table(result["endpoint"]["by_target"], ("target", "tool_choice", "set"), ENDPOINT_METRICS), ""]
     parts += ["#### Compile time (ms per compile)", "", "| tools | rules | ours cold | ours cached | "
               "llama.cpp converter |", "|---|---|---|---|---|"]
     parts += [f"| {r['tools']} | {r['rules']} | {r['ours cold']} | {r['ours cached']} | {r['llama.cpp converter']} |"

@@ -95,6 +95,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--string-chars", type=int, default=1000, metavar="N",
                        help="cap, in the grammar, string arguments the schema leaves unbounded (default 1000; "
                             "0: no cap)")
+    serve.add_argument("--array-items", type=int, default=100, metavar="N",
+                       help="cap, in the grammar, arrays the schema leaves unbounded (default 100; 0: no cap)")
+    serve.add_argument("--act-first", action="store_true",
+                       help="for small models: when the user's last message shares words with some tools, "
+                            "a reply under auto or required must call one of them")
     serve.add_argument("--queue", type=int, default=16, metavar="N",
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
@@ -226,15 +231,17 @@ def _print_event(event: Event) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from gbnf.endpoint import LocalModel, RemoteModels, serve
+    from gbnf.endpoint import LocalModel, RemoteModels, Shaping, serve
 
-    if min(args.max_retries, args.queue, args.string_chars) < 0 or not args.timeout > 0 \
+    if min(args.max_retries, args.queue, args.string_chars, args.array_items) < 0 or not args.timeout > 0 \
             or not 0 <= args.port <= 65535:
-        raise GbnfError("--max-retries, --queue and --string-chars must be >= 0, --timeout > 0, --port 0-65535")
+        raise GbnfError("--max-retries, --queue, --string-chars and --array-items must be >= 0, "
+                        "--timeout > 0, --port 0-65535")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
     model = RemoteModels(urls, timeout=args.timeout) if urls else LocalModel(args.model, queue=args.queue)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
-    serve(model, host=args.host, port=args.port, max_retries=args.max_retries, string_chars=args.string_chars or None,
+    shaping = Shaping(args.string_chars or None, args.array_items or None, args.act_first)
+    serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping,
           log_level="info" if args.verbose else "warning")
     return 0
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from gbnf.endpoint.chat import read
-from gbnf.endpoint.request import MAX_PARALLEL, ApiError, parse_request
+from gbnf.endpoint.request import MAX_PARALLEL, ApiError, Shaping, parse_request
 from gbnf.backends.base import Completion
 from gbnf.validate import InvalidCall
 
@@ -42,7 +42,7 @@ def test_tool_choice_shapes_the_grammar():
 
 
 def test_unbounded_strings_are_capped_in_the_grammar_only():
-    request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, string_chars=50)
+    request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, Shaping(string_chars=50))
     assert "{0,50}" in request.grammar
     assert "maxLength" not in json.dumps(request.offered[0].parameters)
 
@@ -107,3 +107,16 @@ def test_reading_a_reply():
     assert read(structured, Completion('{"n": 2}')) == ('{"n": 2}', ())
     with pytest.raises(InvalidCall, match="'n': 9 is greater than the maximum of 3 for the reply"):
         read(structured, Completion('{"n": 9}'))
+
+
+def test_act_first_requires_a_call_to_the_tools_the_user_named():
+    shaping = Shaping(act_first=True)
+    focused = parse_request({"messages": ASK, "tools": [WEATHER, NOTE]}, shaping)
+    assert focused.required and [t.name for t in focused.offered] == ["get_weather"]
+    assert "plainText" not in focused.grammar and "add_note" not in focused.messages[0]["content"]
+    unrelated = parse_request({"messages": [{"role": "user", "content": "Hello there"}], "tools": [WEATHER, NOTE]},
+                              shaping)
+    assert not unrelated.required and len(unrelated.offered) == 2
+    after_a_result = parse_request({"messages": [*ASK, {"role": "tool", "content": "-3 C"}], "tools": [WEATHER]},
+                                   shaping)
+    assert not after_a_result.required

@@ -6,10 +6,8 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import os
-import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,6 +16,7 @@ import jsonschema
 import openai
 import pytest
 
+from gbnf.endpoint.process import ServeProcess
 from tests.fakes import Fake
 
 WEATHER = {"type": "function", "function": {
@@ -38,29 +37,13 @@ PERSON = {"type": "object", "properties": {"name": {"type": "string", "maxLength
 
 @contextmanager
 def serving(*args: str) -> Iterator[str]:
-    """``gbnf serve --port 0 ARGS`` in a subprocess: its base URL once it prints the ready line;
-    stopped with SIGTERM afterwards, which must end it cleanly."""
-    process = subprocess.Popen([sys.executable, "-m", "gbnf", "serve", "--port", "0", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    """``gbnf serve --port 0 ARGS``: its base URL once ready; SIGTERM must then end it cleanly."""
+    process = ServeProcess(*args).start()
     try:
-        line = _first_line(process, 120)
-        assert line.startswith("gbnf serve ready at http://127.0.0.1:"), (line, process.stderr.read())
-        yield line.split()[-1]
+        yield process.url
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            assert process.wait(timeout=15) == 0
-        finally:
-            process.kill()
-    assert "Traceback" not in process.stderr.read()
-
-
-def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    return lines[0].strip() if lines else ""
+        assert process.stop() == 0, process.stderr
+    assert "Traceback" not in process.stderr
 
 
 @pytest.fixture(scope="module")

@@ -13,23 +13,23 @@ from collections.abc import Callable
 
 import uvicorn
 
-from gbnf.endpoint.app import STRING_CHARS, create_app
+from gbnf.endpoint.app import create_app
 from gbnf.endpoint.models import LocalModel, Model, RemoteModels
+from gbnf.endpoint.request import Shaping
 from gbnf.errors import GbnfError
 
-__all__ = ["LocalModel", "Model", "RemoteModels", "create_app", "serve"]
+__all__ = ["LocalModel", "Model", "RemoteModels", "Shaping", "create_app", "serve"]
 
 
 def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retries: int = 2,
-          string_chars: int | None = STRING_CHARS, log_level: str = "warning",
+          shaping: Shaping = Shaping(), log_level: str = "warning",
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve until Ctrl-C or SIGTERM; ``on_ready`` gets the base URL (``http://HOST:PORT/v1``)
     once requests are accepted (port 0 picks a free port)."""
     sock = _bind(host, port)
-    config = uvicorn.Config(create_app(model, max_retries=max_retries, string_chars=string_chars),
-                            log_level=log_level, access_log=log_level in ("info", "debug"))
-    bound = sock.getsockname()
-    url = f"http://{host}:{bound[1]}/v1"
+    config = uvicorn.Config(create_app(model, max_retries=max_retries, shaping=shaping), log_level=log_level,
+                            access_log=log_level in ("info", "debug"))
+    url = f"http://{host}:{sock.getsockname()[1]}/v1"
     asyncio.run(_run(uvicorn.Server(config), sock, model, lambda: (on_ready or _announce)(url)))
 
 

@@ -26,19 +26,15 @@ from starlette.routing import Route
 
 from gbnf.endpoint.chat import Reply, reply
 from gbnf.endpoint.models import Model
-from gbnf.endpoint.request import ApiError, ChatRequest, parse_request
+from gbnf.endpoint.request import ApiError, ChatRequest, Shaping, parse_request
 from gbnf.errors import ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
 
 log = logging.getLogger("gbnf.serve")
 
 
-STRING_CHARS = 1000
-"""The grammar's cap on a tool string argument that its schema leaves unbounded."""
-
-
-def create_app(model: Model, *, max_retries: int = 2, string_chars: int | None = STRING_CHARS) -> Starlette:
-    """The OpenAI-compatible app in front of ``model``: invalid replies are asked again up to
-    ``max_retries`` times; ``string_chars`` caps unbounded string arguments in the grammar."""
+def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping()) -> Starlette:
+    """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping``, invalid
+    replies asked again up to ``max_retries`` times."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -47,7 +43,7 @@ def create_app(model: Model, *, max_retries: int = 2, string_chars: int | None =
         await model.close()
 
     async def chat(request: Request) -> Response:
-        parsed = parse_request(await _json_body(request), string_chars=string_chars)
+        parsed = parse_request(await _json_body(request), shaping)
         answer = await reply(parsed, model.complete, max_retries)
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
         if parsed.stream:

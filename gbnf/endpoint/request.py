@@ -21,6 +21,7 @@ from gbnf.importers import import_tools
 from gbnf.literals import json_text
 from gbnf.manifest import Tool
 from gbnf.prompt import tools_offer
+from gbnf.rank import select_tools
 from gbnf.schema import bounded, key_path
 
 MAX_PARALLEL = 4
@@ -48,6 +49,23 @@ def bad(param: str | None, message: str) -> ApiError:
 
 
 @dataclass(frozen=True)
+class Shaping:
+    """How ``gbnf serve`` shapes a request for the model.
+
+    ``string_chars`` and ``array_items`` cap, in the grammar only, every tool string and array
+    argument the schema leaves unbounded (None: no cap): a small model's run-on then ends as a
+    complete call, which the validator still checks against the schema as written. With
+    ``act_first``, when the user has the last word and some tools share words with it (BM25),
+    a reply under ``auto`` or ``required`` must call one of those tools: a lever for small
+    models, which otherwise answer in prose or pick a tool at random.
+    """
+
+    string_chars: int | None = 1000
+    array_items: int | None = 100
+    act_first: bool = False
+
+
+@dataclass(frozen=True)
 class ChatRequest:
     """What one chat completion asks: the model's messages (tools offered in the system
     prompt), the tools a reply may call (``offered``; empty when none), whether a call is
@@ -65,12 +83,9 @@ class ChatRequest:
     grammar: str | None
 
 
-def parse_request(body: Any, *, string_chars: int | None = None) -> ChatRequest:
-    """Check an OpenAI ``/v1/chat/completions`` body; raise :class:`ApiError` naming what is wrong.
-
-    ``string_chars`` caps, in the grammar only, every tool string argument the schema leaves
-    unbounded: a small model's run-on string then ends as a complete call.
-    """
+def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
+    """Check an OpenAI ``/v1/chat/completions`` body, shaped by ``shaping``; raise
+    :class:`ApiError` naming what is wrong."""
     if not isinstance(body, dict):
         raise bad(None, "the body must be a JSON object")
     for key, default in _REFUSED.items():
@@ -86,10 +101,15 @@ def parse_request(body: Any, *, string_chars: int | None = None) -> ChatRequest:
         raise bad("response_format", "response_format with tools under tool_choice 'auto' is not supported: "
                   "use tool_choice 'required' or a named tool, or drop one of them")
     messages = _messages(body.get("messages"))
+    if shaping.act_first and choice in ("auto", "required") and messages[-1]["role"] == "user":
+        focus = select_tools(list(offered), messages[-1]["content"], len(offered), final_tool="")
+        if focus.evidence:
+            offered, required = tuple(focus.first), True
     if offered:
         messages = _with_system(messages, tools_offer(list(offered), required, parallel))
     names = tuple(t.name for t in offered)
-    grammar = (_pool_grammar(tools_json, names, parallel, not required, string_chars) if offered
+    grammar = (_pool_grammar(tools_json, names, parallel, not required,
+                                 (shaping.string_chars, shaping.array_items)) if offered
                else _schema_grammar(json.dumps(schema, sort_keys=True)) if schema is not None else None)
     options = body.get("stream_options") or {}
     return ChatRequest(
@@ -115,9 +135,11 @@ def _tools(tools_json: str) -> tuple[Tool, ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pool_grammar(tools_json: str, names: tuple[str, ...], parallel: int, text: bool, chars: int | None) -> str:
-    """The grammar of a reply that calls one of ``names`` (or several, or answers in text)."""
-    pool = [replace(t, parameters=bounded(t.parameters, chars, None)) for t in _tools(tools_json) if t.name in names]
+def _pool_grammar(tools_json: str, names: tuple[str, ...], parallel: int, text: bool,
+                  caps: tuple[int | None, int | None]) -> str:
+    """The grammar of a reply that calls one of ``names`` (or several, or answers in text),
+    with unbounded strings and arrays capped at ``caps`` (characters, items)."""
+    pool = [replace(t, parameters=bounded(t.parameters, *caps)) for t in _tools(tools_json) if t.name in names]
     return compile_pool(pool, parallel=parallel, text=text).text
 
 

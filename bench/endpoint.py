@@ -1,0 +1,69 @@
+"""BFCL through ``gbnf serve`` against llama-server's own tool calling: the same model, the same
+OpenAI requests, sent by the ``openai`` client to each.
+
+Per request: whether any tool was called, whether every call's arguments are valid for its
+tool's schema (among requests with calls), BFCL's AST match, an HTTP error, and seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import nullcontext
+from typing import Any
+
+import openai
+
+from bench.bfcl import Case, bfcl_cases, matches_truth
+from gbnf.endpoint.process import ServeProcess
+from gbnf.prompt import openai_tools
+from gbnf.validate import InvalidCall, ToolCall, validate_call
+
+SETS = ("simple", "multiple", "parallel")
+CHOICES = ("auto", "required")
+SMALL = ("--act-first", "--string-chars", "200", "--array-items", "10")
+VARIANTS = {"gbnf serve": (), "gbnf serve, small-model levers": SMALL}
+"""The ``gbnf serve`` command lines measured, besides llama-server alone."""
+
+
+def endpoint_bench(llama_url: str, per_set: int, variants: dict[str, tuple[str, ...]] = VARIANTS
+                   ) -> list[dict[str, Any]]:
+    """Each BFCL entry of the simple, multiple and parallel sets, under each tool_choice, sent to
+    each ``gbnf serve`` variant (in front of ``llama_url``) and to the llama-server itself."""
+    cases = [c for c in bfcl_cases(per_set) if c.set in SETS]
+    rows = []
+    for target, flags in [*variants.items(), ("llama-server", None)]:
+        with ServeProcess("--server", llama_url, *flags) if flags is not None else nullcontext() as served:
+            url = served.url if served else f"{llama_url}/v1"
+            client = openai.OpenAI(base_url=url, api_key="unused", max_retries=0, timeout=300)
+            for choice in CHOICES:
+                rows += [{"target": target, "tool_choice": choice, **ask(client, case, choice)} for case in cases]
+    return rows
+
+
+def ask(client: openai.OpenAI, case: Case, choice: str) -> dict[str, Any]:
+    """One request for one BFCL entry, scored."""
+    tools = [t for t in case.tools if t.name != "final_answer"]
+    start = time.perf_counter()
+    try:
+        reply = client.chat.completions.create(
+            model="bench", messages=[{"role": "user", "content": case.query}], tools=openai_tools(tools),
+            tool_choice=choice, parallel_tool_calls=case.set == "parallel", temperature=0, max_tokens=256)
+    except openai.APIError as exc:
+        return {"case": case.id, "set": case.set, "called": 0, "args_valid": None, "ast_match": 0,
+                "error": 1, "why": str(exc)[:200], "seconds": round(time.perf_counter() - start, 3)}
+    calls = [(c.function.name, c.function.arguments) for c in reply.choices[0].message.tool_calls or []]
+    valid = [_valid(name, arguments, tools) for name, arguments in calls]
+    parsed = [ToolCall(name, json.loads(arguments)) for (name, arguments), ok in zip(calls, valid) if ok]
+    return {"case": case.id, "set": case.set, "called": int(bool(calls)),
+            "args_valid": int(all(valid)) if calls else None,
+            "ast_match": int(len(parsed) == len(calls) and matches_truth(parsed, case.truth or [])),
+            "error": 0, "seconds": round(time.perf_counter() - start, 3)}
+
+
+def _valid(name: str, arguments: str, tools: list) -> bool:
+    try:
+        validate_call({"name": name, "arguments": json.loads(arguments)}, tools)
+    except (InvalidCall, json.JSONDecodeError):
+        return False
+    return True
