@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
 import openai
@@ -67,3 +68,33 @@ def _valid(name: str, arguments: str, tools: list) -> bool:
     except (InvalidCall, json.JSONDecodeError):
         return False
     return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.endpoint [--server URL] [--per-set N]``: this part of the bench alone,
+    written to bench/results/endpoint.json and .md (a llama-server is started when none is given)."""
+    import argparse
+
+    from bench.report import ENDPOINT_METRICS, aggregate, table
+    from gbnf.server.process import LlamaServer
+
+    parser = argparse.ArgumentParser(prog="python -m bench.endpoint", description=__doc__.splitlines()[0])
+    parser.add_argument("--server", help="a running llama-server (default: start one with the embedded model)")
+    parser.add_argument("--per-set", type=int, default=12, help="BFCL entries per set (default 12)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    with nullcontext(args.server) if args.server else LlamaServer() as server:
+        rows = endpoint_bench(server if isinstance(server, str) else server.url, args.per_set)
+    by_target = aggregate(rows, ("target", "tool_choice", "set"), ENDPOINT_METRICS)
+    report = (f"BFCL through `gbnf serve` and through llama-server's own tool calling: {args.per_set} entries per "
+              f"set, temperature 0, max_tokens 256 ({time.perf_counter() - start:.0f} s in all).\n\n"
+              + table(by_target, ("target", "tool_choice", "set"), ENDPOINT_METRICS) + "\n")
+    out = Path(__file__).resolve().parent / "results"
+    (out / "endpoint.json").write_text(json.dumps({"rows": rows, "by_target": by_target}, indent=1), encoding="utf-8")
+    (out / "endpoint.md").write_text(report, encoding="utf-8")
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -120,3 +120,15 @@ def test_act_first_requires_a_call_to_the_tools_the_user_named():
     after_a_result = parse_request({"messages": [*ASK, {"role": "tool", "content": "-3 C"}], "tools": [WEATHER]},
                                    shaping)
     assert not after_a_result.required
+
+
+def test_key_order_is_the_requests_own():
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+              "required": ["name", "age"]}
+    structured = parse_request({"messages": ASK, "response_format": {"type": "json_schema",
+                                                                     "json_schema": {"schema": schema}}})
+    assert structured.grammar.index('name') < structured.grammar.index('age')
+    request = parse_request({"messages": ASK, "tools": [{"type": "function", "function": {
+        "name": "f", "parameters": {**schema, "properties": dict(reversed(schema["properties"].items()))}}}]})
+    arguments = next(line for line in request.grammar.splitlines() if line.startswith("argsF ::="))
+    assert arguments.index("age") < arguments.index("name")

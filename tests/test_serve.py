@@ -17,6 +17,7 @@ import openai
 import pytest
 
 from gbnf.endpoint.process import ServeProcess
+from gbnf.server.process import LlamaServer
 from tests.fakes import Fake
 
 WEATHER = {"type": "function", "function": {
@@ -278,3 +279,17 @@ def test_a_taken_port_is_one_clear_line():
                               text=True, timeout=120, env={**os.environ, "GBNF_SERVER": ""})
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"could not serve on 127.0.0.1:{port}: Address already in use" in done.stderr
+
+
+def test_requests_spread_over_llama_server_replicas(llama_server):
+    def launched(server: LlamaServer) -> int:
+        return server.log_path.read_text(errors="replace").count("launch_slot_")
+
+    with LlamaServer() as second, serving("--server", llama_server.url, "--server", second.url) as url:
+        before = [launched(s) for s in (llama_server, second)]
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            replies = list(pool.map(lambda i: client(url).chat.completions.create(
+                model="m", messages=[{"role": "user", "content": f"Count to {i}."}], max_tokens=20), range(4)))
+        after = [launched(s) for s in (llama_server, second)]
+    assert all(r.choices[0].message.content for r in replies)
+    assert after[0] > before[0] and after[1] > before[1]

@@ -110,7 +110,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     names = tuple(t.name for t in offered)
     grammar = (_pool_grammar(tools_json, names, parallel, not required,
                                  (shaping.string_chars, shaping.array_items)) if offered
-               else _schema_grammar(json.dumps(schema, sort_keys=True)) if schema is not None else None)
+               else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     options = body.get("stream_options") or {}
     return ChatRequest(
         model=str(body.get("model") or "gbnf"), messages=messages, offered=offered, required=required,
