@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -293,3 +294,29 @@ def test_requests_spread_over_llama_server_replicas(llama_server):
         after = [launched(s) for s in (llama_server, second)]
     assert all(r.choices[0].message.content for r in replies)
     assert after[0] > before[0] and after[1] > before[1]
+
+
+def test_text_streams_while_it_is_decoded(url):
+    start = time.perf_counter()
+    stream = client(url).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "Write a long story about a dragon."}], max_tokens=200,
+        stream=True, tools=TOOLS)
+    arrivals = [time.perf_counter() - start for chunk in stream if chunk.choices and chunk.choices[0].delta.content]
+    assert len(arrivals) > 20 and arrivals[0] < 0.5 * arrivals[-1]
+
+
+def test_streamed_upstream_text_and_its_faults():
+    events = (b'data: {"choices": [{"delta": {"content": "Hel"}}]}\n\n'
+              b'data: {"choices": [{"delta": {"content": "lo"}, "finish_reason": "stop"}]}\n\ndata: [DONE]\n\n')
+    broken = b'data: {"choices": [{"delta": {"content": "Hi"}}]}\n\ndata: {oops\n\n'
+    fake = Fake((500, b'{"error": {"message": "boom"}}', 0), (200, events, 0), (200, broken, 0))
+    try:
+        with serving("--server", fake.url) as url:
+            failed = httpx.post(f"{url}/chat/completions", json={"messages": ASK, "stream": True}, timeout=30)
+            assert failed.status_code == 502 and "boom" in failed.json()["error"]["message"]
+            stream = client(url).chat.completions.create(model="m", messages=ASK, stream=True)
+            assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == "Hello"
+            with pytest.raises(openai.APIError, match="unexpected stream event"):
+                list(client(url).chat.completions.create(model="m", messages=ASK, stream=True))
+    finally:
+        fake.close()

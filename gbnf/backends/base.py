@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Protocol
 
 Message = dict[str, Any]
 ToolSpec = dict[str, Any]  # an OpenAI-style {"type": "function", "function": {...}}
+TextSink = Callable[[str], None]
+"""Receives a reply's text piece by piece as it is decoded (``on_text`` of the backends)."""
 REPEAT_LAST_N = 64
 """How many of the last generated tokens ``Sampling.repeat_penalty`` looks at."""
 

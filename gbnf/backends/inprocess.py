@@ -24,7 +24,7 @@ import llama_cpp
 import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, ToolSpec
+from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, TextSink, ToolSpec
 from gbnf.engine import captured_stderr, grammar_sampler, token_allowed
 from gbnf.errors import BackendError, ContextExceeded
 from gbnf.model import default_model
@@ -73,21 +73,23 @@ class LlamaCppBackend:
         self._candidates["id"] = np.arange(self._n_vocab, dtype=np.int32)
 
     def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
-                 tools: list[ToolSpec] | None = None) -> Completion:
-        """One chat completion, constrained by ``grammar`` when given."""
+                 tools: list[ToolSpec] | None = None, on_text: TextSink | None = None) -> Completion:
+        """One chat completion, constrained by ``grammar`` when given; ``on_text`` receives the
+        reply's text as it is decoded (never text that a stop string later cuts)."""
         if tools:
             raise BackendError("the in-process backend has no native tool calling: use a grammar, or soft parsing")
         prompt = self._formatter(messages=messages).prompt
         with self._lock:
-            return self.generate(prompt, grammar, sampling)
+            return self.generate(prompt, grammar, sampling, on_text)
 
-    def generate(self, prompt: str, grammar: str | None, sampling: Sampling) -> Completion:
+    def generate(self, prompt: str, grammar: str | None, sampling: Sampling,
+                 on_text: TextSink | None = None) -> Completion:
         """Complete a raw prompt (the chat template already applied)."""
         start = time.perf_counter()
         tokens = self.llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
         if len(tokens) + sampling.max_tokens > self.llm.n_ctx():
             raise ContextExceeded(f"prompt of {len(tokens)} tokens plus {sampling.max_tokens} to generate exceeds "
-                               f"the context of {self.llm.n_ctx()} tokens")
+                                  f"the context of {self.llm.n_ctx()} tokens")
         sampler = self._grammar(grammar) if grammar else None
         rng = np.random.default_rng(sampling.seed)
         self._eval_prompt(tokens)
@@ -95,6 +97,8 @@ class LlamaCppBackend:
         out: list[int] = []
         truncated = True
         cut = None
+        held = max((len(stop) for stop in sampling.stop), default=1) - 1  # a stop string may still begin here
+        sent = 0
         for _ in range(sampling.max_tokens):
             token = self._pick(sampler, rng, sampling, out)
             if llama_cpp.llama_vocab_is_eog(self._vocab, token):
@@ -103,13 +107,19 @@ class LlamaCppBackend:
             if sampler is not None:
                 llama_cpp.llama_sampler_accept(sampler, token)
             out.append(token)
-            if sampling.stop:
-                cut = stop_at(self.llm.detokenize(out).decode("utf-8", "replace"), sampling.stop)
+            if sampling.stop or on_text:
+                text = self.llm.detokenize(out).decode("utf-8", "ignore")  # a split character waits
+                cut = stop_at(text, sampling.stop)
                 if cut is not None:
                     truncated = False
                     break
+                if on_text and len(text) - held > sent:
+                    on_text(text[sent:len(text) - held])
+                    sent = len(text) - held
             self.llm.eval([token])
         text = self.llm.detokenize(out).decode("utf-8", "replace")[:cut]
+        if on_text and len(text) > sent:
+            on_text(text[sent:])
         end = time.perf_counter()
         return Completion(text, truncated, len(tokens), len(out), end - start, end - decode_start)
 

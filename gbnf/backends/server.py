@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import httpx
 
-from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, ToolSpec
+from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, TextSink, ToolSpec
 from gbnf.errors import ServerError, ServerLoading, ServerTimeout
 
 Endpoint = Literal["chat", "completion"]
@@ -209,12 +209,64 @@ class AsyncServerBackend(_Base):
         return await self.call("GET", "/props")
 
     async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
-                        tools: list[ToolSpec] | None = None) -> Completion:
+                        tools: list[ToolSpec] | None = None, on_text: TextSink | None = None) -> Completion:
+        """One completion; with ``on_text`` (chat endpoint) it is streamed and each piece of
+        content passed on as it arrives."""
         start = time.perf_counter()
         path, body = self._request(messages, grammar, sampling, tools)
         if self.endpoint == "completion":
             body["prompt"] = (await self.call("POST", "/apply-template", {"messages": messages}))["prompt"]
+        elif on_text is not None:
+            return await self._streamed(path, body, grammar, on_text, start)
         return self._completion(await self.call("POST", path, body, grammar), time.perf_counter() - start)
+
+    async def _streamed(self, path: str, body: dict[str, Any], grammar: str | None, on_text: TextSink,
+                        start: float) -> Completion:
+        """A streamed chat completion. Only what fails before any text (no connection, 503) is
+        tried again, so no piece is ever passed on twice."""
+        body = {**body, "stream": True, "stream_options": {"include_usage": True}}
+        delays = self._delays()
+        while True:
+            try:
+                async with self._client.stream("POST", path, json=body) as response:
+                    if response.status_code == 200:
+                        return await self._read_stream(path, response, on_text, start)
+                    await response.aread()
+                    outcome = self._outcome("POST", path, response, grammar)
+            except httpx.HTTPError as exc:
+                outcome = self._outcome("POST", path, exc, grammar)
+            if not isinstance(outcome, _Retry):
+                raise ServerError(f"POST {self.url}{path}: the reply is not a stream")
+            delay = next(delays, None)
+            if delay is None:
+                raise outcome.error(outcome.why)
+            await asyncio.sleep(delay)
+
+    async def _read_stream(self, path: str, response: httpx.Response, on_text: TextSink, start: float) -> Completion:
+        pieces: list[str] = []
+        finish, usage, timings = None, {}, {}
+        async for line in response.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                break
+            try:
+                chunk = json.loads(data)
+                if "error" in chunk:
+                    raise ServerError(f"POST {self.url}{path}: the stream ended in an error: {chunk['error']}")
+                for choice in chunk.get("choices") or []:
+                    piece = (choice.get("delta") or {}).get("content")
+                    if piece:
+                        pieces.append(piece)
+                        on_text(piece)
+                    finish = choice.get("finish_reason") or finish
+                usage, timings = chunk.get("usage") or usage, chunk.get("timings") or timings
+            except (ValueError, AttributeError, TypeError):
+                raise ServerError(f"POST {self.url}{path}: unexpected stream event: {data[:200]}") from None
+        return Completion("".join(pieces), finish == "length", usage.get("prompt_tokens", 0),
+                          usage.get("completion_tokens", 0), time.perf_counter() - start,
+                          timings.get("predicted_ms", 0.0) / 1000)
 
     async def aclose(self) -> None:
         await self._client.aclose()

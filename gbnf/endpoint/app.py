@@ -3,11 +3,13 @@
 Errors are answered in OpenAI's shape (``{"error": {"message", "type", "param", "code"}}``):
 400 for a bad body, 500 when the model gives no valid reply, 502 when llama-server fails,
 503 (with Retry-After) while the model loads or the queue is full, 504 on an upstream timeout.
-A stream starts only once the reply is valid, so an error is always a plain HTTP error.
+A stream carries text that needs no validation as it is decoded; anything else (calls,
+structured replies) only once valid. Until its first piece, an error is a plain HTTP error.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -44,11 +46,10 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
 
     async def chat(request: Request) -> Response:
         parsed = parse_request(await _json_body(request), shaping)
-        answer = await reply(parsed, model.complete, max_retries)
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
         if parsed.stream:
-            events = ({"data": json.dumps(chunk)} for chunk in _chunks(parsed, answer, ident, created))
-            return EventSourceResponse(_then_done(events), sep="\n", ping=15)
+            return await _stream(parsed, model, max_retries, ident, created)
+        answer = await reply(parsed, model.complete, max_retries)
         return JSONResponse(_completion(parsed, answer, ident, created))
 
     async def models(request: Request) -> Response:
@@ -83,30 +84,85 @@ def _completion(request: ChatRequest, answer: Reply, ident: str, created: int) -
             "usage": _usage(answer)}
 
 
-def _chunks(request: ChatRequest, answer: Reply, ident: str, created: int) -> Iterator[dict[str, Any]]:
+async def _stream(request: ChatRequest, model: Model, max_retries: int, ident: str, created: int) -> Response:
+    """The reply as server-sent events. Text that needs no validation goes out as it is decoded;
+    anything else once it is valid. Until the first piece, a failure is still a plain HTTP error."""
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    task = asyncio.create_task(reply(request, model.complete, max_retries, queue.put_nowait))
+    first = asyncio.create_task(queue.get())
+    await asyncio.wait({task, first}, return_when=asyncio.FIRST_COMPLETED)
+    if not first.done():
+        first.cancel()
+        events = _chunks(request, task.result(), ident, created)
+    else:
+        events = _live(request, task, queue, first.result(), ident, created)
+    return EventSourceResponse(_data(events), sep="\n", ping=15)
+
+
+async def _live(request: ChatRequest, task: asyncio.Task[Reply], queue: asyncio.Queue[str], first: str,
+                ident: str, created: int) -> AsyncIterator[dict[str, Any]]:
+    """Chunks of a text reply while it is decoded, then the rest of the reply."""
+    sent = first
+    yield _chunk(request, ident, created, {"role": "assistant", "content": ""})
+    yield _chunk(request, ident, created, {"content": first})
+    try:
+        while not (task.done() and queue.empty()):
+            piece = asyncio.create_task(queue.get())
+            await asyncio.wait({task, piece}, return_when=asyncio.FIRST_COMPLETED)
+            if not piece.done():
+                piece.cancel()
+                continue
+            sent += piece.result()
+            yield _chunk(request, ident, created, {"content": piece.result()})
+        try:
+            answer = task.result()
+        except ApiError as exc:
+            yield exc.body()
+            return
+        except GbnfError as exc:
+            yield _as_api_error(exc).body()
+            return
+        for chunk in _chunks(request, answer, ident, created, sent):
+            yield chunk
+    finally:
+        task.cancel()
+
+
+def _chunk(request: ChatRequest, ident: str, created: int, delta: dict[str, Any],
+           finish: str | None = None) -> dict[str, Any]:
+    return {"id": ident, "object": "chat.completion.chunk", "created": created, "model": request.model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
+
+
+def _chunks(request: ChatRequest, answer: Reply, ident: str, created: int,
+            sent: str | None = None) -> Iterator[dict[str, Any]]:
     """The reply as ``chat.completion.chunk`` objects: role, content pieces, each call's id and
-    name then its arguments in pieces, the finish reason, and usage when asked for."""
-    base = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": request.model}
-
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
-
-    yield chunk({"role": "assistant", "content": ""})
-    for piece in _pieces(answer.content or ""):
-        yield chunk({"content": piece})
+    name then its arguments in pieces, the finish reason, and usage when asked for. With
+    ``sent``, the role and that much content already went out."""
+    if sent is None:
+        yield _chunk(request, ident, created, {"role": "assistant", "content": ""})
+    for piece in _pieces((answer.content or "")[len(sent or ""):]):
+        yield _chunk(request, ident, created, {"content": piece})
     for i, call in enumerate(answer.tool_calls()):
         function = call["function"]
-        yield chunk({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
-                                     "function": {"name": function["name"], "arguments": ""}}]})
+        yield _chunk(request, ident, created, {"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                                                               "function": {"name": function["name"], "arguments": ""}}]})
         for piece in _pieces(function["arguments"]):
-            yield chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
-    yield chunk({}, answer.finish_reason)
+            yield _chunk(request, ident, created, {"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
+    yield _chunk(request, ident, created, {}, answer.finish_reason)
     if request.include_usage:
-        yield {**base, "choices": [], "usage": _usage(answer)}
+        yield {"id": ident, "object": "chat.completion.chunk", "created": created, "model": request.model,
+               "choices": [], "usage": _usage(answer)}
 
 
-def _then_done(events: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    yield from events
+async def _data(chunks: Iterator[dict[str, Any]] | AsyncIterator[dict[str, Any]]) -> AsyncIterator[dict[str, str]]:
+    """Chunks as SSE ``data`` events, then ``[DONE]``."""
+    if isinstance(chunks, Iterator):
+        for chunk in chunks:
+            yield {"data": json.dumps(chunk)}
+    else:
+        async for chunk in chunks:
+            yield {"data": json.dumps(chunk)}
     yield {"data": "[DONE]"}
 
 
@@ -131,20 +187,23 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 
 
 async def _gbnf_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, GbnfError)
+    return _respond(_as_api_error(exc))
+
+
+def _as_api_error(exc: GbnfError) -> ApiError:
     """A model or upstream failure as the status a client can act on."""
     message = str(exc)
     if isinstance(exc, (ServerLoading, Overloaded)):
-        error = ApiError(503, message, type="server_error", code="overloaded" if isinstance(exc, Overloaded)
-                         else "model_loading", retry_after=1 if isinstance(exc, Overloaded) else 5)
-    elif isinstance(exc, ServerTimeout):
-        error = ApiError(504, message, type="server_error", code="upstream_timeout")
-    elif isinstance(exc, ServerError):
-        error = ApiError(502, message, type="server_error", code="upstream_error")
-    elif isinstance(exc, ContextExceeded):
-        error = ApiError(400, message, param="messages", code="context_length_exceeded")
-    else:
-        error = ApiError(500, message, type="server_error")
-    return _respond(error)
+        return ApiError(503, message, type="server_error", code="overloaded" if isinstance(exc, Overloaded)
+                        else "model_loading", retry_after=1 if isinstance(exc, Overloaded) else 5)
+    if isinstance(exc, ServerTimeout):
+        return ApiError(504, message, type="server_error", code="upstream_timeout")
+    if isinstance(exc, ServerError):
+        return ApiError(502, message, type="server_error", code="upstream_error")
+    if isinstance(exc, ContextExceeded):
+        return ApiError(400, message, param="messages", code="context_length_exceeded")
+    return ApiError(500, message, type="server_error")
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -13,12 +13,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.backends.base import Completion, Message, Sampling, TextSink
 from gbnf.endpoint.request import ApiError, ChatRequest
 from gbnf.literals import json_text
 from gbnf.validate import InvalidCall, ToolCall, validate_calls, validate_json
 
-Complete = Callable[[list[Message], str | None, Sampling], Awaitable[Completion]]
+Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
 FinishReason = Literal["stop", "length", "tool_calls"]
 RETRY_TEMPERATURE = 0.7
 """A retry samples at least this hot: greedy decoding would write the same invalid reply."""
@@ -41,8 +41,9 @@ class Reply:
                  "function": {"name": call.name, "arguments": json_text(call.arguments)}} for call in self.calls]
 
 
-async def reply(request: ChatRequest, complete: Complete, max_retries: int) -> Reply:
-    """Ask until the reply is valid, at most ``max_retries`` + 1 times."""
+async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_text: TextSink | None = None) -> Reply:
+    """Ask until the reply is valid, at most ``max_retries`` + 1 times. ``on_text`` gets a
+    text reply as it is decoded: only one that needs no validation (no call, no schema)."""
     messages = list(request.messages)
     prompt_tokens = completion_tokens = 0
     error: InvalidCall | None = None
@@ -51,7 +52,9 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int) -> R
         if attempt:
             sampling = replace(sampling, seed=sampling.seed + attempt,
                                temperature=max(sampling.temperature, RETRY_TEMPERATURE))
-        completion = await complete(messages, request.grammar, sampling)
+        sink = TextOnly(on_text, calls=bool(request.offered)) if on_text and not request.required \
+            and request.schema is None else None
+        completion = await complete(messages, request.grammar, sampling, sink)
         prompt_tokens += completion.prompt_tokens
         completion_tokens += completion.completion_tokens
         try:
@@ -65,6 +68,22 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int) -> R
         return Reply(content, calls, finish, prompt_tokens, completion_tokens, attempt + 1)
     raise ApiError(500, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
+
+
+class TextOnly:
+    """Passes a reply's text on as it comes, unless the reply is a tool call: under ``auto`` the
+    grammar makes its first character decide (a call opens with ``{`` or ``[``, text never)."""
+
+    def __init__(self, sink: TextSink, *, calls: bool) -> None:
+        self.sink = sink
+        self.calls = calls
+        self.text: bool | None = None
+
+    def __call__(self, piece: str) -> None:
+        if self.text is None and piece:
+            self.text = not (self.calls and piece[0] in "{[")
+        if self.text:
+            self.sink(piece)
 
 
 def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tuple[ToolCall, ...]]:

@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 from typing import Literal, Protocol
 
-from gbnf.backends.base import Completion, Message, Sampling
+from gbnf.backends.base import Completion, Message, Sampling, TextSink
 from gbnf.backends.inprocess import LlamaCppBackend
 from gbnf.backends.server import AsyncServerBackend
 from gbnf.errors import BackendError, Overloaded, ServerError, ServerLoading
@@ -26,7 +26,9 @@ class Model(Protocol):
 
     async def start(self) -> None: ...
 
-    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion: ...
+    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                       on_text: TextSink | None = None) -> Completion:
+        """One completion; ``on_text`` (called on the event loop) gets the text as it is decoded."""
 
     async def health(self) -> Health: ...
 
@@ -56,7 +58,8 @@ class LocalModel:
         if self._backend is None:
             self._backend = LlamaCppBackend(self.path, n_ctx=self.n_ctx)
 
-    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                       on_text: TextSink | None = None) -> Completion:
         if self._backend is None:
             raise ServerLoading(f"{self.path.name} is not loaded")
         if self._in_flight > self.queue:
@@ -64,7 +67,9 @@ class LocalModel:
         self._in_flight += 1
         try:
             async with self._lock:
-                return await asyncio.to_thread(self._backend.complete, messages, grammar, sampling)
+                loop = asyncio.get_running_loop()
+                sink = (lambda piece: loop.call_soon_threadsafe(on_text, piece)) if on_text else None
+                return await asyncio.to_thread(self._backend.complete, messages, grammar, sampling, None, sink)
         finally:
             self._in_flight -= 1
 
@@ -94,11 +99,12 @@ class RemoteModels:
     async def start(self) -> None:
         pass
 
-    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling) -> Completion:
+    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                       on_text: TextSink | None = None) -> Completion:
         i = min(range(len(self.upstreams)), key=self._busy.__getitem__)
         self._busy[i] += 1
         try:
-            return await self.upstreams[i].acomplete(messages, grammar, sampling)
+            return await self.upstreams[i].acomplete(messages, grammar, sampling, on_text=on_text)
         finally:
             self._busy[i] -= 1
 
