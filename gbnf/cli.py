@@ -116,7 +116,8 @@ def _parser() -> argparse.ArgumentParser:
     start.add_argument("--host", default="127.0.0.1")
     start.add_argument("--port", type=int)
     start.add_argument("--ctx-size", type=int, default=8192, help="context tokens, shared by the slots")
-    start.add_argument("--slots", type=int, default=1, help="requests served at once (llama-server -np)")
+    start.add_argument("--parallel", type=int, default=1, metavar="N",
+                       help="requests served at once, each in its own slot (llama-server -np)")
     start.set_defaults(run=_server_start)
     return parser
 
@@ -257,7 +258,7 @@ def _server_build(args: argparse.Namespace) -> int:
 def _server_start(args: argparse.Namespace) -> int:
     from gbnf.server.process import LlamaServer
 
-    server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size, slots=args.slots)
+    server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size, parallel=args.parallel)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop the server on SIGTERM too
     with server:
         print(f"llama-server ready at {server.url} (log: {server.log_path}); Ctrl-C stops it", flush=True)

@@ -20,7 +20,8 @@ def test_quick_bench_writes_its_report(tmp_path):
                            "--configs", "grammar,+ending"], capture_output=True, text=True, cwd=REPO, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((tmp_path / "t.json").read_text())
-    assert set(result) == {"meta", "tasks", "bfcl", "compile", "decoding"}
+    assert set(result) == {"meta", "tasks", "bfcl", "endpoint", "compile", "decoding"}
+    assert result["endpoint"]["rows"] == []  # the quick run starts no llama-server
     assert {e["config"] for e in result["tasks"]["by_config"]} == {"grammar", "+ending"}
     assert {e["kind"] for e in result["tasks"]["by_config_and_kind"]} == set(KINDS)
     assert {e["set"] for e in result["bfcl"]["by_config_and_set"]} == {"simple", "multiple", "parallel", "irrelevance"}

@@ -162,8 +162,9 @@ def test_response_format_json_schema_and_json_object(url):
         model="m", messages=[{"role": "user", "content": "Ann is 30. Give her as JSON."}],
         response_format={"type": "json_schema", "json_schema": {"name": "person", "schema": PERSON}})
     jsonschema.validate(json.loads(person.choices[0].message.content), PERSON)
-    anything = api.chat.completions.create(model="m", messages=[{"role": "user", "content": "Some JSON please."}],
-                                           response_format={"type": "json_object"}, max_tokens=200)
+    anything = api.chat.completions.create(
+        model="m", messages=[{"role": "user", "content": 'Reply with the JSON {"ok": true} and nothing else.'}],
+        response_format={"type": "json_object"}, max_tokens=100)
     assert isinstance(json.loads(anything.choices[0].message.content), dict)
 
 
@@ -208,6 +209,7 @@ def test_models_and_health(local_url):
 
 @pytest.mark.parametrize("body, param, words", [
     ("{not json", None, "not JSON"),
+    ("[" * 100_000, None, "not JSON"),
     ("[1, 2]", None, "JSON object"),
     (json.dumps({"model": "m"}), "messages", "non-empty list"),
     (json.dumps({"messages": ASK, "n": 2}), "n", "not supported"),
@@ -224,6 +226,11 @@ def test_bad_bodies_get_400_in_openai_shape(local_url, body, param, words):
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["param"] == param and words in error["message"] and error["type"] == "invalid_request_error"
+
+
+def test_a_body_past_32_mib_is_refused(local_url):
+    response = httpx.post(f"{local_url}/chat/completions", content=b" " * (33 * 2**20), timeout=60)
+    assert response.status_code == 413 and response.json()["error"]["code"] == "body_too_large"
 
 
 def test_a_broken_schema_through_the_client_names_the_tool_and_key(local_url):

@@ -32,6 +32,8 @@ from gbnf.endpoint.request import ApiError, ChatRequest, Shaping, parse_request
 from gbnf.errors import ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
 
 log = logging.getLogger("gbnf.serve")
+MAX_BODY = 32 * 2**20
+"""The largest request body accepted, in bytes."""
 
 
 def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping()) -> Starlette:
@@ -45,7 +47,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         await model.close()
 
     async def chat(request: Request) -> Response:
-        parsed = parse_request(await _json_body(request), shaping)
+        body = await _json_body(request)
+        parsed = await asyncio.to_thread(parse_request, body, shaping)  # compiling may take a while
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
         if parsed.stream:
             return await _stream(parsed, model, max_retries, ident, created)
@@ -68,11 +71,17 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
 
 
 async def _json_body(request: Request) -> Any:
-    raw = await request.body()
+    """The request's JSON; 413 past ``MAX_BODY`` bytes, 400 when it is not JSON."""
+    parts, size = [], 0
+    async for part in request.stream():
+        parts.append(part)
+        size += len(part)
+        if size > MAX_BODY:
+            raise ApiError(413, f"the body is larger than {MAX_BODY // 2**20} MiB", code="body_too_large")
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiError(400, f"the body is not JSON: {exc}") from None
+        return json.loads(b"".join(parts))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise ApiError(400, f"the body is not JSON: {str(exc)[:200]}") from None
 
 
 def _completion(request: ChatRequest, answer: Reply, ident: str, created: int) -> dict[str, Any]:

@@ -46,7 +46,7 @@ class LlamaServer:
         port: int | None = None,
         n_ctx: int = 8192,
         threads: int | None = None,
-        slots: int = 1,
+        parallel: int = 1,
         extra_args: tuple[str, ...] = (),
         log_path: str | Path | None = None,
         startup_timeout: float = 120.0,
@@ -57,7 +57,7 @@ class LlamaServer:
         self.port = port or free_port(host)
         self.n_ctx = n_ctx
         self.threads = threads or os.cpu_count() or 2
-        self.slots = slots
+        self.parallel = parallel
         self.extra_args = extra_args
         self.log_path = Path(log_path) if log_path else Path(tempfile.mkstemp(prefix="llama-server-", suffix=".log")[1])
         self.startup_timeout = startup_timeout
@@ -70,7 +70,7 @@ class LlamaServer:
     def command(self) -> list[str]:
         binary = self.binary or ensure_llama_server()
         return [str(binary), "-m", str(self.model), "--host", self.host, "--port", str(self.port),
-                "-c", str(self.n_ctx), "-t", str(self.threads), "-np", str(self.slots), "--no-warmup", *self.extra_args]
+                "-c", str(self.n_ctx), "-t", str(self.threads), "-np", str(self.parallel), "--no-warmup", *self.extra_args]
 
     def start(self) -> LlamaServer:
         """Start the process and wait until ``/health`` answers ok; raise with the log's tail if not."""
