@@ -30,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")  # the reader went away (| head): not an error
         return 0
+    except OSError as exc:  # an unwritable -o, an unreadable file, a full disk
+        print(f"gbnf: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -8,7 +8,6 @@ import unicodedata
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_RULE_NAME = re.compile(r"^[a-z][a-zA-Z0-9]*$")
 _GBNF_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -64,8 +63,3 @@ def camel(text: str, fallback: str = "x") -> str:
     if not word or not word[0].isalpha():
         word = fallback + word[:1].upper() + word[1:]
     return word
-
-
-def is_rule_name(name: str) -> bool:
-    """Whether ``name`` is a rule name we emit (llama.cpp refuses ``_`` in rule names)."""
-    return bool(_RULE_NAME.match(name))

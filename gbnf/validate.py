@@ -26,9 +26,6 @@ class ToolCall:
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> str:
-        return json_text({"name": self.name, "arguments": self.arguments})
-
 
 class InvalidCall(GbnfError):
     """A decoded call the executor must not receive; ``str()`` is the message for the model."""

@@ -100,6 +100,13 @@ def test_cli_compile_writes_a_file(tmp_path, engine):
     engine.check(out.read_text())
 
 
+@pytest.mark.parametrize("where", ["missing/pool.gbnf", "."])
+def test_cli_compile_to_an_unwritable_place_is_one_line(tmp_path, where):
+    done = _cli("compile", str(MANIFESTS), "-o", str(tmp_path / where))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"gbnf: {tmp_path / where}") and len(done.stderr.strip().splitlines()) == 1
+
+
 def test_missing_folder(tmp_path):
     with pytest.raises(ManifestError, match="no such file or folder"):
         load_manifests(Path(tmp_path / "nowhere"))
