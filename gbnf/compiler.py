@@ -65,14 +65,16 @@ def compile_schema_grammar(
 
 
 def compile_pool(
-    tools: list[Tool], *, parallel: int = 1, text: bool = False, compact: bool = False, max_depth: int = MAX_DEPTH
+    tools: list[Tool], *, parallel: int = 1, single: bool = False, text: bool = False, compact: bool = False,
+    max_depth: int = MAX_DEPTH
 ) -> Grammar:
     """Compile tools to one grammar for ``{"name": <tool>, "arguments": <its args>}``.
 
     The name literal selects the arguments rule, so one tool's name never carries another's
-    arguments. With ``parallel`` > 1 a reply may also be a JSON array of 1..parallel such
-    calls. With ``text`` it may instead be plain text: anything that does not open with
-    ``{``, ``[`` or whitespace (so a reply is a call, or text, from its first character).
+    arguments. With ``parallel`` > 1 a reply is a JSON array of 1..parallel such calls (with
+    ``single``, one bare call is admitted too). With ``text`` it may instead be plain text:
+    anything that does not open with ``{``, ``[`` or whitespace (so a reply is a call, or
+    text, from its first character).
     """
     if not tools:
         raise SchemaError("", "cannot compile an empty pool: no tool to call")
@@ -88,10 +90,8 @@ def compile_pool(
         calls.append(compiler.rule(f"call{word}", f"{head} {args}"))
     ws = compiler.ws
     call = f'"{{"{ws} "\\"name\\":"{ws} ({" | ".join(calls)}){ws} "}}"'
-    choices = [call]
-    if parallel > 1 or text:
-        one = compiler.rule("toolCall", call)
-        choices = [one]
+    one = compiler.rule("toolCall", call) if parallel > 1 or text else call
+    choices = [one] if parallel == 1 or single else []
     if parallel > 1:
         more = _repeat(f"{compiler.sep()} {one}", 0, parallel - 1)
         choices.append(compiler.rule("toolCalls", f'"["{ws} {one}{more}{ws} "]"'))

@@ -240,3 +240,20 @@ def test_cli_plan_prints_the_answer_first_and_the_trace_on_request(tmp_path):
         assert done.stdout.strip() and "Traceback" not in done.stderr
         assert done.stderr.splitlines()[0].startswith("(")  # how the plan ended, then the steps
         assert any(line.startswith("ranked: get_now") for line in done.stderr.splitlines())
+
+
+def test_on_text_gets_the_reply_while_it_is_decoded(inprocess):
+    seen: list[tuple[str, int]] = []
+    story = [{"role": "user", "content": "Write a long story about a dragon."}]
+    done = inprocess.complete(story, None, Sampling(max_tokens=60),
+                              on_text=lambda piece: seen.append((piece, inprocess.llm.n_tokens)))
+    assert "".join(piece for piece, _ in seen) == done.text
+    positions = [n for _, n in seen]
+    assert len(seen) > 10 and positions == sorted(positions) and positions[0] < positions[-1]
+
+
+def test_on_text_never_gets_what_a_stop_string_cuts(inprocess):
+    seen: list[str] = []
+    count = [{"role": "user", "content": "Count from 1 to 10, comma separated."}]
+    done = inprocess.complete(count, None, Sampling(max_tokens=40, stop=("5",)), on_text=seen.append)
+    assert "5" not in done.text and not done.truncated and "".join(seen) == done.text

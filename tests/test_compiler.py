@@ -134,18 +134,26 @@ def test_compact_allows_no_whitespace(engine, tools):
     assert not engine.accepts(grammar, '{"name": "get_now","arguments":{}}')
 
 
-def test_parallel_calls_one_or_an_array(engine, tools):
+def test_parallel_calls_array(engine, tools):
     grammar = compile_pool(tools, parallel=3).text
     engine.check(grammar)
     one = call("get_now", {})
     two = call("find_files", {"pattern": "*.md"})
-    assert engine.accepts(grammar, one)
+    assert not engine.accepts(grammar, one)
     assert engine.accepts(grammar, f"[{one}]")
     assert engine.accepts(grammar, f"[{one}, {two}, {one}]")
     assert not engine.accepts(grammar, f"[{one},{two},{one},{two}]")
     assert not engine.accepts(grammar, "[]")
     assert not engine.accepts(grammar, "Paris.")
     assert not engine.accepts(grammar, f'[{one},{call("get_now", {"pattern": "*.md"})}]')
+
+
+def test_parallel_calls_one_or_an_array(engine, tools):
+    grammar = compile_pool(tools, parallel=3, single=True).text
+    engine.check(grammar)
+    one = call("get_now", {})
+    assert engine.accepts(grammar, one) and engine.accepts(grammar, f"[{one}, {one}]")
+    assert not engine.accepts(grammar, "[]")
 
 
 def test_text_or_a_call(engine, tools):

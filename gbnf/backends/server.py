@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -176,19 +176,24 @@ class AsyncServerBackend(_Base):
     async def call(self, method: str, path: str, body: dict[str, Any] | None = None,
                    grammar: str | None = None) -> Any:
         """One JSON request with retries; returns the decoded reply."""
-        delays = self._delays()
-        while True:
+        async def attempt() -> Any:
             try:
                 response: httpx.Response | Exception = await self._client.request(method, path, json=body)
             except httpx.HTTPError as exc:
                 response = exc
-            outcome = self._outcome(method, path, response, grammar)
-            if not isinstance(outcome, _Retry):
-                return outcome
+            return self._outcome(method, path, response, grammar)
+
+        return await self._retrying(attempt)
+
+    async def _retrying(self, attempt: Callable[[], Awaitable[Any]]) -> Any:
+        """``attempt()`` until it gives something other than a :class:`_Retry`, with backoff."""
+        delays = self._delays()
+        while isinstance(outcome := await attempt(), _Retry):
             delay = next(delays, None)
             if delay is None:
                 raise outcome.error(outcome.why)
             await asyncio.sleep(delay)
+        return outcome
 
     async def wait_healthy(self) -> None:
         await self.call("GET", "/health")
@@ -225,8 +230,8 @@ class AsyncServerBackend(_Base):
         """A streamed chat completion. Only what fails before any text (no connection, 503) is
         tried again, so no piece is ever passed on twice."""
         body = {**body, "stream": True, "stream_options": {"include_usage": True}}
-        delays = self._delays()
-        while True:
+
+        async def attempt() -> Completion | _Retry:
             try:
                 async with self._client.stream("POST", path, json=body) as response:
                     if response.status_code == 200:
@@ -237,10 +242,9 @@ class AsyncServerBackend(_Base):
                 outcome = self._outcome("POST", path, exc, grammar)
             if not isinstance(outcome, _Retry):
                 raise ServerError(f"POST {self.url}{path}: the reply is not a stream")
-            delay = next(delays, None)
-            if delay is None:
-                raise outcome.error(outcome.why)
-            await asyncio.sleep(delay)
+            return outcome
+
+        return await self._retrying(attempt)
 
     async def _read_stream(self, path: str, response: httpx.Response, on_text: TextSink, start: float) -> Completion:
         pieces: list[str] = []

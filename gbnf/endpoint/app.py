@@ -160,8 +160,7 @@ def _chunks(request: ChatRequest, answer: Reply, ident: str, created: int,
             yield _chunk(request, ident, created, {"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
     yield _chunk(request, ident, created, {}, answer.finish_reason)
     if request.include_usage:
-        yield {"id": ident, "object": "chat.completion.chunk", "created": created, "model": request.model,
-               "choices": [], "usage": _usage(answer)}
+        yield {**_chunk(request, ident, created, {}), "choices": [], "usage": _usage(answer)}
 
 
 async def _data(chunks: Iterator[dict[str, Any]] | AsyncIterator[dict[str, Any]]) -> AsyncIterator[dict[str, str]]:

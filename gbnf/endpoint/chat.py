@@ -33,7 +33,6 @@ class Reply:
     finish_reason: FinishReason
     prompt_tokens: int
     completion_tokens: int
-    attempts: int
 
     def tool_calls(self) -> list[dict[str, Any]]:
         """The calls in OpenAI's shape, each with a fresh id and its arguments as a JSON string."""
@@ -65,7 +64,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                          {"role": "tool", "content": f"error: {exc}"}]
             continue
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
-        return Reply(content, calls, finish, prompt_tokens, completion_tokens, attempt + 1)
+        return Reply(content, calls, finish, prompt_tokens, completion_tokens)
     raise ApiError(500, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
 

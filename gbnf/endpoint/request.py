@@ -75,7 +75,6 @@ class ChatRequest:
     messages: list[Message]
     offered: tuple[Tool, ...]
     required: bool
-    parallel: int
     schema: dict[str, Any] | None
     sampling: Sampling
     stream: bool
@@ -112,11 +111,10 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
                                  (shaping.string_chars, shaping.array_items)) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     options = body.get("stream_options") or {}
-    return ChatRequest(
-        model=str(body.get("model") or "gbnf"), messages=messages, offered=offered, required=required,
-        parallel=parallel if offered else 1, schema=schema, sampling=_sampling(body),
-        stream=_flag(body, "stream", False), include_usage=isinstance(options, dict) and bool(options.get("include_usage")),
-        grammar=grammar)
+    include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+    return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
+                       required=required, schema=schema, sampling=_sampling(body),
+                       stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar)
 
 
 @functools.lru_cache(maxsize=64)
@@ -140,7 +138,7 @@ def _pool_grammar(tools_json: str, names: tuple[str, ...], parallel: int, text: 
     """The grammar of a reply that calls one of ``names`` (or several, or answers in text),
     with unbounded strings and arrays capped at ``caps`` (characters, items)."""
     pool = [replace(t, parameters=bounded(t.parameters, *caps)) for t in _tools(tools_json) if t.name in names]
-    return compile_pool(pool, parallel=parallel, text=text).text
+    return compile_pool(pool, parallel=parallel, single=True, text=text).text
 
 
 @functools.lru_cache(maxsize=64)
