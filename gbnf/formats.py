@@ -15,7 +15,7 @@ _HEX = "[0-9a-fA-F]"
 FORMATS: dict[str, str] = {
     "date": _DATE,
     "time": _TIME,
-    "date-time": f"{_DATE} [tT ] {_TIME}",
+    "date-time": f"{_DATE} [tT] {_TIME}",
     "uuid": f'{_HEX}{{8}} "-" {_HEX}{{4}} "-" {_HEX}{{4}} "-" {_HEX}{{4}} "-" {_HEX}{{12}}',
     "ipv4": f'{_OCTET} "." {_OCTET} "." {_OCTET} "." {_OCTET}',
     "ipv6": f'({_HEX}{{0,4}} ":"){{2,7}} ({_HEX}{{1,4}} | {_OCTET} "." {_OCTET} "." {_OCTET} "." {_OCTET})?',

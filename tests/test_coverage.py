@@ -62,7 +62,7 @@ def test_strings_lengths_patterns_formats(engine):
     assert verdicts(engine, {"type": "string", "format": "date"}, "2026-11-21", "2026-13-01", "21/11/2026") == [
         True, False, False]
     assert verdicts(engine, {"type": "string", "format": "date-time"}, "2026-11-21T10:00:00Z",
-                    "2026-11-21 10:00") == [True, False]
+                    "2026-11-21 10:00", "2026-11-21 10:00:00Z") == [True, False, False]  # as the validator: no space
     assert verdicts(engine, {"type": "string", "format": "uuid"}, "123e4567-e89b-12d3-a456-426614174000",
                     "123") == [True, False]
     assert verdicts(engine, {"type": "string", "format": "ipv4"}, "192.168.0.1", "256.1.1.1") == [True, False]
