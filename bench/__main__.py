@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     label = args.label or ("quick" if args.quick else "full")
     start = time.perf_counter()
-    tasks = load_tasks(8 if args.quick else None)
+    tasks = load_tasks(8 if args.quick else None) + load_tasks(4 if args.quick else None, "held-out")
     per_set = args.bfcl if args.bfcl is not None else 1 if args.quick else 12
     cases = bfcl_cases(per_set)
     sampling = Sampling(max_tokens=256, temperature=args.temperature)
@@ -69,16 +69,17 @@ def main(argv: list[str] | None = None) -> int:
         configs = [c for c in wanted if c not in NEEDS_SERVER or server is not None]
         work = [(item, config, trial) for trial in range(args.trials) for config in configs
                 for item in [*tasks, *cases]]
-        planners: dict[tuple[str, int], Planner] = {}
+        planners: dict[tuple[str, int, str], Planner] = {}
         task_rows: list[dict[str, Any]] = []
         bfcl_rows: list[dict[str, Any]] = []
         for item, config, trial in tqdm(work, desc="planner bench", unit="plan"):
             backend = server if config in NEEDS_SERVER else inprocess
             seeded = Sampling(sampling.max_tokens, sampling.temperature, trial)
             if isinstance(item, Task):
-                if (config, trial) not in planners:
-                    planners[config, trial] = task_planner(backend, seeded, max_steps, CONFIGS[config])
-                task_rows.append({"config": config, **run_task(item, planners[config, trial])})
+                key = (config, trial, item.set)
+                if key not in planners:
+                    planners[key] = task_planner(backend, seeded, max_steps, CONFIGS[config], item.set)
+                task_rows.append({"config": config, **run_task(item, planners[key])})
             else:
                 bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, CONFIGS[config])})
         endpoint_rows = endpoint_bench(server.url, per_set) if server is not None else []
@@ -88,8 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         "meta": {"label": label, "model": (args.model or inprocess.model_path).name, "trials": args.trials,
                  "temperature": sampling.temperature, "max_steps": max_steps, "tasks": len(tasks),
                  "bfcl_cases": len(cases), "configs": configs, "seconds": round(time.perf_counter() - start, 1)},
-        "tasks": {"rows": task_rows, "by_config": aggregate(task_rows, ("config",), TASK_METRICS),
-                  "by_config_and_kind": aggregate(task_rows, ("config", "kind"), TASK_METRICS)},
+        "tasks": {"rows": task_rows, "by_config": aggregate(task_rows, ("config", "set"), TASK_METRICS),
+                  "by_config_and_kind": aggregate([r for r in task_rows if r["set"] == "bench"], ("config", "kind"),
+                                                  TASK_METRICS)},
         "bfcl": {"rows": bfcl_rows, "by_config_and_set": aggregate(bfcl_rows, ("config", "set"), BFCL_METRICS)},
         "endpoint": {"rows": endpoint_rows,
                      "by_target": aggregate(endpoint_rows, ("target", "tool_choice", "set"), ENDPOINT_METRICS)},

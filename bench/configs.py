@@ -2,12 +2,15 @@
 
 ``baseline`` is a small model unaided (no grammar: soft parsing and repair); ``grammar`` is the
 compiled grammar with every tool offered (round one's planner); then the pool filter, BM25
-ranking (top 3 tools plus the final tool), the model's own relevance breaking BM25's ties, act
-first (step 1 must call a tool when one shares words with the query), ending well (bounded
-strings and arrays, a repeated call ends the plan, a tool that succeeded is not offered again,
-a failed call is retried by sampling). A worked example in the system prompt was measured too,
-and dropped: the embedded model copied the example's answers. ``native`` is llama-server's own
-tool calling, when a server is there.
+ranking (the top 3 tools and the final tool in the prompt; once a call succeeded, only the tools
+matching what the query still asks for), the model's own relevance (query likelihood) when no
+tool shares a word with the query, act first (step 1 must call a tool when the query names what
+one does), ending well (bounded strings and arrays, a repeated call ends the plan, a tool that
+succeeded is not offered again, a failed call is retried by sampling), and copying (a logit
+bias towards the words of the query and the tool results, and llama.cpp's DRY penalty against
+a reply that repeats itself). A worked example in the system prompt was measured too, and
+dropped: the embedded model copied the example's answers. ``native`` is llama-server's own tool
+calling, when a server is there.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 TOP_K = 3
 _OFF = {"top_k": None, "model_rank": False, "act_first": False, "single_use": False, "string_chars": None,
-        "array_items": None, "retry_temperature": 0.0, "stop_on_repeat": False}
+        "array_items": None, "retry_temperature": 0.0, "stop_on_repeat": False, "copy_bias": 0.0, "dry": 0.0}
 _GRAMMAR = {"mode": "grammar", "filter_pool": False, **_OFF}
 _FILTER = {**_GRAMMAR, "filter_pool": True}
 _RANK = {**_FILTER, "top_k": TOP_K}
@@ -24,6 +27,7 @@ _MODEL_RANK = {**_RANK, "model_rank": True}
 _ACT_FIRST = {**_MODEL_RANK, "act_first": True}
 _ENDING = {**_ACT_FIRST, "string_chars": 200, "array_items": 10, "stop_on_repeat": True,
            "single_use": True, "retry_temperature": 0.7}
+_COPY = {**_ENDING, "copy_bias": 2.0, "dry": 0.8}
 CONFIGS: dict[str, dict[str, Any]] = {
     "baseline": {"mode": "soft", "filter_pool": False, **_OFF},
     "grammar": _GRAMMAR,
@@ -32,6 +36,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "+model rank": _MODEL_RANK,
     "+act first": _ACT_FIRST,
     "+ending": _ENDING,
+    "+copy": _COPY,
     "native": {"mode": "native", "filter_pool": True, **_OFF},
 }
 NEEDS_SERVER = {"native"}

@@ -59,8 +59,9 @@ def markdown(result: dict[str, Any]) -> str:
     parts = [f"Run `{meta['label']}`: model {meta['model']}, {meta['trials']} trial(s), temperature "
              f"{meta['temperature']}, at most {meta['max_steps']} steps; {meta['tasks']} tasks and "
              f"{meta['bfcl_cases']} BFCL entries ({meta['seconds']:.0f} s in all).", "",
-             "#### Task success, by configuration", "", table(tasks["by_config"], ("config",), TASK_METRICS), "",
-             "#### Task success, by configuration and kind of task", "",
+             "#### Task success, by configuration and task set", "",
+             table(tasks["by_config"], ("config", "set"), TASK_METRICS), "",
+             "#### Task success on the bench set, by configuration and kind of task", "",
              table(tasks["by_config_and_kind"], ("config", "kind"), TASK_METRICS), "",
              "#### BFCL, by configuration and set", "",
              table(bfcl["by_config_and_set"], ("config", "set"), BFCL_METRICS), ""]
@@ -81,17 +82,17 @@ def markdown(result: dict[str, Any]) -> str:
         parts.append(f"| {r['backend']} | {r['constraint']} | {r['tokens']} | {r['ms_per_token']} | {ratio} |")
     if result.get("compare"):
         parts += ["", f"#### Task success against `{result['compare']['label']}`", "",
-                  "| config | metric | before | now |", "|---|---|---|---|"]
-        parts += [f"| {c['config']} | {c['metric']} | {_cell(c['before'], True)} | {_cell(c['now'], True)} |"
+                  "| config | set | metric | before | now |", "|---|---|---|---|---|"]
+        parts += [f"| {c['config']} | {c['set']} | {c['metric']} | {_cell(c['before'], True)} | {_cell(c['now'], True)} |"
                   for c in result["compare"]["rows"]]
     return "\n".join(parts) + "\n"
 
 
 def compare(now: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
     """Per configuration and task metric: an earlier run's aggregate beside this one's."""
-    old = {e["config"]: e for e in before["tasks"]["by_config"]}
-    rows = [{"config": e["config"], "metric": m, "before": old[e["config"]].get(m), "now": e[m]}
-            for e in now["tasks"]["by_config"] if e["config"] in old for m in TASK_METRICS]
+    old = {(e["config"], e.get("set", "bench")): e for e in before["tasks"]["by_config"]}
+    rows = [{"config": e["config"], "set": e["set"], "metric": m, "before": old[e["config"], e["set"]].get(m),
+             "now": e[m]} for e in now["tasks"]["by_config"] if (e["config"], e["set"]) in old for m in TASK_METRICS]
     return {"label": before["meta"]["label"], "rows": rows}
 
 
@@ -104,17 +105,18 @@ def chart(result: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     entries = result["tasks"]["by_config"]
+    names = [e["config"] if e["set"] == "bench" else f"{e['config']}\n({e['set']})" for e in entries]
     metrics = ("success", "first_tool_match", "by model", "args_valid")
     labels = ("task success", "first-tool match", "finished by the model", "arguments valid")
-    fig, ax = plt.subplots(figsize=(9, 4))
+    fig, ax = plt.subplots(figsize=(max(9.0, 0.9 * len(entries)), 4))
     width = 0.8 / len(metrics)
     for i, (metric, label) in enumerate(zip(metrics, labels)):
         values = [(e[metric] or 0) * 100 for e in entries]
         ax.bar([x + i * width for x in range(len(entries))], values, width, label=label)
-    ax.set_xticks([x + width * (len(metrics) - 1) / 2 for x in range(len(entries))], [e["config"] for e in entries])
+    ax.set_xticks([x + width * (len(metrics) - 1) / 2 for x in range(len(entries))], names, fontsize=7)
     ax.set_ylabel("% of tasks")
     ax.set_ylim(0, 100)
-    ax.set_title(f"Task success: {result['meta']['model']}, {result['meta']['tasks']} tasks")
+    ax.set_title(f"Task success: {result['meta']['model']}, {result['meta']['tasks']} tasks (bench and held-out sets)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -4,8 +4,10 @@ Each task in ``bench/tasks.json`` names the calls a correct plan makes (a tool, 
 several, with key arguments), the tools it may also call (``allow``), the canned result each
 tool returns, and the facts the final answer must carry (each fact a list of accepted
 spellings). A task succeeds when every expected call was made and succeeded, no other tool was
-called, and the answer, whoever wrote it, carries every fact. The pool is every manifest in
-``manifests/`` and ``bench/tools/``.
+called, and the answer, whoever wrote it, carries every fact. The ``bench`` set's pool is every
+manifest in ``manifests/`` and ``bench/tools/``. The ``held-out`` set (``bench/heldout/``) has its
+own tools and queries, written before its first run and never used to choose or tune a lever:
+it measures what the levers do on queries and tools they have not seen.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from gbnf.validate import ToolCall
 
 HERE = Path(__file__).resolve().parent
 KINDS = ("single", "multi", "none", "ambiguous")
+SETS = {"bench": (HERE / "tasks.json", (HERE.parent / "manifests", HERE / "tools")),
+        "held-out": (HERE / "heldout" / "tasks.json", (HERE / "heldout" / "tools",))}
+"""Each task set: its tasks and the folders of its pool."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,7 @@ class Task:
     allow: list[str] = field(default_factory=list)
     results: dict[str, Any] = field(default_factory=dict)
     facts: list[list[str]] = field(default_factory=list)
+    set: str = "bench"
 
     @property
     def first_tools(self) -> list[str]:
@@ -46,14 +52,15 @@ class Task:
         return [*(_names(self.calls[0]) if self.calls else ["final_answer"]), *self.allow]
 
 
-def task_pool() -> list[Tool]:
-    """The bench pool: the shipped manifests and the bench's own tools."""
-    return load_manifests(HERE.parent / "manifests") + load_manifests(HERE / "tools")
+def task_pool(name: str = "bench") -> list[Tool]:
+    """A task set's pool (the bench's: the shipped manifests and the bench's own tools)."""
+    return [tool for folder in SETS[name][1] for tool in load_manifests(folder)]
 
 
-def load_tasks(limit: int | None = None) -> list[Task]:
-    """The tasks, or ``limit`` of them spread across kinds."""
-    tasks = [Task(**row) for row in json.loads((HERE / "tasks.json").read_text(encoding="utf-8"))]
+def load_tasks(limit: int | None = None, name: str = "bench") -> list[Task]:
+    """A set's tasks, or ``limit`` of them spread across kinds."""
+    rows = json.loads(SETS[name][0].read_text(encoding="utf-8"))
+    tasks = [Task(**row, set=name) for row in rows]
     if limit is None:
         return tasks
     by_kind = {kind: [t for t in tasks if t.kind == kind] for kind in KINDS}
@@ -85,9 +92,10 @@ def executors(task: Task, pool: list[Tool]) -> dict[str, Callable[..., Any]]:
     return {tool.name: make(tool.name) for tool in pool if tool.name != "final_answer"}
 
 
-def task_planner(backend: Backend, sampling: Sampling, max_steps: int, options: dict[str, Any]) -> Planner:
-    """One planner over the bench pool for a configuration (its caches serve every task)."""
-    return Planner(task_pool(), backend, max_steps=max_steps, sampling=sampling, **options)
+def task_planner(backend: Backend, sampling: Sampling, max_steps: int, options: dict[str, Any],
+                 name: str = "bench") -> Planner:
+    """One planner over a set's pool for a configuration (its caches serve every task)."""
+    return Planner(task_pool(name), backend, max_steps=max_steps, sampling=sampling, **options)
 
 
 def run_task(task: Task, planner: Planner) -> dict[str, Any]:
@@ -104,7 +112,7 @@ def run_task(task: Task, planner: Planner) -> dict[str, Any]:
     done = [call for call, _ in result.results]
     first = calls[0].name if calls else ("final_answer" if result.converged else None)  # prose answers
     return {
-        "task": task.id, "kind": task.kind, "seed": planner.sampling.seed,
+        "task": task.id, "set": task.set, "kind": task.kind, "seed": planner.sampling.seed,
         "success": succeeded(task, done, result.answer),
         "first_tool_match": first in task.first_tools,
         "args_valid": len(calls) / (len(calls) + invalid) if calls or invalid else None,

@@ -16,6 +16,8 @@ completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -29,7 +31,7 @@ from gbnf.literals import json_text
 from gbnf.manifest import Tool
 from gbnf.pool import Policy, load_policy, pool_decisions
 from gbnf.prompt import openai_tools, system_prompt
-from gbnf.rank import ModelRelevance, select_tools
+from gbnf.rank import ModelRelevance, follow_up, select_tools
 from gbnf.schema import bounded
 from gbnf.softparse import soft_parse
 from gbnf.validate import InvalidCall, ToolCall, validate_calls
@@ -103,6 +105,8 @@ class Planner:
         single_use: bool = True,  # a tool that succeeded is not offered again (the grammar offers the rest)
         model_rank: bool = True,  # rank with the model's own relevance too, when the backend can score text
         result_chars: int = 2000,  # a tool result longer than this is cut before it enters the prompt
+        copy_bias: float = 2.0,  # logit bias on the tokens of the query's and the results' words (0: off)
+        dry: float = 0.8,  # DRY penalty multiplier on replies that repeat themselves (0: off)
     ) -> None:
         final = next((t for t in tools if t.name == final_tool), None)
         if final is None:
@@ -129,7 +133,9 @@ class Planner:
         self.single_use = single_use
         self.retry_temperature = retry_temperature
         self.result_chars = result_chars
-        scorer = getattr(backend, "score", None) if model_rank else None
+        self.copy_bias = copy_bias
+        self.dry = dry
+        scorer = getattr(backend, "loglik", None) if model_rank else None
         self._relevance = ModelRelevance(scorer) if scorer is not None else None
         self._subscribers: list[Subscriber] = []
         self._grammars: dict[tuple[str, ...], Grammar] = {}
@@ -186,39 +192,41 @@ class Planner:
         pool = [tool for tool, reason in decisions if reason is None]
         self._emit("pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})
-        first = later = pool
+        first = pool
         if self.top_k is not None:
             chosen = select_tools(pool, query, self.top_k, self.final_tool, model=relevance, act_first=self.act_first)
-            first, later = chosen.first, chosen.later
-            pool = [*first, *(t for t in later if t not in first)]
+            first = chosen.first
+            pool = [r.tool for r in chosen.ranking[:self.top_k]] + [t for t in pool if t.name == self.final_tool]
             self._emit("rank", 0, ranking=[(r.tool.name, r.score, r.model) for r in chosen.ranking],
-                       first=[t.name for t in first], later=[t.name for t in later])
-        offers = (first, later) if self.mode == "grammar" else (pool, pool)
+                       first=[t.name for t in first])
         specs = openai_tools(pool) if self.mode == "native" else None
         style = "skeleton" if self.mode == "soft" else "signature"
         prompt = system_prompt(pool, self.parallel, style, final_tool=self.final_tool)
         messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
         result = PlanResult("max_steps", None, 0, messages=messages)
-        yield from self._steps(offers, messages, specs, result)
+        yield from self._steps(query, first if self.mode == "grammar" else pool, pool, messages, specs, result)
         if result.status != "final" and result.results and (self.salvage or result.status == "repeat"):
             yield from self._salvage(query, result)
         elif result.status != "final" and self.salvage:
             self._emit("salvage", result.steps, answered=False, error="no tool results to answer from")
         return result
 
-    def _steps(self, offers: tuple[list[Tool], list[Tool]], messages: list[Message], specs: list[ToolSpec] | None,
-               result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
-        """Ask, validate, execute, until a stop rule. ``offers`` are the tools of step 1 and of
-        the later steps; with ``single_use``, a tool leaves the later offer once it succeeded."""
+    def _steps(self, query: str, first: list[Tool], tools: list[Tool], messages: list[Message],
+               specs: list[ToolSpec] | None, result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
+        """Ask, validate, execute, until a stop rule. Step 1 offers ``first``; once a call
+        succeeded, each step offers :meth:`_offer` of ``tools`` (the tools in the prompt)."""
         blocked = 0
         for step in range(1, self.max_steps + 1):
             result.steps = step
-            self._emit("step", step)
-            pool = offers[0] if step == 1 else self._later(offers[1], result)
+            pool = self._offer(query, tools, result) if result.results else first
+            self._emit("step", step, tools=[t.name for t in pool])
             grammar = self.grammar(pool).text if self.mode == "grammar" else None
-            sampling = replace(self.sampling, seed=self.sampling.seed + step - 1)
+            sampling = replace(self.sampling, seed=self.sampling.seed + step - 1, dry=self.dry or self.sampling.dry)
             if blocked:
                 sampling = replace(sampling, temperature=max(sampling.temperature, self.retry_temperature))
+            if self.copy_bias:
+                texts = [messages[1]["content"], *(salvaging.result_text(value) for _, value in result.results)]
+                sampling = replace(sampling, bias=copy_bias(texts, self.copy_bias))
             reply = yield messages, grammar, sampling, specs
             if isinstance(reply, BackendError):
                 self._stop(result, "error", step, str(reply))
@@ -257,10 +265,16 @@ class Planner:
                 return
         self._stop(result, "max_steps", self.max_steps, f"no final answer within {self.max_steps} steps")
 
-    def _later(self, offer: list[Tool], result: PlanResult) -> list[Tool]:
-        """A later step's tools: the offer, without the tools that already succeeded (``single_use``)."""
-        used = {call.name for call, _ in result.results} if self.single_use else set()
-        return [t for t in offer if t.name not in used or t.name == self.final_tool]
+    def _offer(self, query: str, tools: list[Tool], result: PlanResult) -> list[Tool]:
+        """A step's tools once some call succeeded: without the tools that succeeded (with
+        ``single_use``); with ranking (grammar mode), only those matching what the query still
+        asks for (:func:`follow_up`), and the final tool."""
+        used = {call.name for call, _ in result.results}
+        offer = [t for t in tools if not (self.single_use and t.name in used) or t.name == self.final_tool]
+        if self.top_k is None or self.mode != "grammar":
+            return offer
+        done = [t for t in tools if t.name in used]
+        return follow_up(offer, query, done, self.top_k, self.final_tool)
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
@@ -324,6 +338,13 @@ class Planner:
         result.status = status
         result.error = why
         self._emit("abort", step, reason=status, error=why)
+
+
+def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
+    """``Sampling.bias`` that favours copying: every word of ``texts`` (and every run of
+    non-space characters, for paths), alone and after a space."""
+    words = sorted({word for text in texts for word in re.findall(r"\w+|[^\s'\"]*\w", text)})
+    return tuple((form, weight) for word in words for form in (word, " " + word))
 
 
 def answer_key(final: Tool) -> str | None:

@@ -22,18 +22,21 @@ import bm25s
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-from gbnf.backends.base import Message
 from gbnf.manifest import Tool
-from gbnf.prompt import system_prompt
 
 _STEMMER = Stemmer.Stemmer("english")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 RELATIVE = 0.5
 """Step 1 offers the tools scoring at least this share of the best BM25 score."""
+MARGIN = 2.0
+"""Without BM25 evidence, a tool whose model relevance leads the next by this much (nats) is
+evidence enough: step 1 offers it alone (with ``act_first``)."""
 
-Scorer = Callable[[list[Message], str, list[str]], list[float]]
-"""``scorer(messages, prefix, continuations)``: each continuation's log-probability after the
-chat prompt of ``messages`` and the reply's ``prefix`` (``LlamaCppBackend.score``)."""
+Scorer = Callable[[list[tuple[str, str]]], list[float]]
+"""``scorer(pairs)``: log P(continuation | context) of each ``(context, continuation)`` pair of
+raw text (``LlamaCppBackend.loglik``)."""
+CARD = "Tool: {name}: {description}\nA request this tool handles:"
+"""The context a query is scored after: a tool's card."""
 
 
 @dataclass(frozen=True)
@@ -47,22 +50,18 @@ class Ranked:
 
 
 class ModelRelevance:
-    """The model's relevance of each tool to a query: log P(name | query) - log P(name | empty
-    query), with the second term computed once per pool."""
+    """The model's relevance of each tool to a query (query likelihood): how much more likely
+    the query is as a request after the tool's card than after a card for any request,
+    log P(query | card) - log P(query | any)."""
 
     def __init__(self, scorer: Scorer) -> None:
         self.scorer = scorer
-        self._priors: dict[tuple[str, ...], list[float]] = {}
 
     def __call__(self, tools: list[Tool], query: str) -> list[float]:
-        key = tuple(t.name for t in tools)
-        if key not in self._priors:
-            self._priors[key] = self._likelihoods(tools, "")
-        return [a - b for a, b in zip(self._likelihoods(tools, query), self._priors[key])]
-
-    def _likelihoods(self, tools: list[Tool], query: str) -> list[float]:
-        messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": query}]
-        return self.scorer(messages, '{"name": "', [t.name + '"' for t in tools])
+        cards = [CARD.format(name="any", description="Any request.")]
+        cards += [CARD.format(name=_words(t.name), description=t.description) for t in tools]
+        neutral, *scores = self.scorer([(card, " " + query) for card in cards])
+        return [score - neutral for score in scores]
 
 
 def tool_document(tool: Tool) -> str:
@@ -79,24 +78,26 @@ def rank_tools(tools: list[Tool], query: str, model: list[float] | None = None) 
     return sorted(ranked, key=lambda r: (-r.score, -(r.model or 0.0)))
 
 
-def bm25_scores(tools: list[Tool], query: str) -> list[float]:
-    """Each tool's BM25 score for ``query``."""
+def bm25_scores(tools: list[Tool], query: str, covered: frozenset[str] = frozenset()) -> list[float]:
+    """Each tool's BM25 score for ``query``, leaving out the (stemmed) terms in ``covered``."""
     index, vocabulary = _index(tuple(tool_document(t) for t in tools))
-    words = bm25s.tokenize(_words(query), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
-                           show_progress=False)[0]
-    known = [w for w in words if w in vocabulary]
+    known = [w for w in terms(query) if w in vocabulary and w not in covered]
     scores = index.get_scores(known) if known else [0.0] * len(tools)
     return [round(float(score), 4) for score in scores]
 
 
+def terms(text: str) -> list[str]:
+    """The stemmed words of ``text`` that BM25 matches (stop words left out)."""
+    return bm25s.tokenize(_words(text), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
+                          show_progress=False)[0]
+
+
 @dataclass(frozen=True)
 class Selection:
-    """Which tools a plan offers: ``first`` at step 1, ``later`` afterwards (before the tools
-    already used are taken out), and the whole ranking."""
+    """Which tools step 1 offers (``first``), and the whole ranking."""
 
     ranking: list[Ranked]
     first: list[Tool]
-    later: list[Tool]
 
     @property
     def evidence(self) -> bool:
@@ -106,23 +107,46 @@ class Selection:
 
 def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, model: ModelRelevance | None = None,
                  act_first: bool = True, ratio: float = RELATIVE) -> Selection:
-    """The tools to offer for ``query``: the ``k`` most relevant, and the final tool.
+    """The tools step 1 offers for ``query``: of the ``k`` most relevant, those scoring at least
+    ``ratio`` of the best BM25 score, and the final tool.
 
-    When some tool shares words with the query, every step offers only the tools (of the top
-    ``k``) scoring at least ``ratio`` of the best BM25 score, and the final tool, except step 1
-    with ``act_first``: there the final tool is left out, so the plan starts with an action.
-    When no tool shares a word, every step offers the top ``k`` (by the model's relevance, when
-    there is a model) and the final tool, and the model decides.
+    With ``act_first``, when the query names what some of these tools do (a word of a tool's
+    name or description, not only of its parameters), step 1 must act: it offers those tools,
+    without the final tool. When no tool shares a word with the query, the top ``k`` (by the model's relevance,
+    when there is a model) and the final tool, and the model decides, unless the model's
+    relevance singles one tool out by ``MARGIN``.
     """
     final = [t for t in tools if t.name == final_tool]
     candidates = [t for t in tools if t.name != final_tool]
-    ranking = rank_tools(candidates, query, model(candidates, query) if model and candidates else None)
+    ranking = rank_tools(candidates, query)
+    if model and ranking and ranking[0].score <= 0:
+        ranking = rank_tools(candidates, query, model(candidates, query))
+        if len(ranking) > 1 and (ranking[0].model or 0.0) - (ranking[1].model or 0.0) >= MARGIN:
+            return Selection(ranking, [ranking[0].tool] + ([] if act_first else final))
     top = ranking[:k]
     if not top or top[0].score <= 0:
-        offered = [r.tool for r in top] + final
-        return Selection(ranking, offered, offered)
+        return Selection(ranking, [r.tool for r in top] + final)
     strong = [r.tool for r in top if r.score >= ratio * top[0].score]
-    return Selection(ranking, strong if act_first else strong + final, strong + final)
+    words = set(terms(query))
+    doing = [t for t in strong if words & set(terms(_words(t.name) + " " + t.description))]
+    return Selection(ranking, doing if act_first and doing else strong + final)
+
+
+def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *,
+              ratio: float = RELATIVE) -> list[Tool]:
+    """The tools a step offers after the tools in ``done`` succeeded: ranked by the query's
+    words that no done tool's document has (what is still to do), those scoring at least
+    ``ratio`` of the best, and the final tool. When no tool matches the words left, only the
+    final tool: the plan has done what the query asked.
+    """
+    final = [t for t in tools if t.name == final_tool]
+    covered = frozenset(term for tool in done for term in terms(tool_document(tool)))
+    candidates = [t for t in tools if t.name != final_tool]
+    scores = bm25_scores(candidates, query, covered) if candidates else []
+    top = sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k]
+    if not top or top[0][1] <= 0:
+        return final
+    return [tool for tool, score in top if score >= ratio * top[0][1]] + final
 
 
 @functools.lru_cache(maxsize=64)

@@ -200,14 +200,26 @@ def test_native_tool_calling_on_llama_server_without_grammar(llama_server, tools
     assert "grammar" not in body and {t["function"]["name"] for t in body["tools"]} >= {"get_now"}
 
 
-def test_score_ranks_a_likely_continuation_above_an_unlikely_one(inprocess):
+def test_loglik_ranks_a_likely_continuation_above_an_unlikely_one(inprocess):
     messages = [{"role": "user", "content": "What is the capital of France?"}]
-    likely, unlikely = inprocess.score(messages, "The capital of France is", [" Paris", " Banana"])
-    assert likely > unlikely and likely < 0
-    again = inprocess.score(messages, "The capital of France is", [" Paris"])
-    assert again == [pytest.approx(likely, abs=1e-4)]  # the cache left behind changes nothing
-    reply = inprocess.complete(messages, None, Sampling(max_tokens=8))  # generation still works after scoring
-    assert reply.text
+    before = inprocess.complete(messages, None, Sampling(max_tokens=8))
+    likely, unlikely, longer = inprocess.loglik([("The capital of France is", " Paris"),
+                                                 ("The capital of France is", " Banana"),
+                                                 ("The capital of France is", " Paris, a city")])
+    assert unlikely < likely < 0 and longer < likely
+    assert inprocess.loglik([("The capital of France is", " Paris")]) == [pytest.approx(likely, abs=1e-4)]
+    after = inprocess.complete(messages, None, Sampling(max_tokens=8))  # the cache scoring left behind is not reused
+    assert after.text == before.text
+
+
+def test_bias_and_dry_change_what_is_decoded(inprocess):
+    messages = [{"role": "user", "content": "Write the list: apple, pear, apple, pear, and go on for 30 items."}]
+    plain = inprocess.complete(messages, None, Sampling(max_tokens=40))
+    assert plain.text.count("pear, pear, pear") >= 1  # the small model loops
+    dry = inprocess.complete(messages, None, Sampling(max_tokens=40, dry=0.8))
+    assert "pear, pear, pear" not in dry.text
+    biased = inprocess.complete(messages, None, Sampling(max_tokens=40, bias=(("banana", 8.0), (" banana", 8.0))))
+    assert "banana" in biased.text.lower() and "banana" not in plain.text.lower()
 
 
 def test_repeat_penalty_follows_llama_cpp():

@@ -22,7 +22,8 @@ def test_quick_bench_writes_its_report(tmp_path):
     result = json.loads((tmp_path / "t.json").read_text())
     assert set(result) == {"meta", "tasks", "bfcl", "endpoint", "compile", "decoding"}
     assert result["endpoint"]["rows"] == []  # the quick run starts no llama-server
-    assert {e["config"] for e in result["tasks"]["by_config"]} == {"grammar", "+ending"}
+    assert {(e["config"], e["set"]) for e in result["tasks"]["by_config"]} == {
+        (c, s) for c in ("grammar", "+ending") for s in ("bench", "held-out")}
     assert {e["kind"] for e in result["tasks"]["by_config_and_kind"]} == set(KINDS)
     assert {e["set"] for e in result["bfcl"]["by_config_and_set"]} == {"simple", "multiple", "parallel", "irrelevance"}
     row = result["tasks"]["rows"][0]
@@ -51,10 +52,11 @@ def test_task_scoring():
     assert task.first_tools == ["lookup", "get_now"]
 
 
-def test_every_task_names_tools_of_the_bench_pool():
-    pool = {t.name for t in task_pool()}
-    tasks = load_tasks()
-    assert len(tasks) >= 40 and len({t.kind for t in tasks}) == 4
+@pytest.mark.parametrize("name, least", [("bench", 40), ("held-out", 16)])
+def test_every_task_names_tools_of_its_pool(name, least):
+    pool = {t.name for t in task_pool(name)}
+    tasks = load_tasks(name=name)
+    assert len(tasks) >= least and len({t.kind for t in tasks}) == 4 and {t.set for t in tasks} == {name}
     named = {n for t in tasks for c in t.calls for n in ([c["tool"]] if isinstance(c["tool"], str) else c["tool"])}
     assert named | {n for t in tasks for n in t.allow} | {n for t in tasks for n in t.results} <= pool
-    assert len(named) >= 12
+    assert len(named) >= (12 if name == "bench" else 9)

@@ -13,7 +13,7 @@ from gbnf import GbnfError, Tool
 from gbnf.backends.base import Completion
 from gbnf.errors import BackendError
 from gbnf.events import Event, TraceWriter
-from gbnf.planner import Planner
+from gbnf.planner import Planner, copy_bias
 from tests.conftest import MANIFESTS
 from tests.scripted import ScriptedBackend
 
@@ -326,3 +326,18 @@ def test_without_lexical_evidence_the_model_may_answer_at_once(tools):
 def test_bad_settings_are_refused(tools, option):
     with pytest.raises(GbnfError):
         Planner(tools, ScriptedBackend(), **option)
+
+
+def test_copy_bias_favours_the_words_of_the_query_then_of_the_results(tools):
+    p, backend, _ = planner(tools, call("get_weather", city="Paris"), FINAL, copy_bias=2.0, dry=0.5,
+                            executors={"get_weather": lambda **_: {"forecast": "light rain"}})
+    assert p.run("What's the weather in Paris?").converged
+    first, second = backend.requests[0][2], backend.requests[1][2]
+    assert {("Paris", 2.0), (" Paris", 2.0)} <= set(first.bias) and ("rain", 2.0) not in first.bias
+    assert ("rain", 2.0) in second.bias and first.dry == second.dry == 0.5
+
+
+def test_copy_bias_keeps_paths_whole():
+    bias = dict(copy_bias(["Read /etc/hostname, please"], 1.5))
+    assert bias["/etc/hostname"] == bias[" /etc/hostname"] == bias["Read"] == bias[" please"] == 1.5
+    assert "/etc/hostname," not in bias

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gbnf import Tool
-from gbnf.rank import ModelRelevance, rank_tools, select_tools, tool_document
+from gbnf.rank import MARGIN, ModelRelevance, follow_up, rank_tools, select_tools, tool_document
 from tests.conftest import REPO
 
 BENCH_TOOLS = REPO / "bench" / "tools"
@@ -44,11 +44,9 @@ def test_ties_keep_pool_order_and_the_model_breaks_them(tools):
     assert names(weather)[0] == "get_weather" and weather[0].model == float(tools.index(weather[0].tool))
 
 
-def test_select_with_evidence_acts_first_then_offers_the_final_tool(tools):
+def test_select_with_evidence_acts_first(tools):
     chosen = select_tools(tools, "What's the weather in Paris?", 3, "final_answer")
-    assert chosen.evidence
-    assert [t.name for t in chosen.first] == ["get_weather"]
-    assert [t.name for t in chosen.later] == ["get_weather", "final_answer"]
+    assert chosen.evidence and [t.name for t in chosen.first] == ["get_weather"]
     lenient = select_tools(tools, "What's the weather in Paris?", 3, "final_answer", act_first=False)
     assert [t.name for t in lenient.first] == ["get_weather", "final_answer"]
 
@@ -62,25 +60,50 @@ def test_select_keeps_tools_within_half_of_the_best_score():
     assert {t.name for t in chosen.first} == {"send_email", "find_contact"}
 
 
+def test_parameter_words_alone_do_not_force_an_action():
+    weather = Tool("get_weather", "Weather forecast for a city.",
+                   {"type": "object", "properties": {"days": {"type": "integer", "description": "Days ahead."}}})
+    final = Tool("final_answer", "Answer.")
+    chosen = select_tools([weather, final], "How many days are there in a week?", 3, "final_answer")
+    assert chosen.evidence and [t.name for t in chosen.first] == ["get_weather", "final_answer"]
+
+
 def test_select_without_evidence_lets_the_model_decide(tools):
     chosen = select_tools(tools, "Who wrote Romeo and Juliet?", 2, "final_answer")
     assert not chosen.evidence
-    assert chosen.first == chosen.later and [t.name for t in chosen.first][-1] == "final_answer"
-    assert len(chosen.first) == 3
+    assert [t.name for t in chosen.first][-1] == "final_answer" and len(chosen.first) == 3
     assert select_tools([], "q", 3, "final_answer").first == []
 
 
-def test_model_relevance_is_likelihood_gain_with_the_prior_cached():
-    calls = []
+def test_a_clear_model_favourite_acts_without_evidence():
+    tools = [Tool("get_news", "News."), Tool("play_music", "Play songs."), Tool("final_answer", "Answer.")]
+    relevance = ModelRelevance(lambda pairs: [-10.0, -9.0, -9.0 + MARGIN + (0.1 if "tunes" in pairs[0][1] else -0.2)])
+    assert [t.name for t in select_tools(tools, "some tunes", 3, "final_answer", model=relevance).first] == ["play_music"]
+    unsure = select_tools(tools, "some songs?", 3, "final_answer", model=relevance)  # BM25 has evidence: no model
+    assert [r.model for r in unsure.ranking] == [None, None]
+    close = select_tools(tools, "anything", 3, "final_answer", model=relevance)
+    assert [t.name for t in close.first] == ["play_music", "get_news", "final_answer"]
 
-    def scorer(messages, prefix, continuations):
-        calls.append(messages[-1]["content"])
-        assert prefix == '{"name": "' and all(c.endswith('"') for c in continuations)
-        boost = 5.0 if "music" in messages[-1]["content"] else 0.0
-        return [-3.0 + (boost if c.startswith("play") else 0.0) for c in continuations]
 
-    tools = [Tool("get_news", "News."), Tool("play_music", "Play songs.")]
+def test_follow_up_offers_what_the_query_still_asks_for():
+    lookup = Tool("lookup_contact", "Look up a contact's phone number and email address.")
+    send = Tool("send_messages", "Send a message by email or SMS.")
+    weather = Tool("get_weather", "Weather forecast for a city.")
+    final = Tool("final_answer", "Answer.")
+    pool = [lookup, send, weather, final]
+    query = "Look up Maria's phone number and send her a message"
+    assert follow_up(pool, query, [lookup], 3, "final_answer") == [send, final]
+    assert follow_up([weather, final], "What's the weather in Paris?", [weather], 3, "final_answer") == [final]
+
+
+def test_model_relevance_is_query_likelihood_against_a_neutral_card():
+    seen = []
+
+    def scorer(pairs):
+        seen.extend(pairs)
+        return [-20.0 + (5.0 if "play music" in context else 0.0) for context, _ in pairs]
+
     relevance = ModelRelevance(scorer)
-    assert relevance(tools, "some music please") == [0.0, 5.0]
-    assert relevance(tools, "news") == [0.0, 0.0]
-    assert calls == ["", "some music please", "news"]  # the empty-query prior once per pool
+    assert relevance([Tool("get_news", "News."), Tool("play_music", "Play songs.")], "some jazz") == [0.0, 5.0]
+    assert [continuation for _, continuation in seen] == [" some jazz"] * 3
+    assert "Any request." in seen[0][0] and "Play songs." in seen[2][0]

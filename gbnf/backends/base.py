@@ -12,6 +12,8 @@ TextSink = Callable[[str], None]
 """Receives a reply's text piece by piece as it is decoded (``on_text`` of the backends)."""
 REPEAT_LAST_N = 64
 """How many of the last generated tokens ``Sampling.repeat_penalty`` looks at."""
+DRY_BASE, DRY_ALLOWED, DRY_BREAKERS = 1.75, 2, ("\n", ":", '"', "*")
+"""llama-server's defaults for the DRY sampler (``Sampling.dry``)."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,12 @@ class Sampling:
     ``repeat_penalty`` > 1 makes tokens already generated less likely (llama.cpp's rule: a
     positive logit is divided by it, a negative one multiplied) over the last ``REPEAT_LAST_N`` of them.
     ``top_p`` < 1 samples from the smallest set of tokens (after the grammar) whose probability
-    reaches it; ``stop`` ends the reply before the first of these strings.
+    reaches it; ``stop`` ends the reply before the first of these strings. ``bias`` adds a
+    weight to the logit of every token of each text, as llama-server's string ``logit_bias``
+    does (the planner's copy bias: the words of the query and of the tool results). ``dry`` > 0
+    is the multiplier of llama.cpp's DRY ("don't repeat yourself") penalty on a reply that
+    repeats its own token sequences (in-process it sees the reply only; llama-server's also
+    sees the prompt, so there it discourages long copies from the prompt too).
     """
 
     max_tokens: int = 384
@@ -44,6 +51,8 @@ class Sampling:
     repeat_penalty: float = 1.0
     top_p: float = 1.0
     stop: tuple[str, ...] = ()
+    bias: tuple[tuple[str, float], ...] = ()
+    dry: float = 0.0
 
 
 class Backend(Protocol):

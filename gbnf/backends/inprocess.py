@@ -24,7 +24,8 @@ import llama_cpp
 import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, TextSink, ToolSpec
+from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, DRY_BREAKERS, REPEAT_LAST_N, Completion, Message, Sampling,
+                                TextSink, ToolSpec)
 from gbnf.engine import captured_stderr, grammar_sampler, token_allowed
 from gbnf.errors import BackendError, ContextExceeded
 from gbnf.model import default_model
@@ -92,6 +93,17 @@ class LlamaCppBackend:
                                   f"the context of {self.llm.n_ctx()} tokens")
         sampler = self._grammar(grammar) if grammar else None
         rng = np.random.default_rng(sampling.seed)
+        bias = self._bias(sampling.bias)
+        dry = dry_sampler(self._vocab, sampling) if sampling.dry else None
+        try:
+            return self._decode(tokens, sampler, rng, sampling, on_text, bias, dry, start)
+        finally:
+            if dry is not None:
+                llama_cpp.llama_sampler_free(dry)
+
+    def _decode(self, tokens: list[int], sampler: llama_cpp.llama_sampler_p | None, rng: np.random.Generator,
+                sampling: Sampling, on_text: TextSink | None, bias: np.ndarray | None,
+                dry: llama_cpp.llama_sampler_p | None, start: float) -> Completion:
         self._eval_prompt(tokens)
         decode_start = time.perf_counter()
         out: list[int] = []
@@ -100,12 +112,13 @@ class LlamaCppBackend:
         held = max((len(stop) for stop in sampling.stop), default=1) - 1  # a stop string may still begin here
         sent = 0
         for _ in range(sampling.max_tokens):
-            token = self._pick(sampler, rng, sampling, out)
+            token = self._pick(sampler, rng, sampling, out, bias, dry)
             if llama_cpp.llama_vocab_is_eog(self._vocab, token):
                 truncated = False
                 break
-            if sampler is not None:
-                llama_cpp.llama_sampler_accept(sampler, token)
+            for accepting in (sampler, dry):
+                if accepting is not None:
+                    llama_cpp.llama_sampler_accept(accepting, token)
             out.append(token)
             if sampling.stop or on_text:
                 text = self.llm.detokenize(out).decode("utf-8", "ignore")  # a split character waits
@@ -123,24 +136,27 @@ class LlamaCppBackend:
         end = time.perf_counter()
         return Completion(text, truncated, len(tokens), len(out), end - start, end - decode_start)
 
-    def score(self, messages: list[Message], prefix: str, continuations: list[str]) -> list[float]:
-        """The log-probability of each continuation right after the chat prompt of ``messages``
-        followed by ``prefix`` (the assistant's reply so far)."""
-        prompt = self._formatter(messages=messages).prompt + prefix
+    def loglik(self, pairs: list[tuple[str, str]]) -> list[float]:
+        """log P(continuation | context) for each ``(context, continuation)`` pair of raw text
+        (no chat template); each pair is one batch, evaluated from an empty cache."""
+        llm = self.llm
+        scores = []
         with self._lock:
-            base = self.llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
-            self._eval_prompt(base)
-            first = _log_softmax(self._logits())
-            scores = []
-            for text in continuations:
-                tokens = self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
-                self.llm.n_tokens = len(base)
-                total = float(first[tokens[0]])
-                for previous, token in zip(tokens, tokens[1:]):
-                    self.llm.eval([previous])
-                    total += float(_log_softmax(self._logits())[token])
+            for context, continuation in pairs:
+                head = llm.tokenize(context.encode("utf-8"), add_bos=False, special=False)
+                tail = llm.tokenize(continuation.encode("utf-8"), add_bos=False, special=False)
+                tokens = (head + tail)[-llm.n_batch:]
+                start = len(tokens) - len(tail)
+                llm.n_tokens = 0  # the cache no longer holds a prompt: the next one is evaluated whole
+                llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+                llm._batch.set_batch(batch=tokens, n_past=0, logits_all=True)
+                llm._ctx.decode(llm._batch)
+                total = 0.0
+                for i, token in enumerate(tokens[start:], start):
+                    pointer = llama_cpp.llama_get_logits_ith(llm._ctx.ctx, i - 1)
+                    total += float(_log_softmax(np.ctypeslib.as_array(pointer, shape=(self._n_vocab,)))[token])
                 scores.append(total)
-            return scores
+        return scores
 
     def close(self) -> None:
         """Free the grammars and the model."""
@@ -184,9 +200,21 @@ class LlamaCppBackend:
         pointer = llama_cpp.llama_get_logits_ith(self.llm._ctx.ctx, -1)
         return np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
 
+    def _bias(self, bias: tuple[tuple[str, float], ...]) -> np.ndarray | None:
+        """The weight added to each token's logit: every token of each text gets its weight."""
+        if not bias:
+            return None
+        vector = np.zeros(self._n_vocab, dtype=np.float32)
+        for text, weight in bias:
+            vector[self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)] = weight
+        return vector
+
     def _pick(self, sampler: llama_cpp.llama_sampler_p | None, rng: np.random.Generator, sampling: Sampling,
-              out: list[int]) -> int:
-        logits = penalized(self._logits(), out[-REPEAT_LAST_N:], sampling.repeat_penalty)
+              out: list[int], bias: np.ndarray | None, dry: llama_cpp.llama_sampler_p | None) -> int:
+        logits = self._logits() if bias is None else self._logits() + bias
+        if dry is not None:
+            logits = self._applied(logits, dry)
+        logits = penalized(logits, out[-REPEAT_LAST_N:], sampling.repeat_penalty)
         if sampler is None:
             return draw(nucleus(logits, sampling.top_p, sampling.temperature), rng, sampling.temperature)
         if sampling.top_p < 1 and sampling.temperature > 0:  # the nucleus of the grammar's distribution
@@ -197,17 +225,31 @@ class LlamaCppBackend:
 
     def _masked(self, logits: np.ndarray, sampler: llama_cpp.llama_sampler_p) -> np.ndarray:
         """The logits with every token the grammar refuses set to -inf."""
+        masked = self._applied(logits, sampler)
+        if not np.isfinite(masked).any():
+            raise BackendError("the grammar allows no token here (a dead end in the grammar)")
+        return masked
+
+    def _applied(self, logits: np.ndarray, sampler: llama_cpp.llama_sampler_p) -> np.ndarray:
+        """The logits as a llama.cpp sampler (the grammar, DRY) leaves them, in a copy."""
         candidates = self._candidates
         candidates["logit"] = logits
         pointer = candidates.ctypes.data_as(ctypes.POINTER(llama_cpp.llama_token_data))
         array = llama_cpp.llama_token_data_array(pointer, self._n_vocab, -1, False)
         llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
-        if array.size != self._n_vocab:
-            raise BackendError("the grammar sampler changed the candidate array's size")
-        masked = candidates["logit"].copy()
-        if not np.isfinite(masked).any():
-            raise BackendError("the grammar allows no token here (a dead end in the grammar)")
-        return masked
+        if array.size != self._n_vocab or array.sorted:
+            raise BackendError("a llama.cpp sampler reordered or resized the candidate array")
+        return candidates["logit"].copy()
+
+
+def dry_sampler(vocab: llama_cpp.llama_vocab_p, sampling: Sampling) -> llama_cpp.llama_sampler_p:
+    """llama.cpp's DRY sampler as llama-server sets it up by default (base 1.75, repeats of
+    two tokens allowed, sequences broken at newlines, colons, quotes and asterisks), over the
+    reply only."""
+    breakers = [text.encode("utf-8") for text in DRY_BREAKERS]
+    array = (ctypes.c_char_p * len(breakers))(*breakers)
+    return llama_cpp.llama_sampler_init_dry(vocab, sampling.dry, DRY_BASE, DRY_ALLOWED, sampling.max_tokens, array,
+                                            len(breakers))
 
 
 def penalized(logits: np.ndarray, recent: list[int], penalty: float) -> np.ndarray:

@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 import httpx
 
-from gbnf.backends.base import REPEAT_LAST_N, Completion, Message, Sampling, TextSink, ToolSpec
+from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, DRY_BREAKERS, REPEAT_LAST_N, Completion, Message, Sampling,
+                                TextSink, ToolSpec)
 from gbnf.errors import ServerError, ServerLoading, ServerTimeout
 
 Endpoint = Literal["chat", "completion"]
@@ -92,6 +93,11 @@ class _Base:
                                   "repeat_last_n": REPEAT_LAST_N, "top_p": sampling.top_p}
         if sampling.stop:
             common["stop"] = list(sampling.stop)
+        if sampling.dry:
+            common.update(dry_multiplier=sampling.dry, dry_base=DRY_BASE, dry_allowed_length=DRY_ALLOWED,
+                          dry_sequence_breakers=list(DRY_BREAKERS))
+        if sampling.bias:
+            common["logit_bias"] = [[text, weight] for text, weight in sampling.bias]
         if grammar is not None:
             common["grammar"] = grammar
         if self.endpoint == "chat":
