@@ -213,7 +213,8 @@ def test_loglik_ranks_a_likely_continuation_above_an_unlikely_one(inprocess):
 
 
 def test_bias_and_dry_change_what_is_decoded(inprocess):
-    messages = [{"role": "user", "content": "Write the list: apple, pear, apple, pear, and go on for 30 items."}]
+    messages = [{"role": "user", "content": "Write the list: apple, pear, apple, pear, apple, pear, and continue the "
+                                            "pattern for 30 items."}]
     plain = inprocess.complete(messages, None, Sampling(max_tokens=40))
     assert plain.text.count("pear, pear, pear") >= 1  # the small model loops
     dry = inprocess.complete(messages, None, Sampling(max_tokens=40, dry=0.8))
