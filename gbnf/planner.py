@@ -101,7 +101,7 @@ class Planner:
         array_items: int | None = 10,  # maxItems of every array (None: as written)
         retry_temperature: float = 0.7,  # after a failed call, sample at least this hot (greedy would repeat it)
         stop_on_repeat: bool = True,  # a repeated successful call ends the plan (finished by the loop)
-        act_first: bool = True,  # when some tool shares words with the query, step 1 must call a tool
+        act_first: bool = True,  # while the query names what a tool does and it is not done, a step must act
         single_use: bool = True,  # a tool that succeeded is not offered again (the grammar offers the rest)
         model_rank: bool = True,  # rank with the model's own relevance too, when the backend can score text
         result_chars: int = 2000,  # a tool result longer than this is cut before it enters the prompt
@@ -274,7 +274,7 @@ class Planner:
         if self.top_k is None or self.mode != "grammar":
             return offer
         done = [t for t in tools if t.name in used]
-        return follow_up(offer, query, done, self.top_k, self.final_tool)
+        return follow_up(offer, query, done, self.top_k, self.final_tool, act=self.act_first)
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""

@@ -112,41 +112,53 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
 
     With ``act_first``, when the query names what some of these tools do (a word of a tool's
     name or description, not only of its parameters), step 1 must act: it offers those tools,
-    without the final tool. When no tool shares a word with the query, the top ``k`` (by the model's relevance,
-    when there is a model) and the final tool, and the model decides, unless the model's
-    relevance singles one tool out by ``MARGIN``.
+    without the final tool. When it names none, the model's relevance (when there is a model)
+    breaks BM25's ties, and a tool it puts ``MARGIN`` ahead of all others is offered alone
+    (with ``act_first``); otherwise the model decides among the top ``k`` and the final tool.
     """
     final = [t for t in tools if t.name == final_tool]
     candidates = [t for t in tools if t.name != final_tool]
     ranking = rank_tools(candidates, query)
-    if model and ranking and ranking[0].score <= 0:
-        ranking = rank_tools(candidates, query, model(candidates, query))
-        if len(ranking) > 1 and (ranking[0].model or 0.0) - (ranking[1].model or 0.0) >= MARGIN:
-            return Selection(ranking, [ranking[0].tool] + ([] if act_first else final))
-    top = ranking[:k]
-    if not top or top[0].score <= 0:
-        return Selection(ranking, [r.tool for r in top] + final)
-    strong = [r.tool for r in top if r.score >= ratio * top[0].score]
-    words = set(terms(query))
-    doing = [t for t in strong if words & set(terms(_words(t.name) + " " + t.description))]
-    return Selection(ranking, doing if act_first and doing else strong + final)
+    strong = _strong([(r.tool, r.score) for r in ranking[:k]], ratio)
+    named = _named(strong, set(terms(query)))
+    if act_first and named:
+        return Selection(ranking, named)
+    if model and candidates:
+        relevance = model(candidates, query)
+        ranking = rank_tools(candidates, query, relevance)
+        best, second = sorted(relevance, reverse=True)[:2] if len(relevance) > 1 else (0.0, 0.0)
+        if best - second >= MARGIN:
+            return Selection(ranking, [candidates[relevance.index(best)]] + ([] if act_first else final))
+    return Selection(ranking, (strong or [r.tool for r in ranking[:k]]) + final)
 
 
-def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *,
+def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
               ratio: float = RELATIVE) -> list[Tool]:
     """The tools a step offers after the tools in ``done`` succeeded: ranked by the query's
     words that no done tool's document has (what is still to do), those scoring at least
-    ``ratio`` of the best, and the final tool. When no tool matches the words left, only the
-    final tool: the plan has done what the query asked.
+    ``ratio`` of the best, and the final tool. With ``act``, when those words name what one of
+    these tools does, the final tool is left out: the plan must do the rest first. When no tool
+    matches the words left, only the final tool: the plan has done what the query asked.
     """
     final = [t for t in tools if t.name == final_tool]
     covered = frozenset(term for tool in done for term in terms(tool_document(tool)))
     candidates = [t for t in tools if t.name != final_tool]
     scores = bm25_scores(candidates, query, covered) if candidates else []
-    top = sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k]
-    if not top or top[0][1] <= 0:
-        return final
-    return [tool for tool, score in top if score >= ratio * top[0][1]] + final
+    strong = _strong(sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k], ratio)
+    if act and _named(strong, set(terms(query)) - covered):
+        return strong
+    return strong + final
+
+
+def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:
+    """The tools of ``top`` (best first) with evidence, scoring at least ``ratio`` of the best."""
+    return [tool for tool, score in top if score > 0 and score >= ratio * top[0][1]]
+
+
+def _named(tools: list[Tool], words: set[str]) -> list[Tool]:
+    """The tools whose name or description has one of the query's ``words``: the query names
+    what they do (a parameter's words alone do not)."""
+    return [t for t in tools if words & set(terms(_words(t.name) + " " + t.description))]
 
 
 @functools.lru_cache(maxsize=64)
