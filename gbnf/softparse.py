@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from gbnf import jsonread
 from gbnf.manifest import Tool
 from gbnf.validate import InvalidCall, ToolCall, validate_call
 
@@ -41,7 +42,10 @@ class SoftParse:
 
 def soft_parse(text: str, pool: list[Tool]) -> SoftParse:
     """Find, normalize, repair and validate the tool call(s) in ``text``."""
-    candidates = _candidates(text)
+    try:
+        candidates = _candidates(text)
+    except RecursionError:
+        return SoftParse("invalid", text=text, reason="the reply's JSON is nested too deeply")
     if not candidates:
         return SoftParse("final", text=text.strip())
     tools = {tool.name: tool for tool in pool}
@@ -105,13 +109,12 @@ def _yaml_ish(text: str) -> list[Any]:
 
 def _json_values(text: str) -> list[Any]:
     """JSON objects or arrays found anywhere in ``text`` (fences and prose around them ignored)."""
-    decoder = json.JSONDecoder()
     values = []
     i = 0
     while i < len(text):
         if text[i] in "{[":
             try:
-                value, end = decoder.raw_decode(text, i)
+                value, end = jsonread.raw_decode(text, i)
             except json.JSONDecodeError:
                 i += 1
                 continue
@@ -134,7 +137,7 @@ def _key_values(lines: list[str]) -> dict[str, Any]:
 def _scalar(text: str) -> Any:
     """A ``key: value`` line's value: JSON when it parses (numbers, lists, quoted text), else text."""
     try:
-        return json.loads(text)
+        return jsonread.loads(text)
     except json.JSONDecodeError:
         return text.strip("'\"")
 
@@ -164,7 +167,7 @@ def _as_calls(value: Any) -> list[dict[str, Any]]:
         arguments = {k: v for k, v in value.items() if k not in (*_NAME_KEYS, "id", "type")}
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = jsonread.loads(arguments) if arguments.strip() else {}
         except json.JSONDecodeError:
             return []
     return [{"name": name, "arguments": arguments if arguments is not None else {}}] if isinstance(
@@ -232,7 +235,7 @@ def _coerce(value: Any, schema: Any, path: str, repairs: list[str]) -> Any:
             fixed = text.lower() == "true"
         elif kinds & {"array", "object"} and text[:1] in "[{":
             try:
-                fixed = json.loads(text)
+                fixed = jsonread.loads(text)
             except json.JSONDecodeError:
                 pass
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and kinds == {"string"}:

@@ -13,6 +13,7 @@ from typing import Any
 
 import jsonschema
 
+from gbnf import jsonread
 from gbnf.errors import GbnfError
 from gbnf.literals import json_text
 from gbnf.manifest import Tool
@@ -67,7 +68,7 @@ _CALL_HINT = '; answer with {"name": ..., "arguments": {...}}'
 
 def _parse(text: str, truncated: bool, what: str = "a JSON tool call", hint: str = _CALL_HINT) -> Any:
     try:
-        return json.loads(text)
+        return jsonread.loads(text)
     except json.JSONDecodeError as exc:
         if truncated or exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
             raise InvalidCall("output truncated: the JSON ended before it was complete; "

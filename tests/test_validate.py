@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gbnf import Tool
+from gbnf.softparse import soft_parse
 from gbnf.validate import InvalidCall, ToolCall, validate_call, validate_calls
 
 
@@ -103,3 +104,12 @@ def test_an_argument_that_only_repeats_a_name_is_refused(tools, arguments, echoe
 def test_an_enum_value_that_matches_a_name_is_fine():
     tool = Tool("send", "d", {"type": "object", "properties": {"channel": {"type": "string", "enum": ["channel", "sms"]}}})
     assert validate_call({"name": "send", "arguments": {"channel": "channel"}}, [tool]).arguments == {"channel": "channel"}
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999", "9" * 5000, "[" * 3000 + "]" * 3000])
+def test_hostile_numbers_and_nesting_are_invalid_calls_not_crashes(value):
+    number = Tool("f", "F.", {"type": "object", "properties": {"x": {}}, "required": ["x"]})
+    text = '{"name": "f", "arguments": {"x": ' + value + "}}"
+    with pytest.raises(InvalidCall):
+        validate_calls(text, [number])
+    assert soft_parse(text, [number]).kind != "calls"

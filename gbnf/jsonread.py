@@ -1,0 +1,46 @@
+"""Reading JSON a model wrote: only what JSON allows, and every failure a JSONDecodeError.
+
+Python's ``json`` accepts ``NaN`` and ``Infinity``, turns ``1e999`` into ``inf``, and raises
+``ValueError`` past 4,300 integer digits or ``RecursionError`` on deep nesting. A reply is
+untrusted text, so each of these is a decoding error here, which the validator and the soft
+parser already turn into a message for the model.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"{text} is too large for a number")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` for untrusted text (see the module's docstring)."""
+    value, end = raw_decode(text, len(text) - len(text.lstrip()))
+    if text[end:].strip():
+        raise json.JSONDecodeError("Extra data", text, end)
+    return value
+
+
+def raw_decode(text: str, start: int) -> tuple[Any, int]:
+    """One JSON value of ``text`` from ``start``: the value and where it ends."""
+    try:
+        return _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise json.JSONDecodeError(reason, text, start) from None
