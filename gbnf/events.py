@@ -14,11 +14,12 @@ EventKind = Literal["pool", "rank", "step", "call", "result", "tool_error", "val
 
 @dataclass(frozen=True)
 class Event:
-    """One thing the planner did or saw; ``data`` is JSON-able."""
+    """One thing the planner did or saw; ``data`` is JSON-able; ``run`` names the plan."""
 
     kind: EventKind
     step: int
     data: dict[str, Any] = field(default_factory=dict)
+    run: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, default=str)

@@ -17,6 +17,7 @@ completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or
 from __future__ import annotations
 
 import re
+import uuid
 
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
@@ -47,7 +48,8 @@ class PlanResult:
 
     ``converged`` means the model's own final answer within the step cap. ``finished_by`` says
     who wrote ``answer``: the model, the loop (after a repeated call), or salvage (after a
-    failure); ``None`` when there is no answer.
+    failure); ``None`` when there is no answer. ``run`` is the id every event of this plan
+    carries, so the traces of concurrent plans can be told apart.
     """
 
     status: Status
@@ -60,6 +62,7 @@ class PlanResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    run: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
 
     @property
     def converged(self) -> bool:
@@ -181,34 +184,35 @@ class Planner:
             except StopIteration as stop:
                 return stop.value
 
-    def _emit(self, kind: EventKind, step: int, **data: Any) -> None:
-        event = Event(kind, step, data)
+    def _emit(self, plan: PlanResult, kind: EventKind, step: int, **data: Any) -> None:
+        event = Event(kind, step, data, plan.run)
         for subscriber in self._subscribers:
             subscriber(event)
 
     def _loop(self, query: str, relevance: ModelRelevance | None
               ) -> Generator[_Request, Completion | BackendError, PlanResult]:
+        result = PlanResult("max_steps", None, 0)
         decisions = pool_decisions(self.tools, query, self.policy) if self.filter_pool else [(t, None) for t in self.tools]
         pool = [tool for tool, reason in decisions if reason is None]
-        self._emit("pool", 0, tools=[t.name for t in pool],
+        self._emit(result, "pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})
         first = pool
         if self.top_k is not None:
             chosen = select_tools(pool, query, self.top_k, self.final_tool, model=relevance, act_first=self.act_first)
             first = chosen.first
             pool = [r.tool for r in chosen.ranking[:self.top_k]] + [t for t in pool if t.name == self.final_tool]
-            self._emit("rank", 0, ranking=[(r.tool.name, r.score, r.model) for r in chosen.ranking],
+            self._emit(result, "rank", 0, ranking=[(r.tool.name, r.score, r.model) for r in chosen.ranking],
                        first=[t.name for t in first])
         specs = openai_tools(pool) if self.mode == "native" else None
         style = "skeleton" if self.mode == "soft" else "signature"
         prompt = system_prompt(pool, self.parallel, style, final_tool=self.final_tool)
         messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
-        result = PlanResult("max_steps", None, 0, messages=messages)
+        result.messages = messages
         yield from self._steps(query, first if self.mode == "grammar" else pool, pool, messages, specs, result)
         if result.status != "final" and result.results and (self.salvage or result.status == "repeat"):
             yield from self._salvage(query, result)
         elif result.status != "final" and self.salvage:
-            self._emit("salvage", result.steps, answered=False, error="no tool results to answer from")
+            self._emit(result, "salvage", result.steps, answered=False, error="no tool results to answer from")
         return result
 
     def _steps(self, query: str, first: list[Tool], tools: list[Tool], messages: list[Message],
@@ -219,9 +223,10 @@ class Planner:
         for step in range(1, self.max_steps + 1):
             result.steps = step
             pool = self._offer(query, tools, result) if result.results else first
-            self._emit("step", step, tools=[t.name for t in pool])
+            self._emit(result, "step", step, tools=[t.name for t in pool])
             grammar = self.grammar(pool).text if self.mode == "grammar" else None
-            sampling = replace(self.sampling, seed=self.sampling.seed + step - 1, dry=self.dry or self.sampling.dry)
+            sampling = replace(self.sampling, seed=(self.sampling.seed + step - 1) % 2**32,
+                               dry=self.dry or self.sampling.dry)
             if blocked:
                 sampling = replace(sampling, temperature=max(sampling.temperature, self.retry_temperature))
             if self.copy_bias:
@@ -239,7 +244,7 @@ class Planner:
                 calls = self._read(reply, pool)
             except InvalidCall as exc:
                 blocked += 1
-                self._emit("validation_error", step, error=str(exc), text=reply.text)
+                self._emit(result, "validation_error", step, error=str(exc), text=reply.text)
                 messages.append({"role": "tool", "content": f"error: {exc}"})
                 if blocked >= self.max_blocked:
                     self._stop(result, "blocked", step, f"{blocked} failed calls in a row; last: {exc}")
@@ -249,7 +254,7 @@ class Planner:
                 self._finish(result, step, calls)
                 return
             for call in calls:
-                self._emit("call", step, name=call.name, arguments=call.arguments)
+                self._emit(result, "call", step, name=call.name, arguments=call.arguments)
                 if call.name == self.final_tool:
                     answer = call.arguments.get(self.answer_key) if self.answer_key else None
                     self._finish(result, step, answer if isinstance(answer, str) else json_text(call.arguments))
@@ -294,16 +299,16 @@ class Planner:
         result.answer = answer
         result.status = "final"
         result.finished_by = "model"
-        self._emit("final", step, answer=answer)
+        self._emit(result, "final", step, answer=answer)
 
     def _salvage(self, query: str, result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
         """One plain-text call that answers from the results gathered (seed 003's finalizer);
         the plain summary of the results when the model cannot write it."""
-        sampling = replace(salvaging.SAMPLING, seed=self.sampling.seed + result.steps)
+        sampling = replace(salvaging.SAMPLING, seed=(self.sampling.seed + result.steps) % 2**32)
         reply = yield salvaging.salvage_messages(query, result.results), None, sampling, None
         result.answer, written = salvaging.finish(reply, result.results)
         result.finished_by = "loop" if result.status == "repeat" else "salvage"
-        self._emit("salvage", result.steps, answered=True, answer=result.answer, by_model=written)
+        self._emit(result, "salvage", result.steps, answered=True, answer=result.answer, by_model=written)
 
     def _execute(self, call: ToolCall, step: int, result: PlanResult) -> tuple[str, bool]:
         """Run one validated call: (message for the model, whether it succeeded).
@@ -314,21 +319,21 @@ class Planner:
         """
         if any(done == call for done, _ in result.results):
             error = f"{call.name} was already called with these arguments; use its result or call {self.final_tool}"
-            self._emit("tool_error", step, name=call.name, error=error)
+            self._emit(result, "tool_error", step, name=call.name, error=error)
             return f"error: {error}", False
         executor = self.executors.get(call.name)
         if executor is None:
             error = f"tool {call.name!r} is not available here; try another tool or give the final answer"
-            self._emit("tool_error", step, name=call.name, error=error)
+            self._emit(result, "tool_error", step, name=call.name, error=error)
             return f"error: {error}", False
         try:
             value = executor(**call.arguments)
         except Exception as exc:  # an executor's failure is reported to the model
             error = f"{type(exc).__name__}: {exc}"
-            self._emit("tool_error", step, name=call.name, error=error)
+            self._emit(result, "tool_error", step, name=call.name, error=error)
             return f"error: tool {call.name!r} failed: {error}", False
         result.results.append((call, value))
-        self._emit("result", step, name=call.name, result=value)
+        self._emit(result, "result", step, name=call.name, result=value)
         text = salvaging.result_text(value)
         if len(text) > self.result_chars:
             text = f"{text[:self.result_chars]} ... (cut: {len(text) - self.result_chars} more characters)"
@@ -337,7 +342,7 @@ class Planner:
     def _stop(self, result: PlanResult, status: Status, step: int, why: str) -> None:
         result.status = status
         result.error = why
-        self._emit("abort", step, reason=status, error=why)
+        self._emit(result, "abort", step, reason=status, error=why)
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:

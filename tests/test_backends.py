@@ -15,7 +15,7 @@ from gbnf import compile_pool
 from gbnf.backends.base import Sampling
 from gbnf.backends.inprocess import LlamaCppBackend, penalized, pick_constrained
 from gbnf.backends.server import AsyncServerBackend, GrammarRefused, ServerBackend
-from gbnf.errors import BackendError
+from gbnf.errors import BackendError, GbnfError
 from gbnf.planner import Planner
 
 QUERIES = ["What time is it in Tokyo?", "Find the PDF files in /tmp", "Create the folder /tmp/reports",
@@ -270,3 +270,11 @@ def test_on_text_never_gets_what_a_stop_string_cuts(inprocess):
     count = [{"role": "user", "content": "Count from 1 to 10, comma separated."}]
     done = inprocess.complete(count, None, Sampling(max_tokens=40, stop=("5",)), on_text=seen.append)
     assert "5" not in done.text and not done.truncated and "".join(seen) == done.text
+
+
+@pytest.mark.parametrize("settings", [{"temperature": float("nan")}, {"temperature": -1}, {"seed": -1},
+                                      {"seed": 2**32}, {"max_tokens": 0}, {"top_p": 1.5}, {"dry": float("inf")},
+                                      {"repeat_penalty": 0}, {"bias": (("x", float("nan")),)}])
+def test_sampling_refuses_what_no_engine_can_honour(settings):
+    with pytest.raises(GbnfError, match="sampling"):
+        Sampling(**settings)

@@ -341,3 +341,12 @@ def test_copy_bias_keeps_paths_whole():
     bias = dict(copy_bias(["Read /etc/hostname, please"], 1.5))
     assert bias["/etc/hostname"] == bias[" /etc/hostname"] == bias["Read"] == bias[" please"] == 1.5
     assert "/etc/hostname," not in bias
+
+
+def test_every_event_carries_its_plans_run_id(tools):
+    p, _, events = planner(tools, FINAL, FINAL)
+    first, second = p.run("q1"), p.run("q2")
+    assert first.run != second.run
+    runs = [e.run for e in events]
+    assert runs == [first.run] * runs.count(first.run) + [second.run] * runs.count(second.run)
+    assert json.loads(events[0].to_json())["run"] == first.run

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any, Protocol
+
+from gbnf.errors import GbnfError
 
 Message = dict[str, Any]
 ToolSpec = dict[str, Any]  # an OpenAI-style {"type": "function", "function": {...}}
@@ -53,6 +56,18 @@ class Sampling:
     stop: tuple[str, ...] = ()
     bias: tuple[tuple[str, float], ...] = ()
     dry: float = 0.0
+
+    def __post_init__(self) -> None:
+        """Refuse settings no engine can honour (llama.cpp aborts the process on a NaN temperature)."""
+        numbers = {"temperature": self.temperature, "repeat_penalty": self.repeat_penalty, "top_p": self.top_p,
+                   "dry": self.dry, **{f"bias[{i}]": weight for i, (_, weight) in enumerate(self.bias)}}
+        bad = [name for name, value in numbers.items() if not math.isfinite(value)]
+        if bad:
+            raise GbnfError(f"sampling: {bad[0]} must be a finite number")
+        if self.max_tokens < 1 or not 0 <= self.seed < 2**32:
+            raise GbnfError("sampling: max_tokens must be at least 1 and seed within 0..2**32-1")
+        if self.temperature < 0 or self.dry < 0 or self.repeat_penalty <= 0 or not 0 <= self.top_p <= 1:
+            raise GbnfError("sampling: temperature and dry must be >= 0, repeat_penalty > 0, top_p in [0, 1]")
 
 
 class Backend(Protocol):

@@ -49,7 +49,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
     for attempt in range(max_retries + 1):
         sampling = request.sampling
         if attempt:
-            sampling = replace(sampling, seed=sampling.seed + attempt,
+            sampling = replace(sampling, seed=(sampling.seed + attempt) % 2**32,
                                temperature=max(sampling.temperature, RETRY_TEMPERATURE))
         sink = TextOnly(on_text, calls=bool(request.offered)) if on_text and not request.required \
             and request.schema is None else None
