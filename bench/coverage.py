@@ -17,12 +17,12 @@ from llama_cpp.llama_grammar import json_schema_to_gbnf
 from bench.report import update_readme
 from bench.schema_suite import run_file, suite_files
 from gbnf.compiler import compile_pool, compile_schema
-from gbnf.engine import GrammarEngine, GrammarRejected, Unrepresentable, shared_engine
-from gbnf.errors import GbnfError
+from gbnf.engine import GrammarEngine, shared_engine
+from gbnf.errors import GbnfError, GrammarError, InvalidCall, Unrepresentable
 from gbnf.importers import bfcl_schema, import_tools
 from gbnf.literals import json_text
 from gbnf.schema import in_grammar_order
-from gbnf.validate import InvalidCall, validate_calls
+from gbnf.validate import validate_calls
 
 REPO = Path(__file__).resolve().parent.parent
 BFCL = REPO / "corpora" / "bfcl"
@@ -83,7 +83,7 @@ def bfcl_report(engine: GrammarEngine) -> list[dict[str, Any]]:
                 counts["compiled"] += len(tools)
                 engine.check(grammar)
                 counts["parsed"] += len(tools)
-            except (GbnfError, GrammarRejected) as exc:
+            except (GbnfError, GrammarError) as exc:
                 counts["failed: " + type(exc).__name__] += 1
                 continue
             if not calls:

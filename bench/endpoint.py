@@ -16,9 +16,10 @@ from typing import Any
 import openai
 
 from bench.bfcl import Case, bfcl_cases, matches_truth
+from gbnf.errors import InvalidCall
 from gbnf.endpoint.process import ServeProcess
 from gbnf.prompt import openai_tools
-from gbnf.validate import InvalidCall, ToolCall, validate_call
+from gbnf.validate import ToolCall, validate_call
 
 SETS = ("simple", "multiple", "parallel")
 CHOICES = ("auto", "required")

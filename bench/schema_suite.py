@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gbnf.engine import GrammarEngine, GrammarRejected, Unrepresentable
+from gbnf.errors import GrammarError, Unrepresentable
+from gbnf.engine import GrammarEngine
 from gbnf.lark_oracle import lark_oracle
 from gbnf.literals import json_text
 
@@ -50,7 +51,7 @@ def run_file(path: Path, compile_: Compile, order: Order, engine: GrammarEngine)
             grammar = compile_(case["schema"])
             engine.check(grammar)
         except Exception as exc:  # any compiler, ours or another: its failure is an "unsupported" row
-            why = "llama.cpp refused the grammar" if isinstance(exc, GrammarRejected) else type(exc).__name__
+            why = "llama.cpp refused the grammar" if isinstance(exc, GrammarError) else type(exc).__name__
             for test in case["tests"]:
                 yield Outcome(name, case["description"], test["description"], test["valid"], f"unsupported: {why}")
             continue

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gbnf import primitives
-from gbnf.errors import SchemaError
+from gbnf.errors import SchemaError, Untranslatable
 from gbnf.literals import camel, class_char, gbnf_literal, json_literal, json_text
 from gbnf.formats import EXACT, FORMATS
 from gbnf.ranges import int_range
-from gbnf.regex import Untranslatable, pattern_to_gbnf
+from gbnf.regex import pattern_to_gbnf
 from gbnf.schema import follow_ref, key_path, merge_all_of, validity
 
 if TYPE_CHECKING:

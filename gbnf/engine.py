@@ -19,21 +19,8 @@ from pathlib import Path
 
 import llama_cpp
 
-from gbnf.errors import GbnfError
+from gbnf.errors import GbnfError, GrammarError, Unrepresentable
 from gbnf.model import default_model
-
-
-class GrammarRejected(GbnfError):
-    """llama.cpp's parser refused a grammar; the message carries its log and the grammar."""
-
-    def __init__(self, log: str, grammar: str) -> None:
-        self.log, self.grammar = log, grammar
-        first = next((line for line in log.splitlines() if line.strip()), "no message")
-        super().__init__(f"llama.cpp refused the grammar: {first.strip()}")
-
-
-class Unrepresentable(GbnfError):
-    """The model's vocabulary has no token sequence for a text (a byte it cannot emit)."""
 
 
 _LOCK = threading.Lock()
@@ -56,7 +43,7 @@ class GrammarEngine:
         self.model_path = path
 
     def check(self, grammar: str) -> None:
-        """Raise :class:`GrammarRejected` unless llama.cpp parses ``grammar``."""
+        """Raise :class:`GrammarError` unless llama.cpp parses ``grammar``."""
         llama_cpp.llama_sampler_free(grammar_sampler(self._vocab, grammar))
 
     def accepts(self, grammar: str, text: str) -> bool:
@@ -108,11 +95,13 @@ class GrammarEngine:
 
 
 def grammar_sampler(vocab: llama_cpp.llama_vocab_p, grammar: str) -> llama_cpp.llama_sampler_p:
-    """A llama.cpp grammar sampler (free it with ``llama_sampler_free``), or :class:`GrammarRejected`."""
+    """A llama.cpp grammar sampler (free it with ``llama_sampler_free``), or :class:`GrammarError`."""
     with captured_stderr() as log:
         sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
     if not sampler:
-        raise GrammarRejected("".join(log), grammar)
+        text = "".join(log)
+        first = next((line for line in text.splitlines() if line.strip()), "no message")
+        raise GrammarError(f"llama.cpp refused the grammar: {first.strip()}", grammar, text)
     return sampler
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GbnfError(Exception):
     """Base of every error this toolkit raises on purpose."""
@@ -46,3 +48,46 @@ class Overloaded(BackendError):
 
 class ContextExceeded(BackendError):
     """The prompt plus the tokens to generate do not fit the model's context."""
+
+
+class GrammarError(GbnfError):
+    """An engine (llama.cpp's parser, llama-server) refused a grammar; ``grammar`` holds it and
+    ``log`` what the engine said."""
+
+    def __init__(self, message: str, grammar: str, log: str = "") -> None:
+        self.grammar, self.log = grammar, log
+        super().__init__(message)
+
+
+class GbnfSyntaxError(GbnfError):
+    """The text is not GBNF; ``line`` and ``column`` say where."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        self.line, self.column = line, column
+        super().__init__(f"{line}:{column}: {message}")
+
+
+class Untranslatable(GbnfError):
+    """A ``pattern`` uses regex features a grammar cannot hold (the compiler then emits a looser
+    grammar and reports it)."""
+
+
+class Unrepresentable(GbnfError):
+    """The model's vocabulary has no token sequence for a text (a byte it cannot emit)."""
+
+
+class InvalidCall(GbnfError):
+    """A decoded call the executor must not receive; ``str()`` is the message for the model."""
+
+
+class ApiError(GbnfError):
+    """A request to ``gbnf serve`` answered with an OpenAI-shaped error: HTTP ``status``,
+    ``type``, ``param``, ``code``."""
+
+    def __init__(self, status: int, message: str, *, param: str | None = None, type: str = "invalid_request_error",
+                 code: str | None = None, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.param, self.type, self.code, self.retry_after = status, param, type, code, retry_after
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"message": str(self), "type": self.type, "param": self.param, "code": self.code}}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gbnf.syntax import Alt, AnyChar, Cls, GbnfSyntaxError, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf
+from gbnf.errors import GbnfSyntaxError
+from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf
 
 _WHITESPACE = {" ", "\t", "\n", "\r"}
 _LLAMA_NAME = re.compile(r"^[a-zA-Z0-9-]+$")

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from gbnf import salvage as salvaging
 from gbnf.backends.base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
 from gbnf.compiler import Grammar, compile_pool
-from gbnf.errors import BackendError, GbnfError
+from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
 from gbnf.events import Event, EventKind, Subscriber
 from gbnf.literals import json_text
 from gbnf.manifest import Tool
@@ -35,7 +35,7 @@ from gbnf.prompt import openai_tools, system_prompt
 from gbnf.rank import ModelRelevance, follow_up, select_tools
 from gbnf.schema import bounded
 from gbnf.softparse import soft_parse
-from gbnf.validate import InvalidCall, ToolCall, validate_calls
+from gbnf.validate import ToolCall, validate_calls
 
 Executor = Callable[..., Any]
 Status = Literal["final", "repeat", "blocked", "max_steps", "error"]
@@ -163,7 +163,7 @@ class Planner:
         while True:
             try:
                 completion = self.backend.complete(*request)  # type: ignore[union-attr]
-            except BackendError as exc:
+            except (BackendError, GrammarError) as exc:
                 completion = exc
             try:
                 request = loop.send(completion)
@@ -177,7 +177,7 @@ class Planner:
         while True:
             try:
                 completion = await self.backend.acomplete(*request)  # type: ignore[union-attr]
-            except BackendError as exc:
+            except (BackendError, GrammarError) as exc:
                 completion = exc
             try:
                 request = loop.send(completion)
@@ -190,7 +190,7 @@ class Planner:
             subscriber(event)
 
     def _loop(self, query: str, relevance: ModelRelevance | None
-              ) -> Generator[_Request, Completion | BackendError, PlanResult]:
+              ) -> Generator[_Request, Completion | GbnfError, PlanResult]:
         result = PlanResult("max_steps", None, 0)
         decisions = pool_decisions(self.tools, query, self.policy) if self.filter_pool else [(t, None) for t in self.tools]
         pool = [tool for tool, reason in decisions if reason is None]
@@ -216,7 +216,7 @@ class Planner:
         return result
 
     def _steps(self, query: str, first: list[Tool], tools: list[Tool], messages: list[Message],
-               specs: list[ToolSpec] | None, result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
+               specs: list[ToolSpec] | None, result: PlanResult) -> Generator[_Request, Completion | GbnfError, None]:
         """Ask, validate, execute, until a stop rule. Step 1 offers ``first``; once a call
         succeeded, each step offers :meth:`_offer` of ``tools`` (the tools in the prompt)."""
         blocked = 0
@@ -233,7 +233,7 @@ class Planner:
                 texts = [messages[1]["content"], *(salvaging.result_text(value) for _, value in result.results)]
                 sampling = replace(sampling, bias=copy_bias(texts, self.copy_bias))
             reply = yield messages, grammar, sampling, specs
-            if isinstance(reply, BackendError):
+            if isinstance(reply, GbnfError):
                 self._stop(result, "error", step, str(reply))
                 return
             result.prompt_tokens += reply.prompt_tokens
@@ -301,7 +301,7 @@ class Planner:
         result.finished_by = "model"
         self._emit(result, "final", step, answer=answer)
 
-    def _salvage(self, query: str, result: PlanResult) -> Generator[_Request, Completion | BackendError, None]:
+    def _salvage(self, query: str, result: PlanResult) -> Generator[_Request, Completion | GbnfError, None]:
         """One plain-text call that answers from the results gathered (seed 003's finalizer);
         the plain summary of the results when the model cannot write it."""
         sampling = replace(salvaging.SAMPLING, seed=(self.sampling.seed + result.steps) % 2**32)

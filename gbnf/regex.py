@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gbnf.errors import Untranslatable
 from gbnf.literals import class_char, gbnf_literal
 
 MAX_CODE = 0x10FFFF
@@ -26,10 +27,6 @@ _CLASS_ESCAPES = {
 }
 _CHAR_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "f": "\f", "v": "\v", "0": "\0"}
 _JSON_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-
-
-class Untranslatable(ValueError):
-    """The pattern uses regex features a grammar cannot hold."""
 
 
 Ranges = list[tuple[int, int]]

@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from gbnf.errors import InvalidCall
 from gbnf import jsonread
 from gbnf.manifest import Tool
-from gbnf.validate import InvalidCall, ToolCall, validate_call
+from gbnf.validate import ToolCall, validate_call
 
 _ARG_KEYS = ("arguments", "args", "parameters", "params", "input", "kwargs")
 _NAME_KEYS = ("name", "tool", "tool_name", "function", "action")

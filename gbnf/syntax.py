@@ -13,7 +13,7 @@ from typing import Union
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 
-from gbnf.errors import GbnfError
+from gbnf.errors import GbnfError, GbnfSyntaxError
 
 _META = r"""
 start: _NL? (rule _NL?)*
@@ -40,14 +40,6 @@ _TERMINALS = {"DEFINE": "'::='", "LPAR": "'('", "RPAR": "')'", "VBAR": "'|'", "S
               "CLASS": "a character class", "NAME": "a rule name", "DOT": "'.'", "QUANT": "a quantifier",
               "_NL": "a new line", "$END": "the end"}
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"', "[": "[", "]": "]"}  # llama.cpp's set
-
-
-class GbnfSyntaxError(GbnfError):
-    """The text is not GBNF; ``line`` and ``column`` say where."""
-
-    def __init__(self, message: str, line: int, column: int) -> None:
-        self.line, self.column = line, column
-        super().__init__(f"{line}:{column}: {message}")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 
 from gbnf import jsonread
-from gbnf.errors import GbnfError
+from gbnf.errors import InvalidCall
 from gbnf.literals import json_text
 from gbnf.manifest import Tool
 from gbnf.prompt import skeleton
@@ -26,10 +26,6 @@ class ToolCall:
 
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
-
-
-class InvalidCall(GbnfError):
-    """A decoded call the executor must not receive; ``str()`` is the message for the model."""
 
 
 def validate_call(call: str | dict[str, Any], pool: list[Tool], *, truncated: bool = False) -> ToolCall:

@@ -14,8 +14,8 @@ import pytest
 from gbnf import compile_pool
 from gbnf.backends.base import Sampling
 from gbnf.backends.inprocess import LlamaCppBackend, penalized, pick_constrained
-from gbnf.backends.server import AsyncServerBackend, GrammarRefused, ServerBackend
-from gbnf.errors import BackendError, GbnfError
+from gbnf.backends.server import AsyncServerBackend, ServerBackend
+from gbnf.errors import BackendError, GbnfError, GrammarError
 from gbnf.planner import Planner
 
 QUERIES = ["What time is it in Tokyo?", "Find the PDF files in /tmp", "Create the folder /tmp/reports",
@@ -163,7 +163,7 @@ def test_server_health_and_props(llama_server):
 
 def test_server_refuses_a_bad_grammar_as_a_bug_report(llama_server):
     client = ServerBackend(llama_server.url)
-    with pytest.raises(GrammarRefused) as caught:
+    with pytest.raises(GrammarError) as caught:
         client.complete([{"role": "user", "content": "hi"}], "root ::= foo_bar", Sampling(max_tokens=4))
     assert caught.value.grammar == "root ::= foo_bar"
     assert "HTTP 400" in str(caught.value) and "please report it" in str(caught.value)

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
+from gbnf.errors import ApiError, InvalidCall
 from gbnf.endpoint.chat import read
-from gbnf.endpoint.request import MAX_PARALLEL, ApiError, Shaping, parse_request
+from gbnf.endpoint.request import MAX_PARALLEL, Shaping, parse_request
 from gbnf.backends.base import Completion
-from gbnf.validate import InvalidCall
+
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
                                             "parameters": {"type": "object", "properties": {

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from gbnf.errors import InvalidCall
 from gbnf import Tool
 from gbnf.softparse import soft_parse
-from gbnf.validate import InvalidCall, ToolCall, validate_call, validate_calls
+from gbnf.validate import ToolCall, validate_call, validate_calls
 
 
 def error(call, pool) -> str:

@@ -18,18 +18,9 @@ import httpx
 
 from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, DRY_BREAKERS, REPEAT_LAST_N, Completion, Message, Sampling,
                                 TextSink, ToolSpec)
-from gbnf.errors import ServerError, ServerLoading, ServerTimeout
+from gbnf.errors import GrammarError, ServerError, ServerLoading, ServerTimeout
 
 Endpoint = Literal["chat", "completion"]
-
-
-class GrammarRefused(ServerError):
-    """llama-server answered 4xx to a request carrying a grammar: a bug report, grammar attached."""
-
-    def __init__(self, message: str, grammar: str) -> None:
-        self.grammar = grammar
-        super().__init__(f"{message}\n(this grammar was refused by llama-server; please report it, "
-                         f"with the grammar attached: {len(grammar)} characters, .grammar on this error)")
 
 
 @dataclass(frozen=True)
@@ -75,7 +66,8 @@ class _Base:
         if 400 <= response.status_code < 500:
             text = f"{where}: HTTP {response.status_code}: {message}"
             if grammar is not None and "grammar" in message.lower():
-                raise GrammarRefused(text, grammar)
+                raise GrammarError(f"{text}\n(this grammar was refused by llama-server; please report it, with "
+                                   f"the grammar attached: {len(grammar)} characters, .grammar on this error)", grammar)
             raise ServerError(text)
         if response.status_code >= 500:
             raise ServerError(f"{where}: HTTP {response.status_code} (server error): {message}")

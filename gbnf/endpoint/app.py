@@ -28,8 +28,8 @@ from starlette.routing import Route
 
 from gbnf.endpoint.chat import Reply, reply
 from gbnf.endpoint.models import Model
-from gbnf.endpoint.request import ApiError, ChatRequest, Shaping, parse_request
-from gbnf.errors import ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
+from gbnf.endpoint.request import ChatRequest, Shaping, parse_request
+from gbnf.errors import ApiError, ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
 
 log = logging.getLogger("gbnf.serve")
 MAX_BODY = 32 * 2**20

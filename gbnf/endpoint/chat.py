@@ -13,10 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from gbnf.errors import ApiError, InvalidCall
 from gbnf.backends.base import Completion, Message, Sampling, TextSink
-from gbnf.endpoint.request import ApiError, ChatRequest
+from gbnf.endpoint.request import ChatRequest
 from gbnf.literals import json_text
-from gbnf.validate import InvalidCall, ToolCall, validate_calls, validate_json
+from gbnf.validate import ToolCall, validate_calls, validate_json
 
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
 FinishReason = Literal["stop", "length", "tool_calls"]

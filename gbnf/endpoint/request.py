@@ -16,7 +16,7 @@ import jsonschema
 
 from gbnf.backends.base import Message, Sampling
 from gbnf.compiler import compile_pool, compile_schema
-from gbnf.errors import GbnfError, SchemaError
+from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.importers import import_tools
 from gbnf.literals import json_text
 from gbnf.manifest import Tool
@@ -30,18 +30,6 @@ MAX_TOKENS = 1024
 """The reply's token limit when the request sets none."""
 _ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 _REFUSED = {"n": 1, "logprobs": False, "top_logprobs": None, "audio": None, "prediction": None}
-
-
-class ApiError(GbnfError):
-    """A request answered with an OpenAI-shaped error: HTTP ``status``, ``type``, ``param``, ``code``."""
-
-    def __init__(self, status: int, message: str, *, param: str | None = None, type: str = "invalid_request_error",
-                 code: str | None = None, retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.status, self.param, self.type, self.code, self.retry_after = status, param, type, code, retry_after
-
-    def body(self) -> dict[str, Any]:
-        return {"error": {"message": str(self), "type": self.type, "param": self.param, "code": self.code}}
 
 
 def bad(param: str | None, message: str) -> ApiError:
