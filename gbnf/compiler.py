@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from gbnf import primitives
 from gbnf.errors import SchemaError, Untranslatable
-from gbnf.literals import camel, class_char, gbnf_literal, json_literal, json_text
+from gbnf.literals import COUNT_LIMIT, camel, class_char, gbnf_literal, json_literal, json_text, repetition
 from gbnf.formats import EXACT, FORMATS
 from gbnf.ranges import int_range
 from gbnf.regex import pattern_to_gbnf
-from gbnf.schema import follow_ref, key_path, merge_all_of, validity
+from gbnf.schema import check_schema, follow_ref, key_path, merge_all_of, validity
 
 if TYPE_CHECKING:
     from gbnf.manifest import Tool
@@ -58,7 +58,9 @@ def compile_schema(schema: dict[str, Any] | bool, *, compact: bool = False, max_
 def compile_schema_grammar(
     schema: dict[str, Any] | bool, *, compact: bool = False, max_depth: int = MAX_DEPTH
 ) -> Grammar:
-    """Like :func:`compile_schema`, returning the :class:`Grammar` with its looser spots."""
+    """Like :func:`compile_schema`, returning the :class:`Grammar` with its looser spots; a
+    schema that is not valid JSON Schema is a :class:`SchemaError` naming the key path."""
+    check_schema(schema)
     compiler = _Compiler(schema, compact=compact, max_depth=max_depth)
     body = compiler.visit(schema, "root", "", 0)
     return compiler.finish(body)
@@ -276,6 +278,8 @@ class _Compiler:
         values = [schema["const"]] if "const" in schema else schema["enum"]
         if not isinstance(values, list) or not values:
             raise SchemaError(key_path(path, "enum"), "must be a non-empty list")
+        if not all(_is_json(v) for v in values):
+            raise SchemaError(key_path(path, "const" if "const" in schema else "enum"), "NaN and Infinity are not JSON")
         rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
         valid = validity(rest, self.root_schema)
         kept = [v for v in values if valid(v)]
@@ -284,6 +288,29 @@ class _Compiler:
         return self.rule(name, " | ".join(dict.fromkeys(json_literal(v) for v in kept)))
 
     # -- objects ----------------------------------------------------------------------
+
+    def counts(self, schema: dict[str, Any], path: str, low_key: str, high_key: str) -> tuple[int, int | None]:
+        """A count's bounds (``minLength``/``maxLength`` and the like) as whole numbers; a bound
+        past ``COUNT_LIMIT`` is left to the validator (and reported); a minimum above the
+        maximum is a :class:`SchemaError`."""
+        bounds: list[int | None] = []
+        for key, default in ((low_key, 0), (high_key, None)):
+            value = schema.get(key, default)
+            if value is None:
+                bounds.append(None)
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or (
+                    math.isfinite(value) and value != int(value)):
+                raise SchemaError(key_path(path, key), f"{key} must be a whole number >= 0, not {value!r}")
+            if value > COUNT_LIMIT:
+                self.loose(key_path(path, key), f"past {COUNT_LIMIT}: left to the validator")
+                bounds.append(COUNT_LIMIT if key == low_key else None)
+            else:
+                bounds.append(int(value))
+        low, high = bounds
+        if high is not None and low is not None and low > high:
+            raise SchemaError(key_path(path, low_key), f"{low_key} is larger than {high_key}")
+        return low or 0, high
 
     def _object(self, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
         props = dict(schema.get("properties") or {})
@@ -302,7 +329,7 @@ class _Compiler:
         if extra is None and not pairs:
             return self.rule(name, f'"{{"{self.ws} "}}"')
         if not pairs:
-            low, high = schema.get("minProperties", 0), schema.get("maxProperties")
+            low, high = self.counts(schema, path, "minProperties", "maxProperties")
             more = _repeat(f"{self.sep()} {extra}", max(low - 1, 0), None if high is None else high - 1)
             inner = f"{extra}{more}{self.ws}"
             return self.rule(name, f'"{{"{self.ws} {inner if low else f"({inner})?"} "}}"')
@@ -413,9 +440,7 @@ class _Compiler:
         if False in prefix:
             prefix = prefix[:prefix.index(False)]
             items = False
-        low = int(schema.get("minItems", 0))
-        high = schema.get("maxItems")
-        high = None if high is None else int(high)
+        low, high = self.counts(schema, path, "minItems", "maxItems")
         if items is False:
             high = len(prefix) if high is None else min(high, len(prefix))
         if high is not None and low > high:
@@ -440,7 +465,7 @@ class _Compiler:
     # -- scalars -------------------------------------------------------------------------
 
     def _string(self, schema: dict[str, Any], name: str, path: str) -> str:
-        low, high = int(schema.get("minLength", 0)), schema.get("maxLength")
+        low, high = self.counts(schema, path, "minLength", "maxLength")
         pattern, fmt = schema.get("pattern"), schema.get("format")
         if pattern is not None:
             try:
@@ -464,10 +489,8 @@ class _Compiler:
             self.loose(key_path(path, "format"), f"{fmt!r} is not in the grammar: any string")
         if low == 0 and high is None:
             return self.prim("string")
-        if high is not None and low > int(high):
-            raise SchemaError(key_path(path, "minLength"), "minLength is larger than maxLength")
         self.used.add("stringChar")
-        return self.rule(name, f'"\\"" {_repeat("stringChar", low, None if high is None else int(high))} "\\""')
+        return self.rule(name, f'"\\"" {_repeat("stringChar", low, high)} "\\""')
 
     def _integer(self, schema: dict[str, Any], name: str, path: str) -> str:
         low, high = _bounds(schema, integer=True)
@@ -500,6 +523,17 @@ def _without_unevaluated(schema: Any) -> Any:
     return schema
 
 
+def _is_json(value: Any) -> bool:
+    """Whether ``value`` can be written as JSON (no NaN or Infinity anywhere in it)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_is_json(v) for v in value)
+    if isinstance(value, dict):
+        return all(_is_json(v) for v in value.values())
+    return True
+
+
 def _word(text: str, fallback: str = "p") -> str:
     """A name as a capitalized rule-name word (``get_inputs`` -> ``GetInputs``)."""
     word = camel(text, fallback)
@@ -511,13 +545,7 @@ def _repeat(item: str, low: int, high: int | None) -> str:
     if high is not None and high <= 0:
         return ""
     body = item if " " not in item or item.startswith("(") and item.endswith(")") else f"({item})"
-    if (low, high) == (0, None):
-        return f" {body}*"
-    if (low, high) == (0, 1):
-        return f" {body}?"
-    if low == high:
-        return f" {body}{{{low}}}"
-    return f" {body}{{{low},{'' if high is None else high}}}"
+    return " " + repetition(body, low, high)
 
 
 def _bounds(schema: dict[str, Any], integer: bool) -> tuple[Any, Any]:

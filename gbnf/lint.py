@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from gbnf.errors import GbnfSyntaxError
+from gbnf.literals import REPETITION_LIMIT
 from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf
 
 _WHITESPACE = {" ", "\t", "\n", "\r"}
@@ -44,6 +45,7 @@ def lint(text: str) -> list[Problem]:
                      for r in grammar.rules if r.name not in reachable]
     problems += _left_recursion(grammar)
     problems += _unbounded_whitespace(grammar)
+    problems += _bad_bounds(grammar)
     return sorted(set(problems), key=lambda p: (p.line, p.column, p.message))
 
 
@@ -170,15 +172,13 @@ def _empty_only(node: Node) -> bool:
     return isinstance(node, Lit) and node.text == ""
 
 
-def _unbounded_whitespace(grammar: Grammar) -> list[Problem]:
-    rules = grammar.by_name()
-    problems = []
+def _repetitions(grammar: Grammar) -> list[Rep]:
+    """Every repetition node of the grammar."""
+    found: list[Rep] = []
 
     def walk(node: Node) -> None:
         if isinstance(node, Rep):
-            if node.high is None and _whitespace_only(node.item, rules):
-                problems.append(Problem(node.line, node.column, "unbounded whitespace: a small model can loop "
-                                        "here; bound it, e.g. {0,20}"))
+            found.append(node)
             walk(node.item)
         elif isinstance(node, (Seq, Alt)):
             for child in node.items if isinstance(node, Seq) else node.options:
@@ -186,4 +186,23 @@ def _unbounded_whitespace(grammar: Grammar) -> list[Problem]:
 
     for rule in grammar.rules:
         walk(rule.body)
+    return found
+
+
+def _unbounded_whitespace(grammar: Grammar) -> list[Problem]:
+    rules = grammar.by_name()
+    return [Problem(rep.line, rep.column, "unbounded whitespace: a small model can loop here; bound it, e.g. {0,20}")
+            for rep in _repetitions(grammar) if rep.high is None and _whitespace_only(rep.item, rules)]
+
+
+def _bad_bounds(grammar: Grammar) -> list[Problem]:
+    """Repetition bounds llama.cpp refuses: a minimum above the maximum, or above its limit."""
+    problems = []
+    for rep in _repetitions(grammar):
+        if rep.high is not None and rep.low > rep.high:
+            problems.append(Problem(rep.line, rep.column, f"repetition {{{rep.low},{rep.high}}}: the minimum is "
+                                    "above the maximum"))
+        elif rep.low > REPETITION_LIMIT:
+            problems.append(Problem(rep.line, rep.column, f"llama.cpp refuses more than {REPETITION_LIMIT} required "
+                                    f"repetitions ({rep.low}); split it, e.g. x{{{REPETITION_LIMIT}}} x{{...}}"))
     return problems

@@ -11,6 +11,33 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _GBNF_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
+REPETITION_LIMIT = 2000
+"""The largest lower bound llama.cpp accepts in ``x{m,n}`` ("number of repetitions exceeds sane
+defaults" past it)."""
+COUNT_LIMIT = 10_000
+"""Counts past this (a length, items, properties, a pattern's repetition) are left to the
+validator: the grammar would be large to hold them, and no small model's reply reaches them."""
+
+
+def repetition(body: str, low: int, high: int | None) -> str:
+    """``body{low,high}`` (high None: unbounded) in GBNF; a lower bound past llama.cpp's limit is
+    split into consecutive repetitions, ``x{2000} x{500,}`` for ``x{2500,}``, the same language."""
+    parts = []
+    while low > REPETITION_LIMIT:
+        parts.append(f"{body}{{{REPETITION_LIMIT}}}")
+        low -= REPETITION_LIMIT
+        high = None if high is None else high - REPETITION_LIMIT
+    if (low, high) == (0, None):
+        parts.append(f"{body}*")
+    elif (low, high) == (0, 1):
+        parts.append(f"{body}?")
+    elif low == high:
+        parts.append(f"{body}{{{low}}}")
+    else:
+        parts.append(f"{body}{{{low},{'' if high is None else high}}}")
+    return " ".join(parts)
+
+
 def json_text(value: Any) -> str:
     """The canonical JSON text of a value: compact, key order kept, non-ASCII kept raw.
 

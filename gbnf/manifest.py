@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import jsonschema
 
 from gbnf.compiler import compile_schema_grammar
 from gbnf.errors import ManifestError, SchemaError
-from gbnf.schema import close_objects, key_path
+from gbnf.schema import check_schema, close_objects, key_path
 
 KINDS = ("canonical", "escape_hatch")
 _TOP_KEYS = {"name", "description", "kind", "parameters", "filter", "additional_properties"}
@@ -133,10 +132,9 @@ def _parameters(value: Any, where: str, base: Path | None) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ManifestError(where, "parameters", "must be a table (a JSON Schema) or a .json file path")
     try:
-        jsonschema.validators.validator_for(value, default=jsonschema.Draft202012Validator).check_schema(value)
-    except jsonschema.SchemaError as exc:
-        key = ".".join(["parameters", *(str(p) for p in exc.absolute_path)])
-        raise ManifestError(where, key, f"not valid JSON Schema: {exc.message}") from None
+        check_schema(value, formats=True)
+    except SchemaError as exc:
+        raise ManifestError(where, key_path("parameters", exc.path), exc.problem) from None
     if value.get("type", "object") != "object":
         raise ManifestError(where, "parameters.type", f"tool arguments must be an object, not {value['type']!r}")
     try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gbnf.errors import Untranslatable
-from gbnf.literals import class_char, gbnf_literal
+from gbnf.literals import COUNT_LIMIT, class_char, gbnf_literal, repetition
 
 MAX_CODE = 0x10FFFF
 _CLASS_ESCAPES = {
@@ -140,7 +140,13 @@ class _Parser:
                                                                                  or parts[1].isdigit()):
                 self.pos = close + 1
                 self.eat("?")
-                return f"({atom}){{{spec}}}"
+                low = int(parts[0])
+                high = low if len(parts) == 1 else None if parts[1] == "" else int(parts[1])
+                if high is not None and high < low:
+                    raise Untranslatable(f"a repetition {{{spec}}} whose maximum is below its minimum")
+                if max(low, high or 0) > COUNT_LIMIT:
+                    raise Untranslatable(f"a repetition {{{spec}}} past {COUNT_LIMIT}")
+                return repetition(f"({atom})", low, high)
         return atom
 
     def atom(self) -> str:

@@ -18,6 +18,18 @@ def key_path(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
+def check_schema(schema: Any, *, formats: bool = False) -> None:
+    """Raise :class:`SchemaError` (naming the key path) unless ``schema`` is valid JSON Schema
+    (its dialect by ``$schema``, else draft 2020-12); ``formats`` also checks formats such as
+    a ``pattern``'s regex syntax."""
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    checker = cls.FORMAT_CHECKER if formats else None
+    error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA, format_checker=checker).iter_errors(schema))
+    if error is not None:
+        path = ".".join(str(p) for p in error.absolute_path)
+        raise SchemaError(path, f"not valid JSON Schema: {error.message}")
+
+
 def follow_ref(root: Any, ref: str, path: str) -> Any:
     """Resolve a local ``$ref`` (``#``, ``#/$defs/x``, ``#/definitions/x``) against ``root``."""
     if not isinstance(ref, str) or not ref.startswith("#"):

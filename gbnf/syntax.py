@@ -122,7 +122,10 @@ def parse_gbnf(text: str) -> Grammar:
         near = lines[line - 1][column - 1:][:20] if line <= len(lines) else ""
         message = f"syntax error at {near!r}" if near else "unexpected end of input"
         raise GbnfSyntaxError(message + hint, line, column) from None
-    return _ToTree().transform(tree)
+    try:
+        return _ToTree().transform(tree)
+    except RecursionError:
+        raise GbnfSyntaxError("nested too deeply to read", 1, 1) from None
 
 
 def decode_literal(token: str) -> str:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from gbnf import ManifestError, compile_pool, compile_schema, compile_schema_grammar, load_manifests
+from gbnf import ManifestError, SchemaError, compile_pool, compile_schema, compile_schema_grammar, load_manifests
 from gbnf.importers import bfcl_schema, import_tools, read_import_file, write_manifests
 from gbnf.literals import json_text
 from tests.conftest import REPO
@@ -162,3 +162,37 @@ def test_cli_import_every_bfcl_file(tmp_path):
     assert len(folders) == 400  # one pool per BFCL entry
     assert sum(len(load_manifests(f)) for f in folders) == int(done.stdout.split()[0]) == 400
     assert load_manifests(tmp_path / "simple_python_1")[0].name == "math.factorial"
+
+
+def test_counts_past_llama_cpps_repetition_limit_stay_exact(engine):
+    assert verdicts(engine, {"type": "string", "minLength": 2500}, "a" * 2500, "a" * 2499) == [True, False]
+    assert verdicts(engine, {"type": "string", "pattern": "^a{2001}$"}, "a" * 2001, "a" * 2002) == [True, False]
+    assert verdicts(engine, {"type": "array", "minItems": 2001, "items": {"const": 1}}, [1] * 2001, [1] * 2000) == [
+        True, False]
+
+
+@pytest.mark.parametrize("schema, looser", [
+    ({"type": "string", "minLength": 10**30}, "minLength: past 10000: left to the validator"),
+    ({"type": "string", "pattern": "^a{1000000000}$"}, "pattern: not translated (a repetition {1000000000} past"),
+    ({"type": "object", "minProperties": 2.0, "maxProperties": 10**6, "additionalProperties": {"type": "integer"}},
+     "maxProperties: past 10000"),
+])
+def test_huge_counts_are_left_to_the_validator(engine, schema, looser):
+    grammar = compile_schema_grammar(schema)
+    engine.check(grammar.text)
+    assert any(note.startswith(looser) for note in grammar.looser)
+
+
+@pytest.mark.parametrize("schema, message", [
+    ({"type": "object", "minProperties": 4, "maxProperties": 1, "additionalProperties": True},
+     "minProperties: minProperties is larger than maxProperties"),
+    ({"type": "array", "minItems": 3, "maxItems": 2}, "minItems: minItems is larger than maxItems"),
+    ({"const": float("nan")}, "const: NaN and Infinity are not JSON"),
+    ({"type": 5}, "type: not valid JSON Schema"),
+    ({"properties": {"a": {"allOf": "x"}}}, "properties.a.allOf: not valid JSON Schema"),
+    ({"type": "integer", "multipleOf": 0}, "multipleOf: not valid JSON Schema"),
+])
+def test_contradictory_or_invalid_schemas_are_schema_errors(schema, message):
+    with pytest.raises(SchemaError) as caught:
+        compile_schema(schema)
+    assert str(caught.value).startswith(message)
