@@ -54,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--from", dest="source", required=True, choices=["openai", "mcp", "bfcl"])
     imp.add_argument("file", type=Path)
     imp.add_argument("-o", "--output", type=Path, required=True, help="folder for the manifests")
+    imp.add_argument("--force", action="store_true", help="overwrite manifests that exist already")
     imp.set_defaults(run=_import)
 
     lint = commands.add_parser("lint", help="check a GBNF file; exit 1 when something is wrong")
@@ -138,10 +139,18 @@ def _import(args: argparse.Namespace) -> int:
     from gbnf.importers import read_import_file, write_manifests
 
     groups = read_import_file(args.file, args.source)
-    written = sum(len(write_manifests(tools, args.output / group)) for group, tools in groups.items())
+    written, skipped = 0, 0
+    for group, imported in groups.items():
+        paths, refused = write_manifests(imported.tools, args.output / group, force=args.force)
+        written += len(paths)
+        for problem in [*imported.skipped, *refused]:
+            print(f"gbnf: skipped {problem}", file=sys.stderr)
+            skipped += 1
+        for note in imported.notes:
+            print(f"gbnf: repaired {note}", file=sys.stderr)
     where = f"{len(groups)} folders under {args.output}" if len(groups) > 1 else str(args.output)
-    print(f"{written} manifests written to {where}")
-    return 0
+    print(f"{written} manifests written to {where}" + (f"; {skipped} skipped" if skipped else ""))
+    return 2 if not written else 1 if skipped else 0
 
 
 def _lint(args: argparse.Namespace) -> int:

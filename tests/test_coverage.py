@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 
 from gbnf import ManifestError, SchemaError, compile_pool, compile_schema, compile_schema_grammar, load_manifests
-from gbnf.importers import bfcl_schema, import_tools, read_import_file, write_manifests
+from gbnf.importers import bfcl_schema, import_each, import_tools, read_import_file, write_manifests
 from gbnf.literals import json_text
 from tests.conftest import REPO
 
@@ -121,10 +122,14 @@ BFCL = [{"id": "x", "function": [{"name": "math.factorial", "description": "n!",
 def test_importers_round_trip_through_manifests(engine, tmp_path, source, data, names):
     tools = import_tools(data, source)
     assert [t.name for t in tools] == names
-    written = write_manifests(tools, tmp_path)
+    written, refused = write_manifests(tools, tmp_path)
     reloaded = load_manifests(tmp_path)
-    assert sorted(t.name for t in reloaded) == sorted(names) and len(written) == len(names)
+    assert sorted(t.name for t in reloaded) == sorted(names) and len(written) == len(names) and not refused
     engine.check(compile_pool(reloaded).text)
+    again, refused = write_manifests(tools, tmp_path)
+    assert not again and len(refused) == len(names) and "exists already" in str(refused[0])
+    assert len(write_manifests(tools, tmp_path, force=True)[0]) == len(names)
+    assert not list(tmp_path.glob(".*.tmp"))
 
 
 def test_bfcl_quirks(engine):
@@ -139,18 +144,61 @@ def test_bfcl_quirks(engine):
     assert bfcl_schema({"type": "array", "enum": ["a", "b"], "items": {"type": "string"}})["items"]["enum"] == ["a", "b"]
 
 
-def test_import_errors_name_the_file(tmp_path):
+def test_import_errors_name_the_file_and_entry(tmp_path):
     bad = tmp_path / "tools.json"
-    bad.write_text(json.dumps({"tools": [{"type": "function", "function": {"description": "no name"}}]}))
-    with pytest.raises(ManifestError, match=r"tools\.json: \[0\]: not an OpenAI tool"):
-        read_import_file(bad, "openai")
+    bad.write_text(json.dumps({"tools": [{"type": "function", "function": {"description": "no name"}},
+                                         {"type": "function", "function": {"name": "ok"}}]}))
+    [imported] = read_import_file(bad, "openai").values()
+    assert [t.name for t in imported.tools] == ["ok"]  # one bad entry never costs the others
+    assert re.match(r".*tools\.json: \[0\]: not an OpenAI tool", str(imported.skipped[0]))
     bad.write_text(json.dumps([{"name": "a", "parameters": {"type": "object"}},
                                {"name": "a", "parameters": {"type": "object", "properties": {}}}]))
-    with pytest.raises(ManifestError, match="two different tools are both named 'a'"):
-        read_import_file(bad, "bfcl")
-    bad.write_text("{nope")
-    with pytest.raises(ManifestError, match="neither JSON nor JSON lines"):
-        read_import_file(bad, "mcp")
+    assert "two different tools are both named 'a'" in str(read_import_file(bad, "bfcl")[""].skipped[0])
+    for text, message in [("{nope", "neither JSON nor JSON lines"), ("[]", "holds no tools")]:
+        bad.write_text(text)
+        with pytest.raises(ManifestError, match=message):
+            read_import_file(bad, "mcp")
+
+
+def test_imported_data_never_names_a_local_file(tmp_path):
+    (tmp_path / "secret.json").write_text(json.dumps({"type": "object", "properties": {"x": {}}}))
+    imported = import_each([{"name": "f", "parameters": "secret.json"}], "openai", "t.json")
+    assert not imported.tools and "t.json: [0].parameters: f: must be a JSON Schema object" in str(imported.skipped[0])
+
+
+def test_mcp_tools_need_an_input_schema():
+    imported = import_each({"tools": [{"name": "a"}, {"name": "b", "inputSchema": {"type": "object"}}]}, "mcp")
+    assert [t.name for t in imported.tools] == ["b"] and "[0].inputSchema: a: missing" in str(imported.skipped[0])
+
+
+def test_bfcl_boolean_with_a_string_enum_is_repaired():
+    entry = {"name": "f", "parameters": {"type": "dict", "properties": {
+        "veg": {"type": "boolean", "enum": ["True", "False", "dontcare"]}}}}
+    imported = import_each([entry], "bfcl", "live.json")
+    assert imported.tools[0].parameters["properties"]["veg"] == {"type": "boolean"}
+    assert "parameters.properties.veg: a boolean with the string enum" in imported.notes[0]
+
+
+def test_cli_import_keeps_every_bfcl_entry_inside_the_output(tmp_path):
+    data = [{"id": "../../escape", "function": [{"name": "f", "parameters": {"type": "dict", "properties": {}}}]},
+            {"id": "same", "function": [{"name": "g", "parameters": {"type": "dict", "properties": {}}}]},
+            {"id": "same", "function": [{"name": "h", "parameters": {"type": "dict", "properties": {}}}]},
+            {"id": "bad", "function": [{"name": "k", "parameters": "x.json"}]}]
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(data))
+    out = tmp_path / "out"
+
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "gbnf", "import", "--from", "bfcl", str(source), "-o", str(out),
+                               *extra], capture_output=True, text=True, timeout=120, cwd=REPO)
+
+    done = run()
+    assert done.returncode == 1 and "skipped" in done.stderr and "3 manifests written" in done.stdout
+    folders = sorted(p.name for p in out.iterdir())
+    assert folders == ["bad", "escape", "same", "same_1"] and not (tmp_path / "escape").exists()
+    again = run()
+    assert again.returncode == 2 and "exists already" in again.stderr  # nothing overwritten without --force
+    assert run("--force").returncode == 1
 
 
 def test_cli_import_every_bfcl_file(tmp_path):
