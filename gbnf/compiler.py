@@ -59,11 +59,14 @@ def compile_schema_grammar(
     schema: dict[str, Any] | bool, *, compact: bool = False, max_depth: int = MAX_DEPTH
 ) -> Grammar:
     """Like :func:`compile_schema`, returning the :class:`Grammar` with its looser spots; a
-    schema that is not valid JSON Schema is a :class:`SchemaError` naming the key path."""
-    check_schema(schema)
-    compiler = _Compiler(schema, compact=compact, max_depth=max_depth)
-    body = compiler.visit(schema, "root", "", 0)
-    return compiler.finish(body)
+    schema the compiler cannot read is a :class:`SchemaError` naming the key path (found by the
+    metaschema, checked only then: it costs more than compiling)."""
+    try:
+        compiler = _Compiler(schema, compact=compact, max_depth=max_depth)
+        return compiler.finish(compiler.visit(schema, "root", "", 0))
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError, RecursionError) as exc:
+        check_schema(schema)
+        raise SchemaError("", f"cannot compile this schema ({type(exc).__name__}: {exc})") from None
 
 
 def compile_pool(
@@ -121,6 +124,7 @@ class _Compiler:
         self.rules: dict[str, str] = {}
         self.refs: dict[str, list[str]] = {}
         self.by_body: dict[str, str] = {}
+        self.suffix: dict[str, int] = {}  # the next number to try after a taken rule name
         self.used: set[str] = set()
         self.looser: list[str] = []
 
@@ -143,10 +147,11 @@ class _Compiler:
         """Add a rule (or reuse the one with the same body); returns its name."""
         if body in self.by_body:
             return self.by_body[body]
-        unique, n = name, 1
+        unique, n = name, self.suffix.get(name, 1)
         while unique in self.rules or unique in primitives.PRIMITIVE_NAMES or unique == "root":
             n += 1
             unique = f"{name}{n}"
+        self.suffix[name] = n
         self.rules[unique] = body
         self.refs[unique] = [r for r in references(body) if r in self.rules]
         self.by_body[body] = unique
@@ -338,7 +343,7 @@ class _Compiler:
                 self.loose(key_path(path, keyword), "left to the validator")
         if extra is not None:
             pairs.append((f"{extra}", False))
-        return self.rule(name, f'"{{"{self.ws} {self._members(pairs, extra)} "}}"')
+        return self.rule(name, f'"{{"{self.ws} {self._members(pairs, extra, name)} "}}"')
 
     def _extra_member(self, schema: dict[str, Any], declared: list[str], name: str, path: str,
                       depth: int) -> str | None:
@@ -403,10 +408,13 @@ class _Compiler:
             options.append(f"{gbnf_literal(char)} {self._not_keys(children[char], f'{name}{i}')}")
         return self.rule(name, " | ".join(options))
 
-    def _members(self, pairs: list[tuple[str, bool]], repeat_last: str | None = None) -> str:
+    def _members(self, pairs: list[tuple[str, bool]], repeat_last: str | None = None, name: str = "members") -> str:
         """Members in schema order: required ones always, optional ones maybe, commas between.
 
-        With ``repeat_last``, the last pair (undeclared members) may repeat.
+        With ``repeat_last``, the last pair (undeclared members) may repeat. Each optional member
+        that may come first starts a branch followed by the members after it; past
+        ``LINEAR_FROM`` such members, those tails are shared rules (``...Rest``), so the grammar
+        grows linearly with the number of optional properties, not quadratically.
         """
         ws = self.ws
         sep = self.sep()
@@ -417,7 +425,16 @@ class _Compiler:
                 return f"{kv} ({sep} {kv})*" if first else f"({sep} {kv})*"
             return f"{lead}{kv}" if req else f"({lead}{kv})?"
 
+        leading = next((i for i, (_, req) in enumerate(pairs) if req), len(pairs))
+        tails: dict[int, str] = {}
+        if leading > LINEAR_FROM:
+            tail = ""
+            for i in range(len(pairs) - 1, 0, -1):
+                tail = tails[i] = self.rule(f"{name}Rest", f"{one(*pairs[i], False)} {tail}".strip())
+
         def after(start: int) -> str:
+            if tails or start >= len(pairs):
+                return tails.get(start, "")
             return " ".join(one(kv, req, False) for kv, req in pairs[start:])
 
         branches = []
@@ -427,6 +444,8 @@ class _Compiler:
             if req:
                 break
         else:
+            if tails:  # one symbol under "?": llama.cpp refuses to repeat thousands of alternatives
+                return f"({self.rule(f'{name}First', ' | '.join(branches))}{ws})?"
             return f"({' | '.join(branches)}{ws})?" if len(branches) == 1 else f"(({' | '.join(branches)}){ws})?"
         return f"{branches[0]}{ws}" if len(branches) == 1 else f"({' | '.join(branches)}){ws}"
 
@@ -538,6 +557,11 @@ def _word(text: str, fallback: str = "p") -> str:
     """A name as a capitalized rule-name word (``get_inputs`` -> ``GetInputs``)."""
     word = camel(text, fallback)
     return word[0].upper() + word[1:]
+
+
+LINEAR_FROM = 8
+"""Objects with more optional properties than this before the first required one share their
+members' tails as rules (see ``_members``)."""
 
 
 def _repeat(item: str, low: int, high: int | None) -> str:

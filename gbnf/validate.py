@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
 from gbnf import jsonread
-from gbnf.errors import InvalidCall
+from gbnf.errors import InvalidCall, SchemaError
 from gbnf.literals import json_text
 from gbnf.manifest import Tool
 from gbnf.prompt import skeleton
@@ -43,7 +44,7 @@ def validate_json(text: str, schema: dict[str, Any] | bool, *, truncated: bool =
     """Parse a reply that must be one instance of ``schema`` (a structured-output reply) and
     check it; raise :class:`InvalidCall` with a model-facing message."""
     value = _parse(text, truncated, "JSON", "")
-    errors = list(_validator(json.dumps(schema, sort_keys=True)).iter_errors(value))
+    errors = _errors(schema, value, "the reply's schema")
     if errors:
         raise InvalidCall(_describe(errors, "the reply"))
     return value
@@ -72,6 +73,15 @@ def _parse(text: str, truncated: bool, what: str = "a JSON tool call", hint: str
         raise InvalidCall(f"not {what} ({exc.msg} at character {exc.pos}){hint}") from None
 
 
+def _errors(schema: Any, value: Any, whose: str) -> list[Any]:
+    """``value``'s validation errors against ``schema``; a schema that cannot be evaluated (a
+    ``multipleOf`` of 0, a pattern Python cannot compile) is a :class:`SchemaError`."""
+    try:
+        return list(_validator(json.dumps(schema, sort_keys=True)).iter_errors(value))
+    except (ArithmeticError, re.error, RecursionError, TypeError, ValueError) as exc:
+        raise SchemaError(whose, f"its schema cannot check a value ({type(exc).__name__}: {exc})") from None
+
+
 def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
     if not isinstance(item, dict) or "name" not in item:
         raise InvalidCall(f'{where}a call is a JSON object {{"name": <tool>, "arguments": {{...}}}}')
@@ -85,7 +95,7 @@ def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
     arguments = item.get("arguments", {})
     if not isinstance(arguments, dict):
         raise InvalidCall(f"{where}arguments of tool {name!r} must be an object, not {type(arguments).__name__}")
-    errors = list(_validator(json.dumps(tools[name].parameters, sort_keys=True)).iter_errors(arguments))
+    errors = _errors(tools[name].parameters, arguments, f"tool {name!r}")
     if errors:
         raise InvalidCall(where + _describe(errors, f"tool '{name}'"))
     copied = _placeholders_in(arguments, tools[name])

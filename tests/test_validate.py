@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gbnf.errors import InvalidCall
-from gbnf import Tool
+from gbnf import SchemaError, Tool
 from gbnf.softparse import soft_parse
 from gbnf.validate import ToolCall, validate_call, validate_calls
 
@@ -114,3 +116,11 @@ def test_hostile_numbers_and_nesting_are_invalid_calls_not_crashes(value):
     with pytest.raises(InvalidCall):
         validate_calls(text, [number])
     assert soft_parse(text, [number]).kind != "calls"
+
+
+@pytest.mark.parametrize("prop, value", [({"type": "integer", "multipleOf": 0}, 3),
+                                         ({"type": "string", "pattern": "(unclosed"}, "a")])
+def test_a_schema_that_cannot_check_a_value_is_a_schema_error(prop, value):
+    tool = Tool("f", "F.", {"type": "object", "properties": {"x": prop}})
+    with pytest.raises(SchemaError, match="tool 'f': its schema cannot check a value"):
+        validate_calls(json.dumps({"name": "f", "arguments": {"x": value}}), [tool])
