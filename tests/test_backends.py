@@ -278,3 +278,8 @@ def test_on_text_never_gets_what_a_stop_string_cuts(inprocess):
 def test_sampling_refuses_what_no_engine_can_honour(settings):
     with pytest.raises(GbnfError, match="sampling"):
         Sampling(**settings)
+
+
+def test_the_inprocess_backend_is_a_context_manager():
+    with LlamaCppBackend() as backend:
+        assert backend.complete([{"role": "user", "content": "Hi"}], None, Sampling(max_tokens=4)).completion_tokens

@@ -3,6 +3,7 @@ what a real one cannot be made to do (hang, 500, garbage, 503 then ready)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import subprocess
@@ -14,7 +15,7 @@ import httpx
 import pytest
 
 from gbnf.backends.base import Sampling
-from gbnf.backends.server import ServerBackend
+from gbnf.backends.server import AsyncServerBackend, ServerBackend
 from gbnf.errors import ServerError
 from gbnf.server.process import LlamaServer, free_port
 from tests.fakes import Fake
@@ -138,3 +139,17 @@ def test_cli_server_leaves_nothing_running(sig):
             return
         time.sleep(0.2)
     raise AssertionError(f"llama-server still answers on port {port} after {sig} to its parent")
+
+
+def test_server_backends_are_context_managers(fake):
+    server = fake((200, json.dumps(OK_REPLY).encode(), 0), (200, json.dumps(OK_REPLY).encode(), 0))
+    with ServerBackend(server.url) as client:
+        assert client.complete(HI, None, Sampling()).text == "hello"
+    assert client._client.is_closed
+
+    async def run():
+        async with AsyncServerBackend(server.url) as aclient:
+            assert (await aclient.acomplete(HI, None, Sampling())).text == "hello"
+        return aclient
+
+    assert asyncio.run(run())._client.is_closed

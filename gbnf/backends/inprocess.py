@@ -165,6 +165,12 @@ class LlamaCppBackend:
         self._grammars.clear()
         self.llm.close()
 
+    def __enter__(self) -> LlamaCppBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def _grammar(self, text: str) -> llama_cpp.llama_sampler_p:
         """The parsed grammar for ``text``, from the cache when seen before, reset to its start."""
         sampler = self._grammars.pop(text, None)

@@ -163,6 +163,12 @@ class ServerBackend(_Base):
     def close(self) -> None:
         self._client.close()
 
+    def __enter__(self) -> ServerBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 class AsyncServerBackend(_Base):
     """A llama-server over HTTP, asynchronous."""
@@ -272,6 +278,12 @@ class AsyncServerBackend(_Base):
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+    async def __aenter__(self) -> AsyncServerBackend:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 def _native_call(call: dict[str, Any]) -> dict[str, Any]:
