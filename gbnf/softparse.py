@@ -5,13 +5,16 @@ fenced ``tool`` block of ``key: value`` lines, ``CALL name {json}`` lines, YAML-
 ``tool:``/``args:``, then JSON objects anywhere in the text (fenced or not). Shapes are
 normalized (``tool_calls`` lists, OpenAI ``function`` objects with stringified arguments,
 ``args``/``parameters``/``arguments``/``input`` aliases, flat calls), then repaired toward the
-tool's schema: a tool name differing in case, spaces or punctuation; keys near the schema's;
-stringified scalars and JSON-stringified arrays or objects coerced to the declared type. The
-validator decides at the end. Output that holds no call is a final answer.
+tool's schema: a tool name differing in case, spaces or punctuation; keys near the schema's, and
+one unknown key taken for the one required key missing when its value fits; an enum value
+differing only in case; stringified scalars and JSON-stringified arrays or objects coerced to
+the declared type. JSON with trailing commas and Python-style literals (single quotes, ``True``)
+are read too. The validator decides at the end. Output that holds no call is a final answer.
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
 import json
 import re
@@ -117,13 +120,55 @@ def _json_values(text: str) -> list[Any]:
             try:
                 value, end = jsonread.raw_decode(text, i)
             except json.JSONDecodeError:
-                i += 1
-                continue
+                value, end = _loose_value(text, i)
+                if end is None:
+                    i += 1
+                    continue
             values.append(value)
             i = end
         else:
             i += 1
     return values
+
+
+def _loose_value(text: str, start: int) -> tuple[Any, int | None]:
+    """The bracketed value at ``start`` written loosely: JSON with trailing commas, or a Python
+    literal (single quotes, ``True``/``None``); (None, None) when it is neither."""
+    end = _closing(text, start)
+    if end is None:
+        return None, None
+    segment = text[start:end]
+    try:
+        return jsonread.loads(re.sub(r",\s*([}\]])", r"\1", segment)), end
+    except json.JSONDecodeError:
+        pass
+    try:
+        value = ast.literal_eval(segment)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None, None
+    return (value, end) if isinstance(value, (dict, list)) else (None, None)
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the bracket opened at ``start`` closes (quotes of either kind respected)."""
+    depth, quote, i = 0, "", start
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == "\\":
+                i += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
 
 
 def _key_values(lines: list[str]) -> dict[str, Any]:
@@ -204,7 +249,21 @@ def _repair_object(value: dict[str, Any], schema: Any, path: str, repairs: list[
         if target != key:
             repairs.append(f"argument {path}{key!r} -> {target!r}")
         out[target] = _coerce(value[key], props.get(target, {}), f"{path}{target}.", repairs)
+    unknown = [k for k in out if k not in props]
+    missing = [k for k in schema.get("required", []) if k in props and k not in out]
+    if len(unknown) == 1 and len(missing) == 1 and _fits(out[unknown[0]], props[missing[0]]):
+        repairs.append(f"argument {path}{unknown[0]!r} -> {missing[0]!r} (the one required argument missing)")
+        out[missing[0]] = _coerce(out.pop(unknown[0]), props[missing[0]], f"{path}{missing[0]}.", repairs)
     return out
+
+
+def _fits(value: Any, schema: Any) -> bool:
+    """Whether ``value`` has the JSON type ``schema`` declares (any type when it declares none)."""
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    kinds = set(kind) if isinstance(kind, list) else {kind}
+    types = {"string": str, "object": dict, "array": list, "boolean": bool, "integer": int, "number": (int, float)}
+    return None in kinds or any(isinstance(value, types[k]) and not (isinstance(value, bool) and k in
+                                ("integer", "number")) for k in kinds if k in types)
 
 
 def _nearest_key(key: str, free: list[str]) -> str:
@@ -241,6 +300,10 @@ def _coerce(value: Any, schema: Any, path: str, repairs: list[str]) -> Any:
                 pass
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and kinds == {"string"}:
         fixed = str(value)
+    enum = schema.get("enum")
+    if isinstance(fixed, str) and isinstance(enum, list) and fixed not in enum:
+        same = [v for v in enum if isinstance(v, str) and v.casefold() == fixed.casefold()]
+        fixed = same[0] if len(same) == 1 else fixed
     if kinds == {"array"} and not isinstance(fixed, list) and fixed is not None:
         fixed = [fixed]
     if fixed is not value:
