@@ -190,7 +190,7 @@ class _Compiler:
         if schema is False:
             raise SchemaError(path, "the schema 'false' matches no value")
         if not isinstance(schema, dict):
-            raise SchemaError(path, f"a schema must be an object or a boolean, not {json_text(schema)}")
+            raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
         unevaluated = {"unevaluatedProperties", "unevaluatedItems"} & set(schema)
         if unevaluated and _APPLICATORS & set(schema):
             for keyword in sorted(unevaluated):

@@ -22,9 +22,14 @@ def check_schema(schema: Any, *, formats: bool = False) -> None:
     """Raise :class:`SchemaError` (naming the key path) unless ``schema`` is valid JSON Schema
     (its dialect by ``$schema``, else draft 2020-12); ``formats`` also checks formats such as
     a ``pattern``'s regex syntax."""
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    checker = cls.FORMAT_CHECKER if formats else None
-    error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA, format_checker=checker).iter_errors(schema))
+    if not isinstance(schema, (dict, bool)):
+        raise SchemaError("", f"a schema must be an object or a boolean, not {type(schema).__name__}")
+    try:
+        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        checker = cls.FORMAT_CHECKER if formats else None
+        error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA, format_checker=checker).iter_errors(schema))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SchemaError("", f"not valid JSON Schema ({type(exc).__name__}: {exc})") from None
     if error is not None:
         path = ".".join(str(p) for p in error.absolute_path)
         raise SchemaError(path, f"not valid JSON Schema: {error.message}")
