@@ -15,7 +15,7 @@ from bench.coverage import bfcl_entries
 from gbnf.backends.base import Backend, Sampling
 from gbnf.events import Event
 from gbnf.importers import import_tools
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 from gbnf.planner import Planner
 from gbnf.validate import ToolCall
 

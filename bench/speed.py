@@ -15,7 +15,8 @@ from llama_cpp.llama_grammar import json_schema_to_gbnf
 from gbnf.backends.base import Backend, Sampling
 from gbnf.backends.inprocess import LlamaCppBackend
 from gbnf.compiler import compile_pool
-from gbnf.manifest import Tool, load_manifests
+from gbnf.manifest import load_manifests
+from gbnf.tool import Tool
 from gbnf.planner import Planner
 from gbnf.prompt import system_prompt
 

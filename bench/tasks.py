@@ -21,7 +21,8 @@ from typing import Any
 
 from gbnf.backends.base import Backend, Sampling
 from gbnf.events import Event
-from gbnf.manifest import Tool, load_manifests
+from gbnf.manifest import load_manifests
+from gbnf.tool import Tool
 from gbnf.planner import Planner
 from gbnf.validate import ToolCall
 

@@ -16,12 +16,13 @@ from gbnf.errors import (ApiError, BackendError, ContextExceeded, GbnfError, Gbn
                          InvalidCall, ManifestError, Overloaded, SchemaError, ServerError, ServerLoading,
                          ServerTimeout, Unrepresentable, Untranslatable)
 from gbnf.events import Event, TraceWriter
-from gbnf.manifest import Tool, load_manifest, load_manifests
+from gbnf.manifest import load_manifest, load_manifests
 from gbnf.planner import Planner, PlanResult
 from gbnf.pool import Policy, filter_pool, load_policy
 from gbnf.rank import rank_tools, select_tools
 from gbnf.salvage import salvage
 from gbnf.softparse import SoftParse, soft_parse
+from gbnf.tool import Tool
 from gbnf.validate import ToolCall, validate_call, validate_calls, validate_json
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gbnf import primitives
 from gbnf.errors import SchemaError, Untranslatable
@@ -14,9 +14,7 @@ from gbnf.formats import EXACT, FORMATS
 from gbnf.ranges import int_range
 from gbnf.regex import pattern_to_gbnf
 from gbnf.schema import check_schema, follow_ref, key_path, merge_all_of, validity
-
-if TYPE_CHECKING:
-    from gbnf.manifest import Tool
+from gbnf.tool import Tool
 
 MAX_DEPTH = 4
 """Objects and arrays nested deeper than this below the root become generic JSON."""

@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 from gbnf import jsonread
 from gbnf.errors import ManifestError
-from gbnf.manifest import Tool, tool_from_dict
+from gbnf.manifest import tool_from_dict
+from gbnf.tool import Tool
 
 Source = Literal["openai", "mcp", "bfcl"]
 

@@ -5,37 +5,17 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
+from typing import Any
 
 from gbnf.compiler import compile_schema_grammar
 from gbnf.errors import ManifestError, SchemaError
 from gbnf.schema import check_schema, close_objects, key_path
+from gbnf.tool import KINDS, Tool
 
-KINDS = ("canonical", "escape_hatch")
 _TOP_KEYS = {"name", "description", "kind", "parameters", "filter", "additional_properties"}
 _FILTER_KEYS = {"markers", "provider", "min_canonical"}
 _BAD_NAME = re.compile(r'[\s"\\\x00-\x1f\x7f]')
-
-
-@dataclass(frozen=True)
-class Tool:
-    """One executor: what the model may call, and what the pool filter needs to know."""
-
-    name: str
-    description: str
-    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
-    kind: Literal["canonical", "escape_hatch"] = "canonical"
-    markers: tuple[str, ...] = ()
-    provider: str | None = None
-    min_canonical: int | None = None
-    source: str = "<memory>"
-
-    @property
-    def is_escape_hatch(self) -> bool:
-        return self.kind == "escape_hatch"
 
 
 def load_manifests(path: str | Path) -> list[Tool]:

@@ -29,7 +29,7 @@ from gbnf.compiler import Grammar, compile_pool
 from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
 from gbnf.events import Event, EventKind, Subscriber
 from gbnf.literals import json_text
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 from gbnf.pool import Policy, load_policy, pool_decisions
 from gbnf.prompt import openai_tools, system_prompt
 from gbnf.rank import ModelRelevance, follow_up, select_tools

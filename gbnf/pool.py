@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from gbnf.errors import ManifestError
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 
 
 @dataclass(frozen=True)

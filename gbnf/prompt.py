@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from gbnf.literals import json_text
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 
 INSTRUCTIONS = """You are a planner. You answer the user's request by calling tools, one step at a time.
 Reply with exactly one JSON object {{"name": <tool name>, "arguments": {{...}}}} and nothing else.

@@ -22,7 +22,7 @@ import bm25s
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 
 _STEMMER = Stemmer.Stemmer("english")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from gbnf.errors import InvalidCall
 from gbnf import jsonread
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 from gbnf.validate import ToolCall, validate_call
 
 _ARG_KEYS = ("arguments", "args", "parameters", "params", "input", "kwargs")

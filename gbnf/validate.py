@@ -17,7 +17,7 @@ import jsonschema
 from gbnf import jsonread
 from gbnf.errors import InvalidCall, SchemaError
 from gbnf.literals import json_text
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 from gbnf.prompt import skeleton
 
 

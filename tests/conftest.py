@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, settings
 from gbnf.backends.inprocess import LlamaCppBackend
 from gbnf.backends.server import ServerBackend
 from gbnf.engine import GrammarEngine, shared_engine
-from gbnf.manifest import Tool, load_manifests
+from gbnf.manifest import load_manifests
+from gbnf.tool import Tool
 from gbnf.server.process import LlamaServer
 
 REPO = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from gbnf.compiler import compile_pool, compile_schema
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.importers import import_tools
 from gbnf.literals import json_text
-from gbnf.manifest import Tool
+from gbnf.tool import Tool
 from gbnf.prompt import tools_offer
 from gbnf.rank import select_tools
 from gbnf.schema import bounded, key_path
