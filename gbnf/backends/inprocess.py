@@ -26,7 +26,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, DRY_BREAKERS, REPEAT_LAST_N, Completion, Message, Sampling,
                                 TextSink, ToolSpec)
-from gbnf.engine import captured_stderr, grammar_sampler, token_allowed
+from gbnf.llamacpp import captured_stderr, grammar_sampler, token_allowed
 from gbnf.errors import BackendError, ContextExceeded
 from gbnf.model import default_model
 

@@ -1,0 +1,54 @@
+"""llama.cpp through llama-cpp-python's C API: what the in-process backend and the grammar
+oracle share (a grammar sampler, a one-token grammar check, llama.cpp's stderr captured)."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+
+import llama_cpp
+
+from gbnf.errors import GrammarError
+
+_LOCK = threading.Lock()
+
+
+def grammar_sampler(vocab: llama_cpp.llama_vocab_p, grammar: str) -> llama_cpp.llama_sampler_p:
+    """A llama.cpp grammar sampler (free it with ``llama_sampler_free``), or :class:`GrammarError`."""
+    with captured_stderr() as log:
+        sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
+    if not sampler:
+        text = "".join(log)
+        first = next((line for line in text.splitlines() if line.strip()), "no message")
+        raise GrammarError(f"llama.cpp refused the grammar: {first.strip()}", grammar, text)
+    return sampler
+
+
+def token_allowed(sampler: llama_cpp.llama_sampler_p, token: int) -> bool:
+    """Whether the grammar, in its current state, allows ``token`` next (a one-candidate check)."""
+    data = (llama_cpp.llama_token_data * 1)(llama_cpp.llama_token_data(token, 0.0, 0.0))
+    array = llama_cpp.llama_token_data_array(data, 1, -1, False)
+    llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
+    return data[0].logit != float("-inf")
+
+
+@contextlib.contextmanager
+def captured_stderr() -> Iterator[list[str]]:
+    """Collect what native code writes to file descriptor 2 (llama.cpp's parser uses fprintf)."""
+    lines: list[str] = []
+    with _LOCK, tempfile.TemporaryFile() as sink:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield lines
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            lines.append(sink.read().decode("utf-8", "replace"))
