@@ -44,3 +44,11 @@ def raw_decode(text: str, start: int) -> tuple[Any, int]:
     except (ValueError, RecursionError) as exc:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise json.JSONDecodeError(reason, text, start) from None
+
+
+def arguments(value: Any) -> Any:
+    """A call's arguments as they arrive: an object as is, a JSON string (the OpenAI wire form)
+    decoded, an empty string as ``{}``; raises ``JSONDecodeError`` when the string is not JSON."""
+    if not isinstance(value, str):
+        return value
+    return loads(value) if value.strip() else {}

@@ -224,11 +224,10 @@ def _as_calls(value: Any) -> list[dict[str, Any]]:
         arguments = value[arg_key]
     else:
         arguments = {k: v for k, v in value.items() if k not in (*_NAME_KEYS, "id", "type")}
-    if isinstance(arguments, str):
-        try:
-            arguments = jsonread.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError:
-            return []
+    try:
+        arguments = jsonread.arguments(arguments)
+    except json.JSONDecodeError:
+        return []
     return [{"name": name, "arguments": arguments if arguments is not None else {}}] if isinstance(
         arguments, (dict, type(None))) else []
 

@@ -18,6 +18,7 @@ import httpx
 
 from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, DRY_BREAKERS, REPEAT_LAST_N, Completion, Message, Sampling,
                                 TextSink, ToolSpec)
+from gbnf import jsonread
 from gbnf.errors import GrammarError, ServerError, ServerLoading, ServerTimeout
 
 Endpoint = Literal["chat", "completion"]
@@ -290,11 +291,10 @@ def _native_call(call: dict[str, Any]) -> dict[str, Any]:
     """An OpenAI ``tool_calls`` entry as ``{"name", "arguments"}`` (arguments decoded when JSON)."""
     function = call.get("function", call)
     arguments = function.get("arguments", {})
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError:
-            pass
+    try:
+        arguments = jsonread.arguments(arguments)
+    except json.JSONDecodeError:
+        pass  # left as text: the validator reports it to the model
     return {"name": function.get("name"), "arguments": arguments}
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema
 
 from gbnf.backends.base import Message, Sampling
+from gbnf import jsonread
 from gbnf.compiler import compile_pool, compile_schema
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.importers import import_tools
@@ -211,9 +212,8 @@ def _call(call: Any, where: str, names: dict[str, str]) -> dict[str, Any]:
     function = call.get("function") if isinstance(call, dict) else None
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
         raise bad(where, "a tool call is {\"id\", \"type\": \"function\", \"function\": {\"name\", \"arguments\"}}")
-    arguments = function.get("arguments") or "{}"
     try:
-        arguments = json.loads(arguments) if isinstance(arguments, str) else arguments
+        arguments = jsonread.arguments(function.get("arguments") or {})
     except json.JSONDecodeError as exc:
         raise bad(f"{where}.function.arguments", f"not JSON: {exc.msg}") from None
     names[str(call.get("id"))] = function["name"]
