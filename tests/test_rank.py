@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gbnf import Tool
-from gbnf.rank import MARGIN, ModelRelevance, follow_up, rank_tools, select_tools, tool_document
+from gbnf.rank import MARGIN, ModelRelevance, first_clause, follow_up, rank_tools, select_tools, tool_document
 from tests.conftest import REPO
 
 BENCH_TOOLS = REPO / "bench" / "tools"
@@ -56,8 +56,22 @@ def test_select_keeps_tools_within_half_of_the_best_score():
     b = Tool("find_contact", "Find a contact's email address.")
     c = Tool("play_music", "Play songs.")
     final = Tool("final_answer", "Answer.")
-    chosen = select_tools([a, b, c, final], "find Maria's email address and send her a message", 3, "final_answer")
+    chosen = select_tools([a, b, c, final], "find Maria's email address, send her a message", 3, "final_answer")
     assert {t.name for t in chosen.first} == {"send_email", "find_contact"}
+
+
+@pytest.mark.parametrize("query, first", [
+    ("Check the weather in Rome and add an umbrella to my shopping list", ["get_weather"]),
+    ("Look up the time in Tokyo, then remind me to call", ["get_now"]),
+    ("Add milk and eggs to my shopping list", ["add_to_shopping_list"]),  # the rest says where
+    ("Turn the lights on in the kitchen", ["set_lights"]),  # one clause: the whole query
+])
+def test_several_clauses_act_on_the_first(query, first):
+    pool = [Tool("get_weather", "Weather forecast for a city."), Tool("get_now", "The current time in a time zone."),
+            Tool("add_to_shopping_list", "Add items to the shopping list."),
+            Tool("schedule_reminder", "Remind the user of something later."),
+            Tool("set_lights", "Turn the lights of a room on or off."), Tool("final_answer", "Answer.")]
+    assert [t.name for t in select_tools(pool, query, 3, "final_answer").first] == first
 
 
 def test_parameter_words_alone_do_not_force_an_action():
@@ -66,6 +80,13 @@ def test_parameter_words_alone_do_not_force_an_action():
     final = Tool("final_answer", "Answer.")
     chosen = select_tools([weather, final], "How many days are there in a week?", 3, "final_answer")
     assert chosen.evidence and [t.name for t in chosen.first] == ["get_weather", "final_answer"]
+
+
+def test_first_clause_splits_at_and_or_then():
+    assert first_clause("Read /etc/hostname and send it to Anna") == "Read /etc/hostname"
+    assert first_clause("Check the time in New York, then remind me at 5pm") == "Check the time in New York"
+    assert first_clause("What's the weather in Paris?") is None
+    assert first_clause("Android phones") is None  # a word, not the conjunction
 
 
 def test_select_without_evidence_lets_the_model_decide(tools):
