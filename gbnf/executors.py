@@ -20,8 +20,13 @@ MAX_VISITED = 20_000  # paths looked at before a search gives up
 
 
 def get_now(timezone: str | None = None) -> str:
-    """The current date and time, ISO 8601, in ``timezone`` or the machine's own zone."""
-    zone = zoneinfo.ZoneInfo(timezone) if timezone else None
+    """The current date and time, ISO 8601, in ``timezone`` or the machine's own zone. A zone
+    that does not exist gives the machine's own time, with a note: the question ("what is the
+    date?") still gets its answer when a small model invents a zone."""
+    try:
+        zone = zoneinfo.ZoneInfo(timezone) if timezone else None
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return f"{get_now()} (local time: there is no time zone {timezone!r})"
     return datetime.datetime.now(zone).astimezone(zone).isoformat(timespec="seconds")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 
 import pytest
@@ -47,3 +48,9 @@ def test_read_file_is_bounded(tmp_path):
 
 def test_get_now_in_a_zone():
     assert get_now("Asia/Tokyo").endswith("+09:00")
+
+
+@pytest.mark.parametrize("zone", ["US/Eastern_US/Pacific_Northwest", "../../etc/passwd", "UTC+08"])
+def test_get_now_in_an_unknown_zone_is_the_local_time_with_a_note(zone):
+    text = get_now(zone)
+    assert text.startswith(str(datetime.date.today().year)) and f"there is no time zone {zone!r}" in text
