@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gbnf import primitives
+from gbnf import jsonread, primitives
 from gbnf.errors import SchemaError, Untranslatable
 from gbnf.literals import COUNT_LIMIT, camel, class_char, gbnf_literal, json_literal, json_text, repetition
 from gbnf.formats import EXACT, FORMATS
@@ -281,8 +281,9 @@ class _Compiler:
         values = [schema["const"]] if "const" in schema else schema["enum"]
         if not isinstance(values, list) or not values:
             raise SchemaError(key_path(path, "enum"), "must be a non-empty list")
-        if not all(_is_json(v) for v in values):
-            raise SchemaError(key_path(path, "const" if "const" in schema else "enum"), "NaN and Infinity are not JSON")
+        if not all(jsonread.is_json(v) for v in values):
+            raise SchemaError(key_path(path, "const" if "const" in schema else "enum"),
+                              "NaN and Infinity are not JSON, nor is any value JSON cannot write")
         rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
         valid = validity(rest, self.root_schema)
         kept = [v for v in values if valid(v)]
@@ -538,17 +539,6 @@ def _without_unevaluated(schema: Any) -> Any:
     if isinstance(schema, dict):
         return {k: v for k, v in schema.items() if k not in ("unevaluatedProperties", "unevaluatedItems")}
     return schema
-
-
-def _is_json(value: Any) -> bool:
-    """Whether ``value`` can be written as JSON (no NaN or Infinity anywhere in it)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, list):
-        return all(_is_json(v) for v in value)
-    if isinstance(value, dict):
-        return all(_is_json(v) for v in value.values())
-    return True
 
 
 def _word(text: str, fallback: str = "p") -> str:

@@ -46,6 +46,18 @@ def raw_decode(text: str, start: int) -> tuple[Any, int]:
         raise json.JSONDecodeError(reason, text, start) from None
 
 
+def is_json(value: Any) -> bool:
+    """Whether ``value`` is something JSON can write: objects with string keys, arrays,
+    strings, booleans, null and finite numbers, all the way down (no NaN, no tuples, no sets)."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and is_json(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(is_json(v) for v in value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, (str, int, bool))
+
+
 def arguments(value: Any) -> Any:
     """A call's arguments as they arrive: an object as is, a JSON string (the OpenAI wire form)
     decoded, an empty string as ``{}``; raises ``JSONDecodeError`` when the string is not JSON."""

@@ -113,22 +113,19 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
     With ``act_first``, when the query names what some of these tools do (a word of a tool's
     name or description, not only of its parameters), step 1 must act: it offers those tools,
     without the final tool; when the query has several clauses ("... and ...", "... then ...")
-    and its first clause names a tool, those the first clause names (what to do first). When it names none, the model's relevance (when there is a model)
-    breaks BM25's ties, and a tool it puts ``MARGIN`` ahead of all others is offered alone
+    and its first clause names a tool, those the first clause names (what to do first). When it
+    names none, the model's relevance (when there is a model) breaks BM25's ties, and a tool it puts ``MARGIN`` ahead of all others is offered alone
     (with ``act_first``); otherwise the model decides among the top ``k`` and the final tool.
     """
     final = [t for t in tools if t.name == final_tool]
     candidates = [t for t in tools if t.name != final_tool]
     ranking = rank_tools(candidates, query)
     strong = _strong([(r.tool, r.score) for r in ranking[:k]], ratio)
-    named = _named(strong, set(terms(query)))
-    clause = first_clause(query)
-    if act_first and clause is not None:
-        said = _named(_strong([(r.tool, r.score) for r in rank_tools(candidates, clause)[:k]], ratio), set(terms(clause)))
-        if said:
-            return Selection(ranking, said)
-    if act_first and named:
-        return Selection(ranking, named)
+    if act_first:
+        clause = first_clause(query)
+        named = (clause is not None and _names(candidates, clause, k, ratio)) or _named(strong, set(terms(query)))
+        if named:
+            return Selection(ranking, named)
     if model and candidates:
         relevance = model(candidates, query)
         ranking = rank_tools(candidates, query, relevance)
@@ -163,6 +160,11 @@ def first_clause(query: str) -> str | None:
     """The part of a query before its first "and" or "then", when it has one: what to do first."""
     parts = _CLAUSE.split(query, maxsplit=1)
     return parts[0] if len(parts) > 1 else None
+
+
+def _names(tools: list[Tool], text: str, k: int, ratio: float) -> list[Tool]:
+    """The tools ``text`` names, among its ``k`` best by BM25 within ``ratio`` of the best."""
+    return _named(_strong([(r.tool, r.score) for r in rank_tools(tools, text)[:k]], ratio), set(terms(text)))
 
 
 def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:

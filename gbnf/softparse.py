@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 import difflib
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -147,19 +146,7 @@ def _loose_value(text: str, start: int) -> tuple[Any, int | None]:
         value = ast.literal_eval(segment)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None, None
-    return (value, end) if isinstance(value, (dict, list)) and _json_like(value) else (None, None)
-
-
-def _json_like(value: Any) -> bool:
-    """Whether a Python literal holds only what JSON could have written (no ``inf``, no sets,
-    no tuples, string keys)."""
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _json_like(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_json_like(v) for v in value)
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return value is None or isinstance(value, (str, int, bool))
+    return (value, end) if isinstance(value, (dict, list)) and jsonread.is_json(value) else (None, None)
 
 
 def _closing(text: str, start: int) -> int | None:
