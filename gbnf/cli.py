@@ -8,7 +8,8 @@ import signal
 import sys
 from pathlib import Path
 
-from gbnf.compiler import compile_pool
+from gbnf.backends.server import UPSTREAMS
+from gbnf.compiler import DIALECTS, compile_pool
 from gbnf.errors import GbnfError
 from gbnf.events import Event
 from gbnf.literals import json_text
@@ -48,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("-o", "--output", type=Path, help="write the grammar to this file")
     comp.add_argument("--parallel", type=int, default=1, metavar="N", help="a step may carry 1..N calls")
     comp.add_argument("--compact", action="store_true", help="allow no whitespace between tokens")
+    comp.add_argument("--dialect", choices=DIALECTS, default="gbnf",
+                      help="the engine's grammar syntax: gbnf (llama.cpp), llguidance (its Lark-like syntax; "
+                           "vLLM/SGLang guidance backend), xgrammar (its EBNF; vLLM/SGLang xgrammar backend)")
     comp.set_defaults(run=_compile)
 
     imp = commands.add_parser("import", help="write TOML manifests from OpenAI, MCP or BFCL tool definitions")
@@ -66,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--manifests", type=Path, default=Path("manifests"), help="manifest folder (./manifests)")
     plan.add_argument("--server", default=os.environ.get("GBNF_SERVER"), metavar="URL",
                       help="use a running llama-server ($GBNF_SERVER) instead of the in-process model")
+    _upstream_options(plan)
     plan.add_argument("--model", type=Path, help="GGUF file for the in-process model ($GBNF_MODEL; default: "
                       "the embedded SmolLM2-135M)")
     plan.add_argument("--policy", type=Path, help="pool-filter policy TOML (default: the packaged one)")
@@ -90,6 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--server", action="append", metavar="URL",
                        help="send requests to this llama-server (repeat for several; default: $GBNF_SERVER, "
                             "else the in-process model)")
+    _upstream_options(serve)
     serve.add_argument("--model", type=Path, help="GGUF file for the in-process model ($GBNF_MODEL; default: "
                        "the embedded SmolLM2-135M)")
     serve.add_argument("--host", default="127.0.0.1")
@@ -124,6 +130,16 @@ def _parser() -> argparse.ArgumentParser:
                        help="requests served at once, each in its own slot (llama-server -np)")
     start.set_defaults(run=_server_start)
     return parser
+
+
+def _upstream_options(command: argparse.ArgumentParser) -> None:
+    """``--upstream-kind`` and ``--grammar-dialect``: what kind of server ``--server`` is."""
+    command.add_argument("--upstream-kind", choices=UPSTREAMS, default="llama-server",
+                         help="the server behind --server: llama-server (grammar), vllm (structured_outputs), "
+                              "sglang (ebnf)")
+    command.add_argument("--grammar-dialect", choices=DIALECTS, default=None,
+                         help="the grammar syntax the server's engine reads (default: gbnf for llama-server, "
+                              "xgrammar for vllm and sglang; llguidance for their guidance/llguidance backend)")
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -180,7 +196,7 @@ def _plan(args: argparse.Namespace) -> int:
     if args.server:
         from gbnf.backends.server import ServerBackend
 
-        backend = ServerBackend(args.server)
+        backend = ServerBackend(args.server, upstream=args.upstream_kind, dialect=args.grammar_dialect)
         backend.wait_healthy()
     else:
         from gbnf.backends.inprocess import LlamaCppBackend
@@ -252,7 +268,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise GbnfError("--max-retries, --queue, --string-chars and --array-items must be >= 0, "
                         "--timeout > 0, --port 0-65535")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
-    model = RemoteModels(urls, timeout=args.timeout) if urls else LocalModel(args.model, queue=args.queue)
+    model = (RemoteModels(urls, timeout=args.timeout, upstream=args.upstream_kind, dialect=args.grammar_dialect)
+             if urls else LocalModel(args.model, queue=args.queue))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
     shaping = Shaping(args.string_chars or None, args.array_items or None, args.act_first)
     serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping,
@@ -282,7 +299,8 @@ def _server_start(args: argparse.Namespace) -> int:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    grammar = compile_pool(load_manifests(args.path), parallel=args.parallel, compact=args.compact)
+    grammar = compile_pool(load_manifests(args.path), parallel=args.parallel, compact=args.compact,
+                           dialect=args.dialect)
     if args.output:
         args.output.write_text(grammar.text, encoding="utf-8")
     else:

@@ -38,6 +38,15 @@ def repetition(body: str, low: int, high: int | None) -> str:
     return " ".join(parts)
 
 
+def repeat(item: str, low: int, high: int | None) -> str:
+    """`` item{low,high}`` with a leading space, ``item`` parenthesized when it is a sequence;
+    empty when ``high`` is 0 or less."""
+    if high is not None and high <= 0:
+        return ""
+    body = item if " " not in item or item.startswith("(") and item.endswith(")") else f"({item})"
+    return " " + repetition(body, low, high)
+
+
 def json_text(value: Any) -> str:
     """The canonical JSON text of a value: compact, key order kept, non-ASCII kept raw.
 

@@ -15,6 +15,7 @@ from gbnf import compile_pool
 from gbnf.backends.base import Sampling
 from gbnf.backends.inprocess import LlamaCppBackend, penalized, pick_constrained
 from gbnf.backends.server import AsyncServerBackend, ServerBackend
+from gbnf.compiler import translate
 from gbnf.errors import BackendError, GbnfError, GrammarError
 from gbnf.planner import Planner
 
@@ -144,6 +145,46 @@ def test_server_request_carries_grammar_and_never_tools(llama_server, tools):
     assert path == "/v1/chat/completions"
     assert "tools" not in body and body["grammar"] == grammar
     assert (body["max_tokens"], body["seed"], body["temperature"], body["cache_prompt"]) == (8, 3, 0.5, True)
+
+
+def _openai_server(bodies: list) -> httpx.MockTransport:
+    """vLLM and SGLang need a GPU and cannot run here: this transport answers a chat completion
+    as their documented OpenAI-compatible servers do, and keeps each request body."""
+    def handle(request: httpx.Request) -> httpx.Response:
+        bodies.append((request.url.path, json.loads(request.content)))
+        return httpx.Response(200, json={"id": "x", "object": "chat.completion", "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": '{"name": "f"}'}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}})
+    return httpx.MockTransport(handle)
+
+
+@pytest.mark.parametrize("upstream, dialect, field", [
+    ("vllm", None, lambda body: body["structured_outputs"]["grammar"]),
+    ("vllm", "llguidance", lambda body: body["structured_outputs"]["grammar"]),
+    ("sglang", None, lambda body: body["ebnf"]),
+    ("sglang", "llguidance", lambda body: body["ebnf"]),
+])
+def test_vllm_and_sglang_get_the_grammar_in_their_field_and_dialect(tools, upstream, dialect, field):
+    bodies: list = []
+    client = ServerBackend("http://upstream", upstream=upstream, dialect=dialect, transport=_openai_server(bodies))
+    grammar = compile_pool(tools).text
+    reply = client.complete([{"role": "user", "content": "hi"}], grammar,
+                            Sampling(max_tokens=8, seed=3, bias=(("a", 1.0),), dry=0.8))
+    [(path, body)] = bodies
+    assert path == "/v1/chat/completions" and (reply.text, reply.prompt_tokens) == ('{"name": "f"}', 7)
+    assert field(body) == translate(grammar, dialect or "xgrammar")
+    assert field(body).startswith("%llguidance") == (dialect == "llguidance")
+    assert body["repetition_penalty"] == 1.0 and body["max_tokens"] == 8
+    assert not {"grammar", "cache_prompt", "repeat_last_n", "dry_multiplier", "logit_bias", "tools"} & set(body)
+
+
+def test_upstream_kind_and_dialect_are_checked():
+    with pytest.raises(GbnfError, match="upstream kind"):
+        ServerBackend("http://x", upstream="tgi")
+    with pytest.raises(GbnfError, match="dialect"):
+        ServerBackend("http://x", dialect="outlines")
+    with pytest.raises(GbnfError, match="chat endpoint"):
+        ServerBackend("http://x", upstream="vllm", endpoint="completion")
 
 
 def test_server_completion_endpoint_with_apply_template(llama_server, tools):

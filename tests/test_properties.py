@@ -1,8 +1,11 @@
-"""What the grammar accepts is what the schema accepts, decided by two oracles that must agree:
-llama.cpp's own engine and a pure-Python lark translation of the grammar."""
+"""What the grammar accepts is what the schema accepts, decided by oracles that must agree:
+llama.cpp's own engine, a pure-Python lark translation of the grammar, llguidance deciding the
+grammar's llguidance dialect, and (when installed: ``pip install -e '.[xgrammar]'``) XGrammar
+deciding its XGrammar dialect."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -13,13 +16,16 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from bench.schema_suite import run_file, suite_files
-from gbnf import MAX_DEPTH, Tool, compile_pool, compile_schema, compile_schema_grammar
+from gbnf import MAX_DEPTH, GbnfError, Tool, compile_pool, compile_schema, compile_schema_grammar
 from gbnf.lark_oracle import lark_oracle
+from gbnf.dialect_oracles import llguidance_oracle, xgrammar_oracle
 from gbnf.literals import json_text
 from gbnf.schema import in_grammar_order
 from tests.derive import Deriver
 
 LISTED = Path(__file__).with_name("validator_only.txt")
+XGRAMMAR = importlib.util.find_spec("xgrammar") is not None  # opt-in: it needs torch
+DIALECT_ORACLES = {"llguidance": llguidance_oracle, "xgrammar": xgrammar_oracle}
 
 names = st.text(max_size=6)
 scalars = st.one_of(st.text(max_size=5), st.integers(-50, 50), st.booleans(), st.none())
@@ -68,12 +74,14 @@ schemas = st.recursive(leaves, lambda c: _extend(c, tuples=False), max_leaves=10
 schemas_2020 = st.recursive(leaves, lambda c: _extend(c, tuples=True), max_leaves=10)
 
 
-def both_accept(engine, grammar: str, text: str) -> bool:
-    """The two oracles' common verdict; a disagreement fails the test."""
-    mine = lark_oracle(grammar).accepts(text)
-    theirs = engine.accepts(grammar, text)
-    assert mine == theirs, f"the oracles disagree on {text!r}: lark {mine}, llama.cpp {theirs}"
-    return theirs
+def accepted(engine, grammar: str, text: str) -> bool:
+    """The oracles' common verdict; a disagreement fails the test."""
+    verdicts = {"llama.cpp": engine.accepts(grammar, text), "lark": lark_oracle(grammar).accepts(text),
+                "llguidance": llguidance_oracle(grammar).accepts(text)}
+    if XGRAMMAR:
+        verdicts["xgrammar"] = xgrammar_oracle(grammar).accepts(text)
+    assert len(set(verdicts.values())) == 1, f"the oracles disagree on {text!r}: {verdicts}"
+    return verdicts["llama.cpp"]
 
 
 @given(st.data())
@@ -83,7 +91,7 @@ def test_completeness_every_valid_instance_is_accepted(engine, data):
     instance = data.draw(from_schema(schema), label="instance")
     text = json_text(in_grammar_order(instance, schema))
     assume(engine.representable(text))
-    assert both_accept(engine, grammar, text)
+    assert accepted(engine, grammar, text)
 
 
 def _explained(error: jsonschema.ValidationError, looser: tuple[str, ...]) -> bool:
@@ -107,7 +115,7 @@ def test_soundness_what_the_grammar_produces_is_valid(engine, data):
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(value))
     assert all(_explained(e, grammar.looser) for e in errors), [e.message for e in errors]
     if engine.representable(text):
-        assert both_accept(engine, grammar.text, text)
+        assert accepted(engine, grammar.text, text)
 
 
 @given(st.data())
@@ -121,7 +129,7 @@ def test_oracles_agree_on_near_misses(engine, data):
     mutated = {"insert": text[:i] + char + text[i:], "delete": text[:i] + text[i + 1:],
                "replace": text[:i] + char + text[i + 1:]}[edit]
     assume(engine.representable(mutated))
-    both_accept(engine, grammar, mutated)
+    accepted(engine, grammar, mutated)
 
 
 @given(st.text(min_size=1, max_size=12), st.text(max_size=12))
@@ -131,11 +139,11 @@ def test_escaping_round_trips_any_text(engine, name, value):
     assume(engine.representable(changed) and changed != value)
     schema = {"type": "object", "properties": {name: {"enum": [value]}}, "required": [name]}
     grammar = compile_schema(schema)
-    assert both_accept(engine, grammar, json_text({name: value}))
-    assert not both_accept(engine, grammar, json_text({name: changed}))
+    assert accepted(engine, grammar, json_text({name: value}))
+    assert not accepted(engine, grammar, json_text({name: changed}))
     pool = compile_pool([Tool(name, "d", {"type": "object", "properties": {}})]).text
-    assert both_accept(engine, pool, json_text({"name": name, "arguments": {}}))
-    assert not both_accept(engine, pool, json_text({"name": name + "x", "arguments": {}}))
+    assert accepted(engine, pool, json_text({"name": name, "arguments": {}}))
+    assert not accepted(engine, pool, json_text({"name": name + "x", "arguments": {}}))
 
 
 def listed() -> dict[str, set[str]]:
@@ -146,6 +154,24 @@ def listed() -> dict[str, set[str]]:
             key, _, _ = line.rpartition(" => ")
             out.setdefault(key.split(" :: ")[0], set()).add(line)
     return out
+
+
+@pytest.mark.parametrize("dialect", [
+    "llguidance", pytest.param("xgrammar", marks=pytest.mark.skipif(not XGRAMMAR, reason="opt-in: .[xgrammar]"))])
+@pytest.mark.parametrize("path", suite_files(optional=True), ids=lambda p: p.name)
+def test_json_schema_test_suite_decided_alike_by_other_engines(engine, path, dialect):
+    differ = []
+    for case in json.loads(path.read_text(encoding="utf-8")):
+        try:
+            grammar = compile_schema(case["schema"])
+        except GbnfError:
+            continue
+        oracle = DIALECT_ORACLES[dialect](grammar)
+        for test in case["tests"]:
+            text = json_text(in_grammar_order(test["data"], case["schema"]))
+            if engine.representable(text) and oracle.accepts(text) != engine.accepts(grammar, text):
+                differ.append(f"{case['description']} :: {test['description']}")
+    assert differ == []
 
 
 @pytest.mark.parametrize("path", suite_files(), ids=lambda p: p.name)

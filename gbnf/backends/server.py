@@ -1,6 +1,8 @@
-"""A llama-server over HTTP (httpx), sync and async, with clear errors and bounded retries.
+"""An OpenAI-compatible server over HTTP (httpx), sync and async, with clear errors and bounded
+retries: llama-server, or (``upstream``) vLLM or SGLang, which take the grammar in their own
+field and dialect.
 
-The request never carries ``tools`` beside ``grammar`` (llama-server answers 400 to both).
+The request never carries ``tools`` beside a grammar (llama-server answers 400 to both).
 Connection failures and 503 (model still loading) are retried with bounded backoff; every
 other fault is a :class:`ServerError` naming the request, within the configured timeout.
 """
@@ -19,9 +21,15 @@ import httpx
 from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, DRY_BREAKERS, REPEAT_LAST_N, Completion, Message, Sampling,
                                 TextSink, ToolSpec)
 from gbnf import jsonread
-from gbnf.errors import GrammarError, ServerError, ServerLoading, ServerTimeout
+from gbnf.compiler.dialects import DIALECTS, Dialect, translate
+from gbnf.errors import GbnfError, GrammarError, ServerError, ServerLoading, ServerTimeout
 
 Endpoint = Literal["chat", "completion"]
+Upstream = Literal["llama-server", "vllm", "sglang"]
+UPSTREAMS: tuple[Upstream, ...] = ("llama-server", "vllm", "sglang")
+DEFAULT_DIALECT: dict[Upstream, Dialect] = {"llama-server": "gbnf", "vllm": "xgrammar", "sglang": "xgrammar"}
+"""The grammar dialect each upstream takes by default: llama-server GBNF; vLLM and SGLang their
+default backend, XGrammar (``llguidance`` for a server run with the guidance/llguidance backend)."""
 
 
 @dataclass(frozen=True)
@@ -34,12 +42,22 @@ class _Retry:
 
 class _Base:
     def __init__(self, url: str, *, timeout: float = 120.0, retries: int = 4, backoff: float = 0.25,
-                 endpoint: Endpoint = "chat") -> None:
+                 endpoint: Endpoint = "chat", upstream: Upstream = "llama-server", dialect: Dialect | None = None
+                 ) -> None:
+        if upstream not in UPSTREAMS:
+            raise GbnfError(f"unknown upstream kind {upstream!r}: choose one of {', '.join(UPSTREAMS)}")
+        if dialect is not None and dialect not in DIALECTS:
+            raise GbnfError(f"unknown grammar dialect {dialect!r}: choose one of {', '.join(DIALECTS)}")
+        if upstream != "llama-server" and endpoint != "chat":
+            raise GbnfError(f"{upstream} is spoken to through its chat endpoint only")
         self.url = url.rstrip("/")
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
         self.endpoint = endpoint
+        self.upstream = upstream
+        self.dialect = dialect or DEFAULT_DIALECT[upstream]
+        self._translated: dict[str, str] = {}
 
     def _delays(self) -> Iterator[float]:
         """Backoff delays between attempts: doubling, bounded in count and by the timeout."""
@@ -77,28 +95,55 @@ class _Base:
         except ValueError:
             raise ServerError(f"{where}: the reply is not JSON: {response.text[:200]!r}") from None
 
+    def _health(self, response: httpx.Response | Exception) -> Literal["ok", "loading"]:
+        """What one ``/health`` reply says: "ok", "loading" (503), or a :class:`ServerError`."""
+        if isinstance(response, Exception):
+            raise ServerError(f"GET {self.url}/health: {type(response).__name__}: {response}")
+        if response.status_code == 503:
+            return "loading"
+        if response.status_code != 200:
+            raise ServerError(f"GET {self.url}/health: HTTP {response.status_code}: {_server_message(response)}")
+        return "ok"
+
     def _request(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                  tools: list[ToolSpec] | None) -> tuple[str, dict[str, Any]]:
+        """The path and body of one completion; ``grammar`` (GBNF) goes in the upstream's field,
+        in its dialect."""
         if grammar is not None and tools:
             raise ServerError("a request carries a grammar or tools, never both (llama-server answers 400)")
-        common: dict[str, Any] = {"temperature": sampling.temperature, "seed": sampling.seed, "cache_prompt": True,
-                                  "stream": False, "repeat_penalty": sampling.repeat_penalty,
-                                  "repeat_last_n": REPEAT_LAST_N, "top_p": sampling.top_p}
+        common: dict[str, Any] = {"temperature": sampling.temperature, "seed": sampling.seed, "stream": False,
+                                  "top_p": sampling.top_p}
         if sampling.stop:
             common["stop"] = list(sampling.stop)
-        if sampling.dry:
-            common.update(dry_multiplier=sampling.dry, dry_base=DRY_BASE, dry_allowed_length=DRY_ALLOWED,
-                          dry_sequence_breakers=list(DRY_BREAKERS))
-        if sampling.bias:
-            common["logit_bias"] = [[text, weight] for text, weight in sampling.bias]
+        if self.upstream == "llama-server":
+            common.update(cache_prompt=True, repeat_penalty=sampling.repeat_penalty, repeat_last_n=REPEAT_LAST_N)
+            if sampling.dry:
+                common.update(dry_multiplier=sampling.dry, dry_base=DRY_BASE, dry_allowed_length=DRY_ALLOWED,
+                              dry_sequence_breakers=list(DRY_BREAKERS))
+            if sampling.bias:
+                common["logit_bias"] = [[text, weight] for text, weight in sampling.bias]
+        else:  # vLLM and SGLang take a bias by token id, and have no DRY: neither is sent
+            common["repetition_penalty"] = sampling.repeat_penalty
         if grammar is not None:
-            common["grammar"] = grammar
+            common.update(self._grammar_field(grammar))
         if self.endpoint == "chat":
             body = {"messages": messages, "max_tokens": sampling.max_tokens, **common}
             return "/v1/chat/completions", {**body, "tools": tools} if tools else body
         if tools:
             raise ServerError("native tools need the chat endpoint")
         return "/completion", {"n_predict": sampling.max_tokens, **common}
+
+    def _grammar_field(self, grammar: str) -> dict[str, Any]:
+        """The body field that carries ``grammar``: llama-server ``grammar``, vLLM
+        ``structured_outputs.grammar``, SGLang ``ebnf``."""
+        if grammar not in self._translated:
+            if len(self._translated) >= 64:
+                self._translated.clear()
+            self._translated[grammar] = translate(grammar, self.dialect)
+        text = self._translated[grammar]
+        if self.upstream == "vllm":
+            return {"structured_outputs": {"grammar": text}}
+        return {"ebnf": text} if self.upstream == "sglang" else {"grammar": text}
 
     def _completion(self, data: Any, seconds: float) -> Completion:
         """Read a chat or completion reply; a reply without the expected fields is an error."""
@@ -123,7 +168,7 @@ class _Base:
 
 
 class ServerBackend(_Base):
-    """A llama-server over HTTP, synchronous."""
+    """A llama-server (or vLLM, SGLang: ``upstream``) over HTTP, synchronous."""
 
     def __init__(self, url: str, *, transport: httpx.BaseTransport | None = None, **options: Any) -> None:
         super().__init__(url, **options)
@@ -149,6 +194,13 @@ class ServerBackend(_Base):
         """Return once ``/health`` says ok (503 while loading is waited out, within the timeout)."""
         self.call("GET", "/health")
 
+    def health(self) -> Literal["ok", "loading"]:
+        """One look at ``/health``, without retries: "ok", "loading" (503), or a :class:`ServerError`."""
+        try:
+            return self._health(self._client.get("/health", timeout=min(self.timeout, 5.0)))
+        except httpx.HTTPError as exc:
+            return self._health(exc)
+
     def props(self) -> dict[str, Any]:
         """The server's ``/props``: model, context size, chat template..."""
         return self.call("GET", "/props")
@@ -172,7 +224,7 @@ class ServerBackend(_Base):
 
 
 class AsyncServerBackend(_Base):
-    """A llama-server over HTTP, asynchronous."""
+    """A llama-server (or vLLM, SGLang: ``upstream``) over HTTP, asynchronous."""
 
     def __init__(self, url: str, *, transport: httpx.AsyncBaseTransport | None = None, **options: Any) -> None:
         super().__init__(url, **options)
@@ -206,14 +258,9 @@ class AsyncServerBackend(_Base):
     async def health(self) -> Literal["ok", "loading"]:
         """One look at ``/health``, without retries: "ok", "loading" (503), or a :class:`ServerError`."""
         try:
-            response = await self._client.get("/health", timeout=min(self.timeout, 5.0))
+            return self._health(await self._client.get("/health", timeout=min(self.timeout, 5.0)))
         except httpx.HTTPError as exc:
-            raise ServerError(f"GET {self.url}/health: {type(exc).__name__}: {exc}") from None
-        if response.status_code == 503:
-            return "loading"
-        if response.status_code != 200:
-            raise ServerError(f"GET {self.url}/health: HTTP {response.status_code}: {_server_message(response)}")
-        return "ok"
+            return self._health(exc)
 
     async def props(self) -> dict[str, Any]:
         return await self.call("GET", "/props")

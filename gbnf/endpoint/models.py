@@ -14,7 +14,8 @@ from typing import Literal, Protocol
 
 from gbnf.backends.base import Completion, Message, Sampling, TextSink
 from gbnf.backends.inprocess import LlamaCppBackend
-from gbnf.backends.server import AsyncServerBackend
+from gbnf.backends.server import AsyncServerBackend, Upstream
+from gbnf.compiler.dialects import Dialect
 from gbnf.errors import BackendError, Overloaded, ServerError, ServerLoading
 from gbnf.model import default_model
 
@@ -87,12 +88,15 @@ class LocalModel:
 
 
 class RemoteModels:
-    """One or more llama-servers; each request goes to the least busy."""
+    """One or more upstream servers (llama-server, or vLLM, SGLang: ``upstream``); each request
+    goes to the least busy."""
 
-    def __init__(self, urls: list[str], *, timeout: float = 120.0) -> None:
+    def __init__(self, urls: list[str], *, timeout: float = 120.0, upstream: Upstream = "llama-server",
+                 dialect: Dialect | None = None) -> None:
         if not urls:
-            raise ServerError("no llama-server URL given")
-        self.upstreams = [AsyncServerBackend(url, timeout=timeout) for url in urls]
+            raise ServerError("no upstream server URL given")
+        self.upstreams = [AsyncServerBackend(url, timeout=timeout, upstream=upstream, dialect=dialect)
+                          for url in urls]
         self._busy = [0] * len(urls)
         self._name: str | None = None
 
@@ -117,13 +121,17 @@ class RemoteModels:
         raise next(r for r in results if isinstance(r, BaseException))
 
     async def name(self) -> str:
-        """The first upstream's model file name (``llama-server`` when it does not say)."""
+        """The first upstream's model: llama-server's model file name, vLLM's or SGLang's first
+        served model (the upstream kind when it does not say)."""
+        upstream = self.upstreams[0]
         if self._name is None:
             try:
-                path = (await self.upstreams[0].props()).get("model_path") or "llama-server"
-            except ServerError:
-                return "llama-server"
-            self._name = Path(str(path)).stem
+                if upstream.upstream == "llama-server":
+                    self._name = Path(str((await upstream.props()).get("model_path") or "llama-server")).stem
+                else:
+                    self._name = str((await upstream.call("GET", "/v1/models"))["data"][0]["id"])
+            except (ServerError, KeyError, IndexError, TypeError):
+                return upstream.upstream
         return self._name
 
     async def close(self) -> None:

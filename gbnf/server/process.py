@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-import httpx
-
+from gbnf.backends.server import ServerBackend
 from gbnf.errors import ServerError
 from gbnf.model import default_model
 from gbnf.server.build import ensure_llama_server
@@ -81,16 +80,17 @@ class LlamaServer:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                             preexec_fn=_die_with_parent)
         deadline = time.monotonic() + self.startup_timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise ServerError(f"llama-server exited with code {self.process.returncode} while starting "
-                                  f"({' '.join(command)}):\n{self.log_tail()}")
-            try:
-                if httpx.get(self.url + "/health", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+        with ServerBackend(self.url, timeout=2.0) as backend:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise ServerError(f"llama-server exited with code {self.process.returncode} while starting "
+                                      f"({' '.join(command)}):\n{self.log_tail()}")
+                try:
+                    if backend.health() == "ok":
+                        return self
+                except ServerError:
+                    pass
+                time.sleep(0.2)
         self.stop()
         raise ServerError(f"llama-server did not become healthy within {self.startup_timeout:g}s:\n{self.log_tail()}")
 
