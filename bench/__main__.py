@@ -1,4 +1,5 @@
-"""``python -m bench``: task success, BFCL, compile times and decoding overhead, in one run.
+"""``python -m bench``: task success, BFCL, compile times, decoding overhead and each engine's
+mask time, in one run.
 
     python -m bench                      # full run on the embedded model (long)
     python -m bench --quick              # a few minutes: a sample of the tasks and of BFCL
@@ -24,6 +25,7 @@ from tqdm import tqdm
 from bench.bfcl import bfcl_cases, run_case
 from bench.configs import CONFIGS, NEEDS_SERVER
 from bench.endpoint import endpoint_bench
+from bench.masks import mask_bench
 from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_readme
 from bench.speed import compile_bench, decoding_bench
 from bench.tasks import Task, load_tasks, run_task, task_planner
@@ -85,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         endpoint_rows = endpoint_bench(server.url, per_set) if server is not None else []
         compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10)
         decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64)
+        mask_rows = mask_bench(inprocess)
     result: dict[str, Any] = {
         "meta": {"label": label, "model": (args.model or inprocess.model_path).name, "trials": args.trials,
                  "temperature": sampling.temperature, "max_steps": max_steps, "tasks": len(tasks),
@@ -97,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                      "by_target": aggregate(endpoint_rows, ("target", "tool_choice", "set"), ENDPOINT_METRICS)},
         "compile": compile_rows,
         "decoding": decoding_rows,
+        "masks": mask_rows,
     }
     if args.compare:
         result["compare"] = compare(result, json.loads(args.compare.read_text(encoding="utf-8")))

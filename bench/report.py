@@ -80,6 +80,17 @@ def markdown(result: dict[str, Any]) -> str:
                      if b["backend"] == r["backend"] and b["constraint"] == "unconstrained"), None)
         ratio = f"{r['ms_per_token'] / base:.2f}" if base and r["ms_per_token"] else "-"
         parts.append(f"| {r['backend']} | {r['constraint']} | {r['tokens']} | {r['ms_per_token']} | {ratio} |")
+    if result.get("masks"):
+        parts += ["", "#### Mask time by engine (the same grammar in each engine's dialect, the same tokens, "
+                  "the model's vocabulary)", "",
+                  "| pool | engine | tokens | compile ms | ms per token | ratio to llama.cpp | note |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in result["masks"]:
+            base = next((b["ms_per_token"] for b in result["masks"]
+                         if b["pool"] == r["pool"] and b["engine"] == "llama.cpp"), None)
+            ratio = f"{r['ms_per_token'] / base:.3f}" if base and r["ms_per_token"] is not None else "-"
+            parts.append(f"| {r['pool']} | {r['engine']} | {r['tokens']} | {_cell(r['compile_ms'], False)} | "
+                         f"{_cell(r['ms_per_token'], False)} | {ratio} | {r['note']} |")
     if result.get("compare"):
         parts += ["", f"#### Task success against `{result['compare']['label']}`", "",
                   "| config | set | metric | before | now |", "|---|---|---|---|---|"]

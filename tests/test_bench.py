@@ -20,7 +20,7 @@ def test_quick_bench_writes_its_report(tmp_path):
                            "--configs", "grammar,+ending"], capture_output=True, text=True, cwd=REPO, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((tmp_path / "t.json").read_text())
-    assert set(result) == {"meta", "tasks", "bfcl", "endpoint", "compile", "decoding"}
+    assert set(result) == {"meta", "tasks", "bfcl", "endpoint", "compile", "decoding", "masks"}
     assert result["endpoint"]["rows"] == []  # the quick run starts no llama-server
     assert {(e["config"], e["set"]) for e in result["tasks"]["by_config"]} == {
         (c, s) for c in ("grammar", "+ending") for s in ("bench", "held-out")}
@@ -33,6 +33,9 @@ def test_quick_bench_writes_its_report(tmp_path):
     assert [r["tools"] for r in result["compile"]] == [8, 100]
     assert {r["constraint"] for r in result["decoding"]} >= {"unconstrained", "ours, sample first",
                                                              "ours, full masking"}
+    masks = {(r["pool"], r["engine"]): r for r in result["masks"]}
+    assert {engine for _, engine in masks} == {"llama.cpp", "llguidance", "xgrammar"}
+    assert all(r["note"] == "" for r in masks.values() if r["engine"] != "xgrammar")  # every token accepted
     assert (tmp_path / "t.md").read_text().startswith("Run `t`")
     assert (tmp_path / "t.png").stat().st_size > 1000
 
