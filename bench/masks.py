@@ -17,7 +17,7 @@ import numpy as np
 from gbnf.backends.base import Sampling
 from gbnf.backends.inprocess import LlamaCppBackend
 from gbnf.compiler import compile_pool, translate
-from gbnf.llamacpp import grammar_sampler
+from gbnf.llamacpp import grammar_sampler, llguidance_tokenizer
 from gbnf.manifest import load_manifests
 from gbnf.prompt import system_prompt
 
@@ -83,9 +83,8 @@ def _llama_cpp(backend: LlamaCppBackend) -> Compile:
 
 def _llguidance(backend: LlamaCppBackend) -> Compile:
     import llguidance
-    from llguidance.llamacpp import lltokenizer_from_vocab
 
-    tokenizer = lltokenizer_from_vocab(backend.llm._model.vocab)
+    tokenizer = llguidance_tokenizer(backend.llm._model.vocab)
 
     def compile_(grammar: str) -> Step:
         matcher = llguidance.LLMatcher(tokenizer, translate(grammar, "llguidance"), log_level=0)

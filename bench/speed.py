@@ -73,14 +73,16 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
     messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": QUERY}]
     sampling = Sampling(max_tokens=max_tokens, temperature=0.0)
     rows = []
-    cases = [("unconstrained", None, "fast"), ("ours, sample first", ours, "fast"),
-             ("ours, full masking", ours, "full"), ("llama.cpp converter, full masking", theirs, "full")]
-    for label, grammar, mode in cases:
-        inprocess.grammar_mode = mode
+    cases = [("unconstrained", None, "fast", "llama.cpp"), ("ours, sample first", ours, "fast", "llama.cpp"),
+             ("ours, full masking", ours, "full", "llama.cpp"),
+             ("ours, llguidance masks and fast-forward", ours, "fast", "llguidance"),
+             ("llama.cpp converter, full masking", theirs, "full", "llama.cpp")]
+    for label, grammar, mode, engine in cases:
+        inprocess.grammar_mode, inprocess.grammar_engine = mode, engine
         inprocess.complete(messages, grammar, sampling)  # warm: prompt cached, grammar parsed
         reply = inprocess.complete(messages, grammar, sampling)
         rows.append(_speed_row("in-process", label, reply.completion_tokens, reply.decode_seconds))
-    inprocess.grammar_mode = "fast"
+    inprocess.grammar_mode, inprocess.grammar_engine = "fast", "llama.cpp"
     rows.append(_llama_cpp_python_row(inprocess, messages, theirs, max_tokens))
     if server is not None:
         for label, grammar in (("unconstrained", None), ("ours", ours), ("llama.cpp converter", theirs)):

@@ -8,6 +8,8 @@ import unicodedata
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_PLAIN = re.compile(r'[ !#-\[\]-~]*')  # printable ASCII but quote and backslash: written as it is
+_PRINTABLE = re.compile(r"[ -~]*")
 _GBNF_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -52,12 +54,16 @@ def json_text(value: Any) -> str:
 
     Lone surrogates (legal in a Python str, not in UTF-8) are written as ``\\uXXXX`` escapes.
     """
+    if isinstance(value, str) and _PLAIN.fullmatch(value):
+        return f'"{value}"'
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def gbnf_literal(text: str) -> str:
     """A GBNF string literal matching exactly ``text``; the result is printable ASCII."""
+    if _PRINTABLE.fullmatch(text):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     out = []
     for char in text:
         code = ord(char)
@@ -91,10 +97,13 @@ def json_literal(value: Any) -> str:
     return gbnf_literal(json_text(value))
 
 
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
 def camel(text: str, fallback: str = "x") -> str:
     """Fold any text to a camelCase word of ASCII letters and digits (``get_inputs`` -> ``getInputs``)."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", ascii_text)
+    ascii_text = text if text.isascii() else unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = _WORDS.findall(ascii_text)
     word = words[0].lower() + "".join(w[:1].upper() + w[1:] for w in words[1:]) if words else ""
     if not word or not word[0].isalpha():
         word = fallback + word[:1].upper() + word[1:]

@@ -1,5 +1,6 @@
-"""llama.cpp through llama-cpp-python's C API: what the in-process backend and the grammar
-oracle share (a grammar sampler, a one-token grammar check, llama.cpp's stderr captured)."""
+"""llama.cpp through llama-cpp-python's C API: what the in-process backend, the bench and the
+grammar oracle share (a grammar sampler, a one-token grammar check, llguidance's tokenizer for
+the vocabulary, llama.cpp's stderr captured)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import os
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import llama_cpp
 
@@ -35,6 +38,15 @@ def token_allowed(sampler: llama_cpp.llama_sampler_p, token: int) -> bool:
     array = llama_cpp.llama_token_data_array(data, 1, -1, False)
     llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
     return data[0].logit != float("-inf")
+
+
+def llguidance_tokenizer(vocab: llama_cpp.llama_vocab_p) -> Any:
+    """llguidance's tokenizer for a llama.cpp vocabulary (about a second; keep it)."""
+    from llguidance.llamacpp import lltokenizer_from_vocab
+
+    with warnings.catch_warnings():  # it reads each token through a deprecated llama-cpp-python call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return lltokenizer_from_vocab(vocab)
 
 
 @contextlib.contextmanager

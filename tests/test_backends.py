@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 import jsonschema
+import llama_cpp
 import numpy as np
 import pytest
 
@@ -18,6 +19,7 @@ from gbnf.backends.server import AsyncServerBackend, ServerBackend
 from gbnf.compiler import translate
 from gbnf.errors import BackendError, GbnfError, GrammarError
 from gbnf.planner import Planner
+from gbnf.validate import validate_calls
 
 QUERIES = ["What time is it in Tokyo?", "Find the PDF files in /tmp", "Create the folder /tmp/reports",
            "Send Anna a message saying I will be late", "What is the weather in Paris for 3 days?"]
@@ -93,6 +95,55 @@ def test_fast_and_full_masking_agree_when_greedy(inprocess, tools):
     finally:
         inprocess.grammar_mode = "fast"
     assert fast.text == full.text
+
+
+@pytest.fixture
+def guided(inprocess):
+    """The in-process model deciding grammars with llguidance (masks and fast-forward)."""
+    inprocess.grammar_engine = "llguidance"
+    yield inprocess
+    inprocess.grammar_engine = "llama.cpp"
+
+
+@pytest.mark.parametrize("temperature", [0.0, 0.9])
+def test_llguidance_engine_decodes_valid_calls_and_counts_every_token(guided, tools, temperature):
+    grammar = compile_pool(tools).text
+    messages = [{"role": "user", "content": "What's the weather in Oslo?"}]
+    reply = guided.complete(messages, grammar, Sampling(max_tokens=120, temperature=temperature, seed=5))
+    assert not reply.truncated
+    [call] = validate_calls(reply.text, tools)
+    assert call.name in {t.name for t in tools}
+    assert reply.completion_tokens >= len(guided.llm.tokenize(reply.text.encode(), add_bos=False, special=False)) - 2
+    again = guided.complete(messages, grammar, Sampling(max_tokens=120, temperature=temperature, seed=5))
+    assert again.text == reply.text
+
+
+def test_llguidance_masks_as_llama_cpp_wherever_it_samples(guided, tools):
+    """Where llguidance does not fast-forward, its mask is llama.cpp's on every text token, so
+    every sampled position has the distribution it has under llama.cpp's grammar (control tokens
+    such as <|im_start|>, which llama.cpp lets into a string by their spelling, llguidance
+    refuses); where it fast-forwards it allows only the canonical tokens. Never more."""
+    control = np.array([bool(llama_cpp.llama_vocab_get_attr(guided._vocab, i) & llama_cpp.LLAMA_TOKEN_ATTR_CONTROL)
+                        for i in range(guided._n_vocab)])
+    grammar = compile_pool(tools).text
+    reply = guided.complete([{"role": "user", "content": "Read the file /etc/hostname"}], grammar,
+                            Sampling(max_tokens=80))
+    tokens = guided.llm.tokenize(reply.text.encode(), add_bos=False, special=False)
+    matcher, sampler = guided._matcher(grammar), guided._grammar(grammar)
+    forced = sampled = 0
+    for token in tokens:
+        llguidance = np.unpackbits(np.frombuffer(matcher.compute_bitmask(), dtype=np.uint8),
+                                   bitorder="little")[:guided._n_vocab].astype(bool)
+        llama = np.isfinite(guided._applied(np.zeros(guided._n_vocab, dtype=np.float32), sampler))
+        assert not (llguidance & ~llama).any()
+        if matcher.compute_ff_tokens():
+            forced += 1
+        else:
+            sampled += 1
+            assert (llguidance == llama)[~control].all()
+        assert matcher.consume_token(token)
+        llama_cpp.llama_sampler_accept(sampler, token)
+    assert forced and sampled
 
 
 def test_sample_first_has_the_distribution_of_full_masking():

@@ -7,6 +7,12 @@ from the masked distribution. For plain temperature sampling the result has exac
 distribution of full masking: P(a) = p(a) + (1 - p(A)) p(a) / p(A) = p(a) / p(A) for every
 allowed token a, where A is the allowed set. ``grammar_mode="full"`` masks at every step
 (the slow reference, kept for the bench and the tests).
+
+``grammar_engine="llguidance"`` decides the grammar (in its llguidance dialect) with
+llguidance instead: a full mask costs it about as little as one grammar check, and where the
+grammar admits one continuation only, the tokens that spell it (canonically) are appended
+without sampling and evaluated in one batch (fast-forward). At every sampled position its mask
+is llama.cpp's; where it fast-forwards it allows only the canonical tokens.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import llama_cpp
 import numpy as np
@@ -26,11 +32,13 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, REPEAT_LAST_N, Completion, Message, Sampling,
                                 TextSink, ToolSpec)
-from gbnf.llamacpp import captured_stderr, grammar_sampler, token_allowed
-from gbnf.errors import BackendError, ContextExceeded
+from gbnf.compiler.dialects import translate
+from gbnf.llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, token_allowed
+from gbnf.errors import BackendError, ContextExceeded, GrammarError
 from gbnf.model import default_model
 
 GrammarMode = Literal["fast", "full"]
+GrammarEngine = Literal["llama.cpp", "llguidance"]
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
 
 
@@ -46,6 +54,7 @@ class LlamaCppBackend:
         grammar_mode: GrammarMode = "fast",
         grammar_cache: int = 16,
         reuse_prefix: bool = True,
+        grammar_engine: GrammarEngine = "llama.cpp",
     ) -> None:
         path = Path(model_path) if model_path else default_model()
         if not path.is_file():
@@ -58,6 +67,7 @@ class LlamaCppBackend:
             raise BackendError(f"llama.cpp could not load {path}: {exc}") from None
         self.model_path = path
         self.grammar_mode = grammar_mode
+        self.grammar_engine = grammar_engine
         self.reuse_prefix = reuse_prefix
         self._vocab = self.llm._model.vocab
         self._n_vocab = self.llm.n_vocab()
@@ -68,6 +78,8 @@ class LlamaCppBackend:
         bos = self.llm.detokenize([self.llm.token_bos()], special=True).decode("utf-8", "replace")
         self._formatter = Jinja2ChatFormatter(template, eos_token=eos, bos_token=bos)
         self._grammars: OrderedDict[str, llama_cpp.llama_sampler_p] = OrderedDict()
+        self._matchers: OrderedDict[str, Any] = OrderedDict()
+        self._llguidance_tokenizer: Any = None
         self._grammar_cache = grammar_cache
         self._lock = threading.Lock()
         self._candidates = np.zeros(self._n_vocab, dtype=_TOKEN_DATA)
@@ -91,18 +103,20 @@ class LlamaCppBackend:
         if len(tokens) + sampling.max_tokens > self.llm.n_ctx():
             raise ContextExceeded(f"prompt of {len(tokens)} tokens plus {sampling.max_tokens} to generate exceeds "
                                   f"the context of {self.llm.n_ctx()} tokens")
-        sampler = self._grammar(grammar) if grammar else None
+        guided = grammar is not None and self.grammar_engine == "llguidance"
+        sampler = self._grammar(grammar) if grammar and not guided else None
+        matcher = self._matcher(grammar) if guided else None
         rng = np.random.default_rng(sampling.seed)
         bias = self._bias(sampling.bias)
         dry = dry_sampler(self._vocab, sampling) if sampling.dry else None
         try:
-            return self._decode(tokens, sampler, rng, sampling, on_text, bias, dry, start)
+            return self._decode(tokens, sampler, matcher, rng, sampling, on_text, bias, dry, start)
         finally:
             if dry is not None:
                 llama_cpp.llama_sampler_free(dry)
 
-    def _decode(self, tokens: list[int], sampler: llama_cpp.llama_sampler_p | None, rng: np.random.Generator,
-                sampling: Sampling, on_text: TextSink | None, bias: np.ndarray | None,
+    def _decode(self, tokens: list[int], sampler: llama_cpp.llama_sampler_p | None, matcher: Any,
+                rng: np.random.Generator, sampling: Sampling, on_text: TextSink | None, bias: np.ndarray | None,
                 dry: llama_cpp.llama_sampler_p | None, start: float) -> Completion:
         self._eval_prompt(tokens)
         decode_start = time.perf_counter()
@@ -111,15 +125,24 @@ class LlamaCppBackend:
         cut = None
         held = max((len(stop) for stop in sampling.stop), default=1) - 1  # a stop string may still begin here
         sent = 0
-        for _ in range(sampling.max_tokens):
-            token = self._pick(sampler, rng, sampling, out, bias, dry)
-            if llama_cpp.llama_vocab_is_eog(self._vocab, token):
+        while len(out) < sampling.max_tokens:
+            new = matcher.compute_ff_tokens()[:sampling.max_tokens - len(out)] if matcher is not None else []
+            if any(llama_cpp.llama_vocab_is_eog(self._vocab, token) for token in new):
                 truncated = False
                 break
-            for accepting in (sampler, dry):
-                if accepting is not None:
-                    llama_cpp.llama_sampler_accept(accepting, token)
-            out.append(token)
+            if not new:
+                token = self._pick(sampler, matcher, rng, sampling, out, bias, dry)
+                if llama_cpp.llama_vocab_is_eog(self._vocab, token):
+                    truncated = False
+                    break
+                new = [token]
+            for token in new:
+                for accepting in (sampler, dry):
+                    if accepting is not None:
+                        llama_cpp.llama_sampler_accept(accepting, token)
+            if matcher is not None and not matcher.consume_tokens(new):
+                raise BackendError(f"llguidance refused a token it allowed: {matcher.get_error()[:200]}")
+            out.extend(new)
             if sampling.stop or on_text:
                 text = self.llm.detokenize(out).decode("utf-8", "ignore")  # a split character waits
                 cut = stop_at(text, sampling.stop)
@@ -129,7 +152,7 @@ class LlamaCppBackend:
                 if on_text and len(text) - held > sent:
                     on_text(text[sent:len(text) - held])
                     sent = len(text) - held
-            self.llm.eval([token])
+            self.llm.eval(new)
         text = self.llm.detokenize(out).decode("utf-8", "replace")[:cut]
         if on_text and len(text) > sent:
             on_text(text[sent:])
@@ -163,6 +186,7 @@ class LlamaCppBackend:
         for sampler in self._grammars.values():
             llama_cpp.llama_sampler_free(sampler)
         self._grammars.clear()
+        self._matchers.clear()
         self.llm.close()
 
     def __enter__(self) -> LlamaCppBackend:
@@ -182,6 +206,22 @@ class LlamaCppBackend:
         while len(self._grammars) > self._grammar_cache:
             llama_cpp.llama_sampler_free(self._grammars.popitem(last=False)[1])
         return sampler
+
+    def _matcher(self, text: str) -> Any:
+        """A fresh llguidance matcher for the GBNF ``text`` (compiled once per grammar)."""
+        import llguidance
+
+        if self._llguidance_tokenizer is None:
+            self._llguidance_tokenizer = llguidance_tokenizer(self._vocab)
+        pristine = self._matchers.pop(text, None)
+        if pristine is None:
+            pristine = llguidance.LLMatcher(self._llguidance_tokenizer, translate(text, "llguidance"), log_level=0)
+            if pristine.is_error():
+                raise GrammarError(f"llguidance refused the grammar: {pristine.get_error()[:300]}", text)
+        self._matchers[text] = pristine
+        while len(self._matchers) > self._grammar_cache:
+            self._matchers.popitem(last=False)
+        return pristine.deep_copy()
 
     def _eval_prompt(self, tokens: list[int]) -> None:
         """Evaluate the prompt, reusing the KV cache for the prefix shared with the last one.
@@ -215,12 +255,17 @@ class LlamaCppBackend:
             vector[self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)] = weight
         return vector
 
-    def _pick(self, sampler: llama_cpp.llama_sampler_p | None, rng: np.random.Generator, sampling: Sampling,
-              out: list[int], bias: np.ndarray | None, dry: llama_cpp.llama_sampler_p | None) -> int:
+    def _pick(self, sampler: llama_cpp.llama_sampler_p | None, matcher: Any, rng: np.random.Generator,
+              sampling: Sampling, out: list[int], bias: np.ndarray | None, dry: llama_cpp.llama_sampler_p | None) -> int:
         logits = self._logits() if bias is None else self._logits() + bias
         if dry is not None:
             logits = self._applied(logits, dry)
         logits = penalized(logits, out[-REPEAT_LAST_N:], sampling.repeat_penalty)
+        if matcher is not None:
+            allowed = np.unpackbits(np.frombuffer(matcher.compute_bitmask(), dtype=np.uint8), bitorder="little")
+            logits = np.where(allowed[:self._n_vocab].astype(bool), logits, -np.inf)
+            if not np.isfinite(logits).any():
+                raise BackendError("the grammar allows no token here (a dead end in the grammar)")
         if sampler is None:
             return draw(nucleus(logits, sampling.top_p, sampling.temperature), rng, sampling.temperature)
         if sampling.top_p < 1 and sampling.temperature > 0:  # the nucleus of the grammar's distribution
