@@ -1,14 +1,17 @@
 """Schema coverage, measured in one run: BFCL import/compile/ground truth, the JSON Schema Test
-Suite for our compiler beside llama-cpp-python's converter, and compile time as a ratio.
+Suite for our compiler (decided by llama.cpp, and by llguidance and XGrammar on their dialects)
+beside llama-cpp-python's converter, and compile time as a ratio.
 
     python -m bench.coverage            # prints the tables, writes bench/results/coverage.md
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +20,7 @@ from llama_cpp.llama_grammar import json_schema_to_gbnf
 from bench.report import update_readme
 from bench.schema_suite import run_file, suite_files
 from gbnf.compiler import compile_pool, compile_schema
+from gbnf.dialect_oracles import llguidance_oracle, xgrammar_oracle
 from gbnf.engine import GrammarEngine, shared_engine
 from gbnf.errors import GbnfError, GrammarError, InvalidCall, Unrepresentable
 from gbnf.importers import bfcl_schema, import_tools
@@ -27,6 +31,27 @@ from gbnf.validate import validate_calls
 REPO = Path(__file__).resolve().parent.parent
 BFCL = REPO / "corpora" / "bfcl"
 RESULTS = Path(__file__).resolve().parent / "results"
+OTHERS = {"llguidance": ("llguidance", llguidance_oracle), "XGrammar": ("xgrammar", xgrammar_oracle)}
+
+
+class DialectEngine:
+    """Another engine behind the interface of llama.cpp's: it decides the grammar written in its
+    dialect (``oracle(gbnf)`` builds the decider; a refusal is a GrammarError)."""
+
+    def __init__(self, oracle: Callable[[str], Any]) -> None:
+        self.oracle = oracle
+
+    def check(self, grammar: str) -> None:
+        self.oracle(grammar)
+
+    def accepts(self, grammar: str, text: str) -> bool:
+        return self.oracle(grammar).accepts(text)
+
+
+def other_engines() -> dict[str, DialectEngine]:
+    """llguidance, and XGrammar when it is installed (it needs torch)."""
+    return {name: DialectEngine(oracle) for name, (module, oracle) in OTHERS.items()
+            if importlib.util.find_spec(module)}
 
 
 def bfcl_entries(name: str) -> list[dict[str, Any]]:
@@ -68,7 +93,9 @@ def _nested(value: Any) -> Any:
 
 
 def bfcl_report(engine: GrammarEngine) -> list[dict[str, Any]]:
-    """Per BFCL file: functions imported, compiled, parsed by llama.cpp; ground-truth calls accepted."""
+    """Per BFCL file: functions imported, compiled, parsed by llama.cpp (and loaded by the other
+    engines); ground-truth calls accepted by each engine."""
+    others = other_engines()
     rows = []
     for path in sorted(BFCL.glob("BFCL_v4_*.json")):
         counts: Counter[str] = Counter()
@@ -86,6 +113,14 @@ def bfcl_report(engine: GrammarEngine) -> list[dict[str, Any]]:
             except (GbnfError, GrammarError) as exc:
                 counts["failed: " + type(exc).__name__] += 1
                 continue
+            loaded = []
+            for name, other in others.items():
+                try:
+                    other.check(grammar)
+                except GrammarError:
+                    continue
+                counts[f"{name} loaded"] += len(tools)
+                loaded.append(name)
             if not calls:
                 continue
             by_name = {t.name: t.parameters for t in tools}
@@ -98,6 +133,9 @@ def bfcl_report(engine: GrammarEngine) -> list[dict[str, Any]]:
             except InvalidCall:
                 kind = "bad truths"  # BFCL answers that break their own function's schema
             counts[kind] += 1
+            for name in loaded:
+                counts[f"{name} accepted" if kind == "truths" else f"{name} bad accepted"] += others[name].accepts(
+                    grammar, text)
             try:
                 accepted = engine.accepts(grammar, text)
             except Unrepresentable:
@@ -128,12 +166,16 @@ def theirs(schema: Any) -> str:
 
 
 def suite_report(engine: GrammarEngine) -> list[dict[str, Any]]:
-    """Per keyword file: share of valid instances accepted and invalid ones rejected, both compilers."""
+    """Per keyword file: share of valid instances accepted and invalid ones rejected, both
+    compilers on llama.cpp, and ours on the other engines."""
+    runs: list[tuple[str, Any, Any, Any]] = [("ours", compile_schema, in_grammar_order, engine)]
+    runs += [(name, compile_schema, in_grammar_order, other) for name, other in other_engines().items()]
+    runs.append(("llama.cpp", theirs, required_first, engine))
     rows = []
     for path in suite_files():
         row: dict[str, Any] = {"file": path.name}
-        for label, compile_, order in (("ours", compile_schema, in_grammar_order), ("llama.cpp", theirs, required_first)):
-            outcomes = list(run_file(path, compile_, order, engine))
+        for label, compile_, order, decider in runs:
+            outcomes = list(run_file(path, compile_, order, decider))
             valid = [o for o in outcomes if o.valid]
             invalid = [o for o in outcomes if not o.valid]
             row[f"{label} valid"] = (sum(o.result == "ok" for o in valid), len(valid))
@@ -172,29 +214,36 @@ def _share(pair: tuple[int, int]) -> str:
 
 
 def markdown(bfcl: list[dict[str, Any]], suite: list[dict[str, Any]], times: dict[str, float]) -> str:
+    others = [name for name in OTHERS if any(f"{name} valid" in r for r in suite)]
     lines = ["### BFCL: import, compile, llama.cpp parse, ground truth accepted", "",
              "| file | functions | imported | compiled | parsed by llama.cpp | ground-truth calls accepted "
-             "| answers that break their own schema: rejected |",
-             "|---|---|---|---|---|---|---|"]
+             "| answers that break their own schema: rejected |"
+             + "".join(f" {name}: loaded | {name}: ground truth accepted |" for name in others),
+             "|---|---|---|---|---|---|---|" + "---|---|" * len(others)]
     for r in bfcl:
         truths = f"{r.get('accepted', 0)}/{r.get('truths', 0)}" if r.get("truths") else "(no answers)"
         bad = r.get("bad truths", 0)
         bad_text = f"{bad - r.get('bad accepted', 0)}/{bad}" if bad else "-"
+        cells = "".join(f" {r.get(name + ' loaded', 0)} | {_share((r.get(name + ' accepted', 0), r.get('truths', 0)))} |"
+                        for name in others)
         lines.append(f"| {r['file']} | {r.get('functions', 0)} | {r.get('imported', 0)} | {r.get('compiled', 0)} | "
-                     f"{r.get('parsed', 0)} | {truths} | {bad_text} |")
+                     f"{r.get('parsed', 0)} | {truths} | {bad_text} |{cells}")
+    labels = ["ours", *others, "llama.cpp"]
+    titles = {"ours": "ours", "llama.cpp": "llama.cpp converter", **{name: f"ours on {name}" for name in others}}
     lines += ["", "### JSON Schema Test Suite (draft 2020-12): valid instances accepted, invalid rejected", "",
-              "| keyword file | ours: valid accepted | ours: invalid rejected | llama.cpp converter: valid accepted "
-              "| llama.cpp converter: invalid rejected |", "|---|---|---|---|---|"]
+              "Our grammars decided by llama.cpp, and (written in their dialects) by llguidance and XGrammar; "
+              "llama-cpp-python's converter's grammars decided by llama.cpp.", "",
+              "| keyword file |" + "".join(f" {titles[k]}: valid accepted | {titles[k]}: invalid rejected |"
+                                          for k in labels),
+              "|---|" + "---|---|" * len(labels)]
+    keys = [f"{label} {kind}" for label in labels for kind in ("valid", "invalid")]
     sums: Counter[str] = Counter()
     for r in suite:
-        for key in ("ours valid", "ours invalid", "llama.cpp valid", "llama.cpp invalid"):
+        for key in keys:
             sums[key + " ok"] += r[key][0]
             sums[key + " n"] += r[key][1]
-        lines.append(f"| {r['file']} | {_share(r['ours valid'])} | {_share(r['ours invalid'])} | "
-                     f"{_share(r['llama.cpp valid'])} | {_share(r['llama.cpp invalid'])} |")
-    lines.append("| **all** | " + " | ".join(
-        f"**{sums[k + ' ok']}/{sums[k + ' n']}**" for k in ("ours valid", "ours invalid", "llama.cpp valid",
-                                                            "llama.cpp invalid")) + " |")
+        lines.append(f"| {r['file']} | " + " | ".join(_share(r[key]) for key in keys) + " |")
+    lines.append("| **all** | " + " | ".join(f"**{sums[k + ' ok']}/{sums[k + ' n']}**" for k in keys) + " |")
     base = times["llama.cpp"]
     lines += ["", f"Compile time for all {times['schemas']:.0f} BFCL function schemas, in one run, as a ratio "
               f"to llama-cpp-python's converter ({base:.2f} s): ours as bare schemas "

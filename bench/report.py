@@ -74,12 +74,14 @@ def markdown(result: dict[str, Any]) -> str:
     parts += [f"| {r['tools']} | {r['rules']} | {r['ours cold']} | {r['ours cached']} | {r['llama.cpp converter']} |"
               for r in result["compile"]]
     parts += ["", "#### Decoding overhead (same request, same model, same run)", "",
-              "| backend | constraint | tokens | ms per token | ratio to unconstrained |", "|---|---|---|---|---|"]
+              "| backend | constraint | tokens | ms per token | ratio to unconstrained | peak memory (MB) |",
+              "|---|---|---|---|---|---|"]
     for r in result["decoding"]:
         base = next((b["ms_per_token"] for b in result["decoding"]
                      if b["backend"] == r["backend"] and b["constraint"] == "unconstrained"), None)
         ratio = f"{r['ms_per_token'] / base:.2f}" if base and r["ms_per_token"] else "-"
-        parts.append(f"| {r['backend']} | {r['constraint']} | {r['tokens']} | {r['ms_per_token']} | {ratio} |")
+        parts.append(f"| {r['backend']} | {r['constraint']} | {r['tokens']} | {r['ms_per_token']} | {ratio} | "
+                     f"{r.get('peak_rss_mb', '-')} |")
     if result.get("masks"):
         parts += ["", "#### Mask time by engine (the same grammar in each engine's dialect, the same tokens, "
                   "the model's vocabulary)", "",

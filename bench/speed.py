@@ -1,11 +1,13 @@
 """Compile time by pool size, and decoding overhead: the same tool call generated unconstrained,
-with our grammar (sample-first and full masking), and with llama-cpp-python's converter grammar,
-on the same model in the same run, in-process and through llama-server."""
+with our grammar (sample-first, full masking, llguidance with fast-forward), and with
+llama-cpp-python's converter grammar, on the same model in the same run, in-process (with the
+process's peak resident memory after each) and through llama-server."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import resource
 import time
 from typing import Any
 
@@ -81,7 +83,8 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
         inprocess.grammar_mode, inprocess.grammar_engine = mode, engine
         inprocess.complete(messages, grammar, sampling)  # warm: prompt cached, grammar parsed
         reply = inprocess.complete(messages, grammar, sampling)
-        rows.append(_speed_row("in-process", label, reply.completion_tokens, reply.decode_seconds))
+        rows.append({**_speed_row("in-process", label, reply.completion_tokens, reply.decode_seconds),
+                     "peak_rss_mb": _peak_rss_mb()})
     inprocess.grammar_mode, inprocess.grammar_engine = "fast", "llama.cpp"
     rows.append(_llama_cpp_python_row(inprocess, messages, theirs, max_tokens))
     if server is not None:
@@ -104,6 +107,11 @@ def _llama_cpp_python_row(backend: LlamaCppBackend, messages: list[dict[str, Any
     seconds = time.perf_counter() - start
     return _speed_row("in-process", "llama-cpp-python create_completion(grammar)", out["usage"]["completion_tokens"],
                       seconds)
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak resident memory so far (the model, the grammars, llguidance's tables)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def _speed_row(where: str, label: str, tokens: int, seconds: float) -> dict[str, Any]:
