@@ -60,19 +60,13 @@ def mask_bench(backend: LlamaCppBackend, folders: tuple[str, ...] = ("manifests"
 
 
 def _llama_cpp(backend: LlamaCppBackend) -> Compile:
-    vocab, n_vocab = backend.llm._model.vocab, backend.llm.n_vocab()
-    data = np.zeros(n_vocab, dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)])
-    ids = np.arange(n_vocab, dtype=np.int32)
+    zeros = np.zeros(backend.llm.n_vocab(), dtype=np.float32)
 
     def compile_(grammar: str) -> Step:
-        sampler = grammar_sampler(vocab, grammar)
+        sampler = grammar_sampler(backend.llm._model.vocab, grammar)
 
         def step(token: int) -> bool:
-            data["id"], data["logit"] = ids, 0.0
-            pointer = data.ctypes.data_as(ctypes.POINTER(llama_cpp.llama_token_data))
-            array = llama_cpp.llama_token_data_array(pointer, n_vocab, -1, False)
-            llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
-            allowed = bool(np.isfinite(data["logit"][token]))
+            allowed = bool(np.isfinite(backend._applied(zeros, sampler)[token]))  # the backend's full mask
             llama_cpp.llama_sampler_accept(sampler, token)
             return allowed
 

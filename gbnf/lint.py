@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from gbnf.errors import GbnfSyntaxError
 from gbnf.literals import REPETITION_LIMIT
-from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf
+from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf, references
 
 _WHITESPACE = {" ", "\t", "\n", "\r"}
 _LLAMA_NAME = re.compile(r"^[a-zA-Z0-9-]+$")
@@ -36,7 +36,7 @@ def lint(text: str) -> list[Problem]:
     if "root" not in rules:
         problems.append(Problem(1, 1, "no 'root' rule"))
     for rule in grammar.rules:
-        for ref in _refs(rule.body):
+        for ref in references(rule.body):
             if ref.name not in rules:
                 problems.append(Problem(ref.line, ref.column, f"undefined rule '{ref.name}'"))
     if "root" in rules:
@@ -63,21 +63,10 @@ def _names(grammar: Grammar) -> list[Problem]:
     return problems
 
 
-def _refs(node: Node) -> list[Ref]:
-    if isinstance(node, Ref):
-        return [node]
-    if isinstance(node, (Seq, Alt)):
-        children = node.items if isinstance(node, Seq) else node.options
-        return [ref for child in children for ref in _refs(child)]
-    if isinstance(node, Rep):
-        return _refs(node.item)
-    return []
-
-
 def _reachable(rules: dict) -> set[str]:
     seen, stack = {"root"}, ["root"]
     while stack:
-        for ref in _refs(rules[stack.pop()].body):
+        for ref in references(rules[stack.pop()].body):
             if ref.name in rules and ref.name not in seen:
                 seen.add(ref.name)
                 stack.append(ref.name)

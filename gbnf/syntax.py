@@ -109,6 +109,18 @@ class Grammar:
         return {rule.name: rule for rule in self.rules}
 
 
+def references(node: Node) -> list[Ref]:
+    """The rule references in ``node``, in order."""
+    if isinstance(node, Ref):
+        return [node]
+    if isinstance(node, (Seq, Alt)):
+        children = node.items if isinstance(node, Seq) else node.options
+        return [ref for child in children for ref in references(child)]
+    if isinstance(node, Rep):
+        return references(node.item)
+    return []
+
+
 def parse_gbnf(text: str) -> Grammar:
     """Parse GBNF text; raise :class:`GbnfSyntaxError` with line and column."""
     try:

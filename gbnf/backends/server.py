@@ -57,7 +57,6 @@ class _Base:
         self.endpoint = endpoint
         self.upstream = upstream
         self.dialect = dialect or DEFAULT_DIALECT[upstream]
-        self._translated: dict[str, str] = {}
 
     def _delays(self) -> Iterator[float]:
         """Backoff delays between attempts: doubling, bounded in count and by the timeout."""
@@ -136,11 +135,7 @@ class _Base:
     def _grammar_field(self, grammar: str) -> dict[str, Any]:
         """The body field that carries ``grammar``: llama-server ``grammar``, vLLM
         ``structured_outputs.grammar``, SGLang ``ebnf``."""
-        if grammar not in self._translated:
-            if len(self._translated) >= 64:
-                self._translated.clear()
-            self._translated[grammar] = translate(grammar, self.dialect)
-        text = self._translated[grammar]
+        text = translate(grammar, self.dialect)
         if self.upstream == "vllm":
             return {"structured_outputs": {"grammar": text}}
         return {"ebnf": text} if self.upstream == "sglang" else {"grammar": text}

@@ -3,13 +3,14 @@
 Both are written from the parsed GBNF, so they hold exactly the language llama.cpp decides.
 
 llguidance lexes before it parses: string literals and ``/regex/`` s are lexemes, uppercase
-rules are terminals (compiled to one regex each), lowercase rules are context-free. Every rule
-that reaches no recursion is written as a terminal, so a whole call without generic JSON is one
-regular expression and no lexing choice can differ from llama.cpp's character-level decision;
-only the rules on a cycle (the generic ``jsonValue``) and those that use them are lowercase,
-and their lexemes meet only at JSON delimiters. Character classes are written for Rust's
-``regex`` crate (which llguidance uses): every character above ASCII as ``\\u{...}``, surrogates
-(which UTF-8 cannot carry) left out.
+rules are terminals (compiled to one regex each), lowercase rules are context-free, and its
+lexer is greedy without backtracking. Every rule that reaches no recursion and is used by none
+that does is written as a terminal, so a whole call without generic JSON is one regular
+expression; the rules on a cycle (the generic ``jsonValue``), those that use one, and every rule
+below them are lowercase with one-character lexemes, so no lexing choice can differ from
+llama.cpp's character-level decision. Character classes are written for Rust's ``regex`` crate
+(which llguidance uses): every character but ASCII letters and digits as ``\\x{...}``,
+surrogates (which UTF-8 cannot carry) left out.
 
 XGrammar's EBNF is GBNF's syntax, written back from the tree with the escapes XGrammar reads as
 llama.cpp does (``\\uXXXX``: it reads every hex digit after ``\\x``).
@@ -17,19 +18,22 @@ llama.cpp does (``\\uXXXX``: it reads every hex digit after ``\\x``).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
 from gbnf.errors import GbnfError
-from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf
+from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf, references
 
 Dialect = Literal["gbnf", "llguidance", "xgrammar"]
 DIALECTS: tuple[Dialect, ...] = ("gbnf", "llguidance", "xgrammar")
 _SURROGATES = (0xD800, 0xDFFF)
 
 
+@functools.lru_cache(maxsize=64)
 def translate(gbnf_text: str, dialect: Dialect) -> str:
-    """``gbnf_text`` written for ``dialect``'s engine (unchanged for ``gbnf``)."""
+    """``gbnf_text`` written for ``dialect``'s engine (unchanged for ``gbnf``); the last 64
+    translations are kept, so a planner's or server's repeated grammar is parsed once."""
     if dialect == "gbnf":
         return gbnf_text
     if dialect not in DIALECTS:
@@ -46,7 +50,7 @@ def to_llguidance(grammar: Grammar) -> str:
     rules = grammar.by_name()
     if "root" not in rules:
         raise GbnfError("the grammar has no root rule")
-    refs = {name: set(_refs(rule.body)) for name, rule in rules.items()}
+    refs = {name: {ref.name for ref in references(rule.body)} for name, rule in rules.items()}
     undefined = sorted(set().union(*refs.values()) - set(rules))
     if undefined:
         raise GbnfError(f"undefined rule {undefined[0]!r}")
@@ -57,16 +61,6 @@ def to_llguidance(grammar: Grammar) -> str:
     for name, rule in rules.items():
         lines.append(f"{names[name]}: {_lark(rule.body, names, name in context_free)}")
     return "\n".join(lines) + "\n"
-
-
-def _refs(node: Node) -> list[str]:
-    if isinstance(node, Ref):
-        return [node.name]
-    if isinstance(node, (Seq, Alt)):
-        return [name for item in (node.items if isinstance(node, Seq) else node.options) for name in _refs(item)]
-    if isinstance(node, Rep):
-        return _refs(node.item)
-    return []
 
 
 def _lexed(refs: dict[str, set[str]]) -> set[str]:
