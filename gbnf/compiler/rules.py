@@ -79,7 +79,7 @@ class RuleTable:
             if name in self.rules and name not in ordered:
                 ordered[name] = None
                 stack.extend(reversed(self.refs[name]))
-        used = {ref for body in (root_body, *(self.rules[name] for name in ordered)) for ref in references(body)
+        used = {ref for refs in (references(root_body), *(self.refs[name] for name in ordered)) for ref in refs
                 if ref in primitives.PRIMITIVE_NAMES}
         prims = primitives.closure(used, self.compact)
         lines = [f"root ::= {root_body}", *(f"{name} ::= {self.rules[name]}" for name in ordered)]
