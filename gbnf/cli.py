@@ -71,8 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--server", default=os.environ.get("GBNF_SERVER"), metavar="URL",
                       help="use a running llama-server ($GBNF_SERVER) instead of the in-process model")
     _upstream_options(plan)
-    plan.add_argument("--model", type=Path, help="GGUF file for the in-process model ($GBNF_MODEL; default: "
-                      "the embedded SmolLM2-135M)")
+    plan.add_argument("--model", help="GGUF file or packaged model (smollm2-135m, gemma3-270m) for the "
+                      "in-process model ($GBNF_MODEL; default: the embedded SmolLM2-135M)")
     plan.add_argument("--policy", type=Path, help="pool-filter policy TOML (default: the packaged one)")
     plan.add_argument("--trace", type=Path, help="write every event as a JSON line to this file")
     plan.add_argument("--max-steps", type=int, default=8)
@@ -96,8 +96,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="send requests to this llama-server (repeat for several; default: $GBNF_SERVER, "
                             "else the in-process model)")
     _upstream_options(serve)
-    serve.add_argument("--model", type=Path, help="GGUF file for the in-process model ($GBNF_MODEL; default: "
-                       "the embedded SmolLM2-135M)")
+    serve.add_argument("--model", help="GGUF file or packaged model (smollm2-135m, gemma3-270m) for the "
+                       "in-process model ($GBNF_MODEL; default: the embedded SmolLM2-135M)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default 8000)")
     serve.add_argument("--max-retries", type=int, default=2, metavar="N",
@@ -122,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     build = server_commands.add_parser("build", help="print the llama-server path, building it first if needed")
     build.set_defaults(run=_server_build)
     start = server_commands.add_parser("start", help="start llama-server in the foreground until Ctrl-C")
-    start.add_argument("--model", type=Path, help="GGUF file (default: $GBNF_MODEL or the embedded model)")
+    start.add_argument("--model", help="GGUF file or packaged model name (default: $GBNF_MODEL or the embedded model)")
     start.add_argument("--host", default="127.0.0.1")
     start.add_argument("--port", type=int)
     start.add_argument("--ctx-size", type=int, default=8192, help="context tokens, shared by the slots")

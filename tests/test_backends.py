@@ -14,10 +14,11 @@ import pytest
 
 from gbnf import compile_pool
 from gbnf.backends.base import Sampling
-from gbnf.backends.inprocess import LlamaCppBackend, penalized, pick_constrained
+from gbnf.backends.inprocess import PLAIN_STOP, LlamaCppBackend, penalized, pick_constrained
 from gbnf.backends.server import AsyncServerBackend, ServerBackend
 from gbnf.compiler import translate
 from gbnf.errors import BackendError, GbnfError, GrammarError
+from gbnf.model import embedded_model, resolve_model
 from gbnf.planner import Planner
 from gbnf.validate import validate_calls
 
@@ -168,7 +169,7 @@ def test_sample_first_has_the_distribution_of_full_masking():
 
 
 def test_missing_model_file_is_a_clear_error(tmp_path):
-    with pytest.raises(BackendError, match="does not exist"):
+    with pytest.raises(BackendError, match="neither a file nor a packaged model"):
         LlamaCppBackend(tmp_path / "nope.gguf")
     junk = tmp_path / "junk.gguf"
     junk.write_bytes(b"not a model")
@@ -375,3 +376,27 @@ def test_sampling_refuses_what_no_engine_can_honour(settings):
 def test_the_inprocess_backend_is_a_context_manager():
     with LlamaCppBackend() as backend:
         assert backend.complete([{"role": "user", "content": "Hi"}], None, Sampling(max_tokens=4)).completion_tokens
+
+
+def test_packaged_models_resolve_by_name():
+    assert resolve_model("smollm2-135m") == embedded_model()
+    assert resolve_model("gemma3-270m").name == "gemma-3-270m-q4_k_m.gguf"
+    with pytest.raises(BackendError, match="packaged model"):
+        resolve_model("gpt-5")
+
+
+def test_a_base_model_plans_through_the_plain_transcript(tools):
+    """Gemma 3 270M (base) has no chat template: the backend writes a plain transcript, a free
+    reply stops where the model would write the next turn, and the grammar still holds."""
+    with LlamaCppBackend("gemma3-270m", n_ctx=4096) as backend:
+        prompt = backend._formatter(messages=[{"role": "system", "content": "Be brief."},
+                                              {"role": "user", "content": "Hi"}]).prompt
+        assert prompt == "<bos>System: Be brief.\n\nUser: Hi\n\nAssistant: "
+        free = backend.complete([{"role": "user", "content": "Write a short dialogue between two friends."}],
+                                None, Sampling(max_tokens=96, temperature=0.8, seed=3))
+        assert not any(stop.strip() in free.text for stop in PLAIN_STOP), free.text
+        planner = Planner(tools, backend, max_steps=3, sampling=Sampling(max_tokens=160))
+        result = planner.run("What's the weather in Paris?")
+    assert result.status != "error", result.error
+    replies = [m["content"] for m in result.messages if m["role"] == "assistant"]
+    assert replies and all(json.loads(reply)["name"] in {t.name for t in tools} for reply in replies)

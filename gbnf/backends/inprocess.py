@@ -23,6 +23,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,15 +36,26 @@ from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, REPEAT_LAST_N, Completion
 from gbnf.compiler.dialects import translate
 from gbnf.llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, token_allowed
 from gbnf.errors import BackendError, ContextExceeded, GrammarError
-from gbnf.model import default_model
+from gbnf.model import resolve_model
 
 GrammarMode = Literal["fast", "full"]
 GrammarEngine = Literal["llama.cpp", "llguidance"]
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
 
 
+PLAIN_TEMPLATE = ("{{ bos_token }}{% for message in messages %}{{ message['role'] | capitalize }}: "
+                  "{{ message['content'] }}\n\n{% endfor %}{% if add_generation_prompt %}Assistant: {% endif %}")
+"""The chat template of a model whose GGUF carries none (a base model): a plain transcript."""
+PLAIN_STOP = ("\nUser:", "\nSystem:", "\nTool:", "\nAssistant:")
+"""Where a free reply ends under :data:`PLAIN_TEMPLATE` (a base model writes the next turn)."""
+
+
 class LlamaCppBackend:
-    """A GGUF model loaded once in this process; thread-safe, one completion at a time."""
+    """A GGUF model loaded once in this process; thread-safe, one completion at a time.
+
+    ``model_path`` is a GGUF file or a packaged model's name (:func:`gbnf.model.resolve_model`).
+    The chat template is ``chat_template``, else the GGUF's own, else :data:`PLAIN_TEMPLATE`.
+    """
 
     def __init__(
         self,
@@ -55,10 +67,9 @@ class LlamaCppBackend:
         grammar_cache: int = 16,
         reuse_prefix: bool = True,
         grammar_engine: GrammarEngine = "llama.cpp",
+        chat_template: str | None = None,
     ) -> None:
-        path = Path(model_path) if model_path else default_model()
-        if not path.is_file():
-            raise BackendError(f"model file {path} does not exist")
+        path = resolve_model(model_path)
         try:
             with captured_stderr():
                 self.llm = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(),
@@ -71,9 +82,9 @@ class LlamaCppBackend:
         self.reuse_prefix = reuse_prefix
         self._vocab = self.llm._model.vocab
         self._n_vocab = self.llm.n_vocab()
-        template = self.llm.metadata.get("tokenizer.chat_template")
-        if not template:
-            raise BackendError(f"{path.name} carries no chat template")
+        template = chat_template or self.llm.metadata.get("tokenizer.chat_template")
+        self._stop = () if template else PLAIN_STOP
+        template = template or PLAIN_TEMPLATE
         eos = self.llm.detokenize([self.llm.token_eos()], special=True).decode("utf-8", "replace")
         bos = self.llm.detokenize([self.llm.token_bos()], special=True).decode("utf-8", "replace")
         self._formatter = Jinja2ChatFormatter(template, eos_token=eos, bos_token=bos)
@@ -92,6 +103,8 @@ class LlamaCppBackend:
         if tools:
             raise BackendError("the in-process backend has no native tool calling: use a grammar, or soft parsing")
         prompt = self._formatter(messages=messages).prompt
+        if grammar is None and self._stop:
+            sampling = replace(sampling, stop=(*sampling.stop, *self._stop))
         with self._lock:
             return self.generate(prompt, grammar, sampling, on_text)
 

@@ -16,8 +16,8 @@ from gbnf.backends.base import Completion, Message, Sampling, TextSink
 from gbnf.backends.inprocess import LlamaCppBackend
 from gbnf.backends.server import AsyncServerBackend, Upstream
 from gbnf.compiler.dialects import Dialect
-from gbnf.errors import BackendError, Overloaded, ServerError, ServerLoading
-from gbnf.model import default_model
+from gbnf.errors import Overloaded, ServerError, ServerLoading
+from gbnf.model import resolve_model
 
 Health = Literal["ok", "loading"]
 
@@ -46,9 +46,7 @@ class LocalModel:
     """
 
     def __init__(self, path: str | Path | None = None, *, queue: int = 16, n_ctx: int = 8192) -> None:
-        self.path = Path(path) if path else default_model()
-        if not self.path.is_file():
-            raise BackendError(f"model file {self.path} does not exist")
+        self.path = resolve_model(path)
         self.queue = queue
         self.n_ctx = n_ctx
         self._backend: LlamaCppBackend | None = None

@@ -15,7 +15,7 @@ from types import TracebackType
 
 from gbnf.backends.server import ServerBackend
 from gbnf.errors import ServerError
-from gbnf.model import default_model
+from gbnf.model import resolve_model
 from gbnf.server.build import ensure_llama_server
 
 
@@ -50,7 +50,7 @@ class LlamaServer:
         log_path: str | Path | None = None,
         startup_timeout: float = 120.0,
     ) -> None:
-        self.model = Path(model) if model else default_model()
+        self.model = resolve_model(model)
         self.binary = Path(binary) if binary else None
         self.host = host
         self.port = port or free_port(host)
