@@ -3,7 +3,8 @@ mask time, in one run.
 
     python -m bench                      # full run on the embedded model (long)
     python -m bench --quick              # a few minutes: a sample of the tasks and of BFCL
-    python -m bench --model FILE         # any GGUF model in-process
+    python -m bench --model FILE         # any GGUF model in-process (or a packaged name)
+    python -m bench --second-model gemma3-270m   # also the default planner and the baseline on a second model
     python -m bench --server URL         # also a running llama-server (native tool calling, gbnf serve)
     python -m bench --label v2 --compare bench/results/v1.json
 
@@ -23,7 +24,7 @@ from typing import Any
 from tqdm import tqdm
 
 from bench.bfcl import bfcl_cases, run_case
-from bench.configs import CONFIGS, NEEDS_SERVER
+from bench.configs import CONFIGS, NEEDS_SERVER, SECOND_CONFIGS
 from bench.endpoint import endpoint_bench
 from bench.masks import mask_bench
 from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_readme
@@ -42,7 +43,9 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a sample of the tasks and of BFCL, in a few minutes")
-    parser.add_argument("--model", type=Path, help="GGUF file (default: the embedded SmolLM2-135M)")
+    parser.add_argument("--model", help="GGUF file or packaged model (default: the embedded SmolLM2-135M)")
+    parser.add_argument("--second-model", help="GGUF file or packaged model (say gemma3-270m) to run the "
+                        f"{' and '.join(SECOND_CONFIGS)} configurations on too, as rows of their own")
     parser.add_argument("--server", help="a running llama-server; without it a full run starts one")
     parser.add_argument("--trials", type=int, default=1, help="trials per case, each with its own seed")
     parser.add_argument("--temperature", type=float, default=0.0, help="0 (the default) is greedy")
@@ -68,28 +71,34 @@ def main(argv: list[str] | None = None) -> int:
             server = ServerBackend(args.server)
         elif not args.quick and find_llama_server():
             server = ServerBackend(stack.enter_context(LlamaServer(args.model)).url)
-        configs = [c for c in wanted if c not in NEEDS_SERVER or server is not None]
+        backends = {config: server if config in NEEDS_SERVER else inprocess
+                    for config in wanted if config not in NEEDS_SERVER or server is not None}
+        if args.second_model:
+            second = LlamaCppBackend(args.second_model)
+            stack.callback(second.close)
+            backends.update({f"{config} @ {second.model_path.stem}": second for config in SECOND_CONFIGS})
+        configs = list(backends)
         work = [(item, config, trial) for trial in range(args.trials) for config in configs
                 for item in [*tasks, *cases]]
         planners: dict[tuple[str, int, str], Planner] = {}
         task_rows: list[dict[str, Any]] = []
         bfcl_rows: list[dict[str, Any]] = []
         for item, config, trial in tqdm(work, desc="planner bench", unit="plan"):
-            backend = server if config in NEEDS_SERVER else inprocess
+            backend, options = backends[config], CONFIGS[config.split(" @ ")[0]]
             seeded = Sampling(sampling.max_tokens, sampling.temperature, trial)
             if isinstance(item, Task):
                 key = (config, trial, item.set)
                 if key not in planners:
-                    planners[key] = task_planner(backend, seeded, max_steps, CONFIGS[config], item.set)
+                    planners[key] = task_planner(backend, seeded, max_steps, options, item.set)
                 task_rows.append({"config": config, **run_task(item, planners[key])})
             else:
-                bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, CONFIGS[config])})
+                bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, options)})
         endpoint_rows = endpoint_bench(server.url, per_set) if server is not None else []
         compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10)
         decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64)
         mask_rows = mask_bench(inprocess)
     result: dict[str, Any] = {
-        "meta": {"label": label, "model": (args.model or inprocess.model_path).name, "trials": args.trials,
+        "meta": {"label": label, "model": inprocess.model_path.name, "trials": args.trials,
                  "temperature": sampling.temperature, "max_steps": max_steps, "tasks": len(tasks),
                  "bfcl_cases": len(cases), "configs": configs, "seconds": round(time.perf_counter() - start, 1)},
         "tasks": {"rows": task_rows, "by_config": aggregate(task_rows, ("config", "set"), TASK_METRICS),

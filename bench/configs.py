@@ -40,3 +40,5 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "native": {"mode": "native", "filter_pool": True, **_OFF},
 }
 NEEDS_SERVER = {"native"}
+SECOND_CONFIGS = ("baseline", "+copy")
+"""What ``python -m bench --second-model`` runs on its second model: the model unaided, and the defaults."""

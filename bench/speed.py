@@ -71,6 +71,7 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
     """Milliseconds per generated token for the same request under each constraint."""
     tools = load_manifests("manifests")
     ours = compile_pool(tools).text
+    compact = compile_pool(tools, compact=True).text
     theirs = json_schema_to_gbnf(json.dumps(union_schema(tools)))
     messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": QUERY}]
     sampling = Sampling(max_tokens=max_tokens, temperature=0.0)
@@ -78,6 +79,7 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
     cases = [("unconstrained", None, "fast", "llama.cpp"), ("ours, sample first", ours, "fast", "llama.cpp"),
              ("ours, full masking", ours, "full", "llama.cpp"),
              ("ours, llguidance masks and fast-forward", ours, "fast", "llguidance"),
+             ("ours compact, llguidance masks and fast-forward", compact, "fast", "llguidance"),
              ("llama.cpp converter, full masking", theirs, "full", "llama.cpp")]
     for label, grammar, mode, engine in cases:
         inprocess.grammar_mode, inprocess.grammar_engine = mode, engine

@@ -17,13 +17,15 @@ from tests.conftest import REPO
 @pytest.mark.timeout(900)
 def test_quick_bench_writes_its_report(tmp_path):
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path), "--label", "t",
-                           "--configs", "grammar,+ending"], capture_output=True, text=True, cwd=REPO, timeout=900)
+                           "--configs", "grammar,+ending", "--second-model", "gemma3-270m"],
+                          capture_output=True, text=True, cwd=REPO, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((tmp_path / "t.json").read_text())
     assert set(result) == {"meta", "tasks", "bfcl", "endpoint", "compile", "decoding", "masks"}
     assert result["endpoint"]["rows"] == []  # the quick run starts no llama-server
+    configs = ("grammar", "+ending", "baseline @ gemma-3-270m-q4_k_m", "+copy @ gemma-3-270m-q4_k_m")
     assert {(e["config"], e["set"]) for e in result["tasks"]["by_config"]} == {
-        (c, s) for c in ("grammar", "+ending") for s in ("bench", "held-out")}
+        (c, s) for c in configs for s in ("bench", "held-out")}
     assert {e["kind"] for e in result["tasks"]["by_config_and_kind"]} == set(KINDS)
     assert {e["set"] for e in result["bfcl"]["by_config_and_set"]} == {"simple", "multiple", "parallel", "irrelevance"}
     row = result["tasks"]["rows"][0]
