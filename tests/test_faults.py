@@ -16,7 +16,7 @@ import pytest
 
 from gbnf.backends.base import Sampling
 from gbnf.backends.server import AsyncServerBackend, ServerBackend
-from gbnf.errors import ServerError
+from gbnf.errors import BackendError, ServerError
 from gbnf.server.process import LlamaServer, free_port
 from tests.fakes import Fake
 
@@ -117,8 +117,12 @@ def test_a_server_that_cannot_start_reports_its_log(tmp_path):
     with pytest.raises(ServerError, match="llama-server exited with code"):
         server.start()
     assert server.process.poll() is not None
+    with pytest.raises(BackendError, match="neither a file nor a packaged model"):
+        LlamaServer(tmp_path / "missing.gguf")
+    gone = LlamaServer(junk)
+    junk.unlink()
     with pytest.raises(ServerError, match="does not exist"):
-        LlamaServer(tmp_path / "missing.gguf").start()
+        gone.start()
 
 
 @pytest.mark.timeout(120)
