@@ -8,7 +8,10 @@ tool shares a word with the query, act first (step 1 must call a tool when the q
 one does), ending well (bounded strings and arrays, a repeated call ends the plan, a tool that
 succeeded is not offered again, a failed call is retried by sampling), and copying (a logit
 bias towards the words of the query and the tool results, and llama.cpp's DRY penalty against
-a reply that repeats itself). A worked example in the system prompt was measured too, and
+a reply that repeats itself), citing (an answer that leaves out values the tools returned is
+followed by them), and the clause still to do (after a result, the query's next clause is named,
+and the tool used is offered again when that clause names no other): the planner's defaults.
+A worked example in the system prompt was measured too, and
 dropped: the embedded model copied the example's answers. ``native`` is llama-server's own tool
 calling, when a server is there.
 """
@@ -19,7 +22,8 @@ from typing import Any
 
 TOP_K = 3
 _OFF = {"top_k": None, "model_rank": False, "act_first": False, "single_use": False, "string_chars": None,
-        "array_items": None, "retry_temperature": 0.0, "stop_on_repeat": False, "copy_bias": 0.0, "dry": 0.0}
+        "array_items": None, "retry_temperature": 0.0, "stop_on_repeat": False, "copy_bias": 0.0, "dry": 0.0,
+        "cite": False, "still_to_do": False}
 _GRAMMAR = {"mode": "grammar", "filter_pool": False, **_OFF}
 _FILTER = {**_GRAMMAR, "filter_pool": True}
 _RANK = {**_FILTER, "top_k": TOP_K}
@@ -28,6 +32,8 @@ _ACT_FIRST = {**_MODEL_RANK, "act_first": True}
 _ENDING = {**_ACT_FIRST, "string_chars": 200, "array_items": 10, "stop_on_repeat": True,
            "single_use": True, "retry_temperature": 0.7}
 _COPY = {**_ENDING, "copy_bias": 2.0, "dry": 0.8}
+_CITE = {**_COPY, "cite": True}
+_TO_DO = {**_CITE, "still_to_do": True}
 CONFIGS: dict[str, dict[str, Any]] = {
     "baseline": {"mode": "soft", "filter_pool": False, **_OFF},
     "grammar": _GRAMMAR,
@@ -37,8 +43,10 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "+act first": _ACT_FIRST,
     "+ending": _ENDING,
     "+copy": _COPY,
+    "+cite": _CITE,
+    "+still to do": _TO_DO,
     "native": {"mode": "native", "filter_pool": True, **_OFF},
 }
 NEEDS_SERVER = {"native"}
-SECOND_CONFIGS = ("baseline", "+copy")
+SECOND_CONFIGS = ("baseline", "+still to do")
 """What ``python -m bench --second-model`` runs on its second model: the model unaided, and the defaults."""

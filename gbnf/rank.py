@@ -156,9 +156,14 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
 _CLAUSE = re.compile(r",? (?:and then|and|then) ", re.IGNORECASE)
 
 
+def clauses(query: str) -> list[str]:
+    """A query's clauses, split at "and" and "then": the steps it asks for, in order."""
+    return [part for part in _CLAUSE.split(query) if part.strip()]
+
+
 def first_clause(query: str) -> str | None:
     """The part of a query before its first "and" or "then", when it has one: what to do first."""
-    parts = _CLAUSE.split(query, maxsplit=1)
+    parts = clauses(query)
     return parts[0] if len(parts) > 1 else None
 
 

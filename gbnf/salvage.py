@@ -5,6 +5,10 @@ final answer. One tool-less, plain-text call answers the user's question from th
 with a repetition penalty and a length cap; the reply is cut at its first repeated line or
 sentence. A reply that carries none of the results' values (or no reply at all) is replaced by
 a plain summary of the results, so the user always gets what the tools returned.
+
+Citing: a small model's final answer often names one value of a result and drops the rest
+("light rain", without the 14 degrees). :func:`cite` appends a plain summary of each result
+whose values the answer leaves out, so the answer carries what the tools found.
 """
 
 from __future__ import annotations
@@ -66,6 +70,30 @@ def grounded(text: str, results: Results) -> bool:
     return not values or bool(values & _tokens(text))
 
 
+def omitted(answer: str, results: Results, query: str = "") -> Results:
+    """The results with a value the answer leaves out: a value the tool returned that is in
+    neither the answer, the call's arguments nor the query (an echo is no news)."""
+    said = f"{_fold(answer)}|{_fold(query)}"
+    missing = []
+    for call, value in results:
+        known = f"{said}|{_fold(json.dumps(call.arguments, ensure_ascii=False))}"
+        if any(_fold(v) and _fold(v) not in known for v in _scalars(value)):
+            missing.append((call, value))
+    return missing
+
+
+def cite(answer: str, results: Results, query: str = "", limit: int = 600) -> str:
+    """``answer``, followed by a plain summary (at most ``limit`` characters) of the results
+    it leaves out (:func:`omitted`); ``answer`` itself when it leaves none out."""
+    missing = omitted(answer, results, query)
+    if not missing:
+        return answer
+    text = summary(missing)
+    if len(text) > limit:
+        text = text[:limit].rstrip() + "..."
+    return f"{answer.rstrip()}\n\n{text}" if answer.strip() else text
+
+
 def finish(reply: Completion | GbnfError, results: Results) -> tuple[str, bool]:
     """The salvaged answer from the model's reply, and whether the model wrote it (False: the
     plain summary replaced a reply that was empty, failed, or carried no result)."""
@@ -102,6 +130,10 @@ def _scalars(value: Any) -> list[str]:
     if isinstance(value, bool) or value is None:
         return []
     return [str(value)]
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
 
 
 def _tokens(text: str) -> set[str]:

@@ -3,13 +3,16 @@ are asserted: those are measurements, not tests)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
 
 import pytest
 
+from bench.configs import CONFIGS, SECOND_CONFIGS, TOP_K
 from bench.tasks import KINDS, Task, args_match, load_tasks, succeeded, task_pool
+from gbnf.planner import Planner
 from gbnf.validate import ToolCall
 from tests.conftest import REPO
 
@@ -23,7 +26,7 @@ def test_quick_bench_writes_its_report(tmp_path):
     result = json.loads((tmp_path / "t.json").read_text())
     assert set(result) == {"meta", "tasks", "bfcl", "endpoint", "compile", "decoding", "masks"}
     assert result["endpoint"]["rows"] == []  # the quick run starts no llama-server
-    configs = ("grammar", "+ending", "baseline @ gemma-3-270m-q4_k_m", "+copy @ gemma-3-270m-q4_k_m")
+    configs = ("grammar", "+ending", "baseline @ gemma-3-270m-q4_k_m", "+still to do @ gemma-3-270m-q4_k_m")
     assert {(e["config"], e["set"]) for e in result["tasks"]["by_config"]} == {
         (c, s) for c in configs for s in ("bench", "held-out")}
     assert {e["kind"] for e in result["tasks"]["by_config_and_kind"]} == set(KINDS)
@@ -65,3 +68,10 @@ def test_every_task_names_tools_of_its_pool(name, least):
     named = {n for t in tasks for c in t.calls for n in ([c["tool"]] if isinstance(c["tool"], str) else c["tool"])}
     assert named | {n for t in tasks for n in t.allow} | {n for t in tasks for n in t.results} <= pool
     assert len(named) >= (12 if name == "bench" else 9)
+
+
+def test_the_ladders_top_rung_is_the_planners_defaults():
+    defaults = {k: p.default for k, p in inspect.signature(Planner).parameters.items()}
+    top = CONFIGS[SECOND_CONFIGS[-1]]
+    assert list(CONFIGS).index(SECOND_CONFIGS[-1]) == len(CONFIGS) - 2  # the rung before "native"
+    assert {k: v for k, v in top.items() if defaults[k] != v} == {} and TOP_K == defaults["top_k"]

@@ -12,7 +12,7 @@ from gbnf import GbnfError
 from gbnf.backends.base import Completion, Sampling
 from gbnf.errors import BackendError
 from gbnf.plaintext import exact_lines, parse_lines, parse_pick, pick_one
-from gbnf.salvage import cut_repetition, grounded, salvage, salvage_messages
+from gbnf.salvage import cite, cut_repetition, grounded, omitted, salvage, salvage_messages
 from gbnf.softparse import soft_parse
 from gbnf.validate import ToolCall
 from tests.scripted import ScriptedBackend
@@ -108,6 +108,18 @@ def test_salvage_unit():
 ])
 def test_cut_repetition(text, cut):
     assert cut_repetition(text) == cut
+
+
+def test_cite_adds_the_results_an_answer_leaves_out():
+    weather = (ToolCall("get_weather", {"city": "Paris"}), {"city": "Paris", "forecast": "light rain", "temperature_c": 14})
+    sent = (ToolCall("send", {"to": "Ana"}), {"sent": True})
+    assert omitted("Light rain, 14 C.", [weather]) == []  # any case and spacing
+    assert omitted("light rain", [weather, sent]) == [weather]  # 14 left out; a flag is no value to carry
+    assert cite("light rain", [weather]) == "light rain\n\nget_weather: city: Paris; forecast: light rain; temperature_c: 14"
+    assert cite("Light rain, 14 degrees.", [weather]) == "Light rain, 14 degrees."  # "Paris" echoes the call
+    assert cite("", [weather]) == "get_weather: city: Paris; forecast: light rain; temperature_c: 14"
+    many = (ToolCall("find_files", {}), [f"/var/log/file{i}.log" for i in range(100)])
+    assert len(cite("Found them.", [many], limit=100)) == len("Found them.\n\n") + 100 + 3
 
 
 def test_grounded_needs_a_word_of_the_results():

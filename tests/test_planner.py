@@ -31,6 +31,8 @@ def planner(tools, *replies, executors=None, **options):
     options.setdefault("salvage", False)
     options.setdefault("top_k", None)  # the loop logic over the whole pool; ranking has its own tests
     options.setdefault("single_use", False)
+    options.setdefault("cite", False)  # citing and clauses have tests of their own
+    options.setdefault("still_to_do", False)
     p = Planner(tools, backend, executors or {}, **options)
     p.subscribe(events.append)
     return p, backend, events
@@ -53,15 +55,40 @@ def test_final_on_first_step(tools):
 def test_tool_result_is_fed_back_then_final(tools):
     seen = []
     p, backend, events = planner(tools, call("get_now", timezone="UTC"), FINAL,
-                                 executors={"get_now": lambda timezone: seen.append(timezone) or "12:00"})
+                                 executors={"get_now": lambda timezone: seen.append(timezone) or "12:00"}, cite=True)
     result = p.run("time?")
     assert result.converged and seen == ["UTC"]
     assert [(c.name, v) for c, v in result.results] == [("get_now", "12:00")]
     last = backend.requests[1][0]
     assert last[-2] == {"role": "assistant", "content": call("get_now", timezone="UTC")}
     assert last[-1] == {"role": "tool", "content": "get_now result: 12:00"}
-    assert kinds(events) == ["pool", "step", "call", "result", "step", "call", "final"]
+    assert kinds(events) == ["pool", "step", "call", "result", "step", "call", "final", "cite"]
+    assert result.answer == "done\n\nget_now: 12:00"  # the answer left out the result: it is cited
+    assert result.finished_by == "model" and events[-1].data["added"] == "get_now: 12:00"
     assert (result.prompt_tokens, result.completion_tokens) == (20, 10)
+
+
+def test_an_answer_that_carries_the_results_is_not_cited(tools):
+    for answer, cite in (("It is 12:00.", True), ("done", False)):
+        p, _, events = planner(tools, call("get_now", timezone="UTC"), call("final_answer", answer=answer),
+                               executors={"get_now": lambda timezone: "12:00"}, cite=cite)
+        assert p.run("time?").answer == answer and "cite" not in kinds(events)
+
+
+def test_still_to_do_names_the_next_clause_and_offers_the_tool_again_for_it(tools):
+    weather = {"get_now": lambda timezone: timezone}
+    p, backend, events = planner(tools, call("get_now", timezone="Oslo"), call("get_now", timezone="Madrid"), FINAL,
+                                 executors=weather, top_k=3, single_use=True, act_first=False, model_rank=False,
+                                 still_to_do=True)
+    result = p.run("What time is it in Oslo and in Madrid?")
+    assert [c.arguments["timezone"] for c, _ in result.results] == ["Oslo", "Madrid"]
+    assert backend.requests[1][0][-1]["content"] == "get_now result: Oslo\nStill to do: in Madrid?"
+    assert backend.requests[2][0][-1]["content"] == "get_now result: Madrid"  # nothing left to do
+    steps = [e.data["tools"] for e in events if e.kind == "step"]
+    assert "get_now" in steps[1] and "get_now" not in steps[2]  # offered again for the clause, then not
+    p, backend, _ = planner(tools, call("get_now", timezone="Oslo"), FINAL, executors=weather, still_to_do=False)
+    p.run("What time is it in Oslo and in Madrid?")
+    assert backend.requests[1][0][-1]["content"] == "get_now result: Oslo"
 
 
 def test_validation_error_goes_back_as_a_tool_message_and_the_model_recovers(tools):
