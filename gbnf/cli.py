@@ -87,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
                            "0 offers only final_answer)")
     plan.add_argument("--all-tools", action="store_true", help="offer every tool (no relevance ranking)")
     plan.add_argument("--no-salvage", action="store_true", help="do not answer from tool results when a plan fails")
+    plan.add_argument("--no-cite", action="store_true",
+                      help="print the model's answer as it is, without the tool results it left out")
     plan.add_argument("-v", "--verbose", action="store_true", help="after the answer, print each step to stderr")
     plan.set_defaults(run=_plan)
 
@@ -205,7 +207,7 @@ def _plan(args: argparse.Namespace) -> int:
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     planner = Planner(tools, backend, BUILTIN, policy=policy, max_steps=args.max_steps, parallel=args.parallel,
                       sampling=sampling, mode=args.mode, salvage=not args.no_salvage,
-                      top_k=None if args.all_tools else args.top_k)
+                      cite=not args.no_cite, top_k=None if args.all_tools else args.top_k)
     events: list[Event] = []
     planner.subscribe(events.append)
     trace = TraceWriter(args.trace) if args.trace else None
@@ -255,6 +257,8 @@ def _print_event(event: Event) -> None:
         line += f"\n  step 1 offers: {', '.join(data['first'])}"
     elif event.kind == "salvage":
         line = "salvage: answering from the tool results" if data["answered"] else f"salvage: {data['error']}"
+    elif event.kind == "cite":
+        line = "cited: the answer left out tool results, so they follow it"
     else:
         return
     print(line, file=sys.stderr)

@@ -33,7 +33,7 @@ from gbnf.literals import json_text
 from gbnf.tool import Tool
 from gbnf.pool import Policy, load_policy, pool_decisions
 from gbnf.prompt import openai_tools, system_prompt
-from gbnf.rank import ModelRelevance, clauses, follow_up, select_tools
+from gbnf.rank import ModelRelevance, clauses, follow_up, select_tools, terms
 from gbnf.schema import bounded
 from gbnf.softparse import soft_parse
 from gbnf.validate import ToolCall, validate_calls
@@ -299,9 +299,14 @@ class Planner:
 
     def _pending(self, query: str, result: PlanResult) -> str | None:
         """With ``still_to_do``, the query's clause after those the successful calls did (one
-        call per clause), when there is one."""
+        call per clause), unless the calls' arguments already hold all its words ("... base 10
+        and height 5" is one call, not two)."""
         parts = clauses(query) if self.still_to_do else []
-        return parts[len(result.results)] if len(parts) > 1 and len(parts) > len(result.results) else None
+        if len(parts) < 2 or len(parts) <= len(result.results):
+            return None
+        clause = parts[len(result.results)]
+        said = {word for call, _ in result.results for word in terms(json_text(call.arguments))}
+        return clause if set(terms(clause)) - said else None
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
