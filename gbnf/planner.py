@@ -299,14 +299,15 @@ class Planner:
 
     def _pending(self, query: str, result: PlanResult) -> str | None:
         """With ``still_to_do``, the query's clause after those the successful calls did (one
-        call per clause), unless the calls' arguments already hold all its words ("... base 10
-        and height 5" is one call, not two)."""
+        call per clause), unless it adds no word to the clauses before it and the calls'
+        arguments ("a base of 10 units and height of 5 units" is one call, not two)."""
         parts = clauses(query) if self.still_to_do else []
-        if len(parts) < 2 or len(parts) <= len(result.results):
+        done = len(result.results)
+        if len(parts) < 2 or len(parts) <= done:
             return None
-        clause = parts[len(result.results)]
         said = {word for call, _ in result.results for word in terms(json_text(call.arguments))}
-        return clause if set(terms(clause)) - said else None
+        said.update(terms(" ".join(parts[:done])))
+        return parts[done] if set(terms(parts[done])) - said else None
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""

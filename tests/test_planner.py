@@ -92,6 +92,9 @@ def test_still_to_do_names_the_next_clause_and_offers_the_tool_again_for_it(tool
     p, backend, _ = planner(tools, call("get_now", timezone="Oslo Madrid"), FINAL, executors=weather, still_to_do=True)
     p.run("What time is it in Oslo and in Madrid?")  # the call's arguments hold the second clause already
     assert backend.requests[1][0][-1]["content"] == "get_now result: Oslo Madrid"
+    p, backend, _ = planner(tools, call("get_now", timezone="Oslo"), FINAL, executors=weather, still_to_do=True)
+    p.run("The time in Oslo now and in Oslo time")  # the second clause adds no word to the first and the call
+    assert backend.requests[1][0][-1]["content"] == "get_now result: Oslo"
 
 
 def test_validation_error_goes_back_as_a_tool_message_and_the_model_recovers(tools):
