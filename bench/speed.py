@@ -57,7 +57,7 @@ def compile_bench(sizes: tuple[int, ...], repeats: int) -> list[dict[str, Any]]:
             start = time.perf_counter()
             for _ in range(repeats):
                 run()
-            timings[label] = round((time.perf_counter() - start) / repeats * 1000, 3)
+            timings[label] = round((time.perf_counter() - start) / repeats * 1000, 4)
         rows.append({"tools": size, "rules": rules, **timings})
     return rows
 

@@ -76,6 +76,8 @@ class PlanResult:
 
 DEFAULT_TOP_K = 3
 """How many tools, ranked by relevance to the query, the grammar offers besides the final tool."""
+GRAMMAR_CACHE = 64
+"""How many pools' grammars a planner keeps (the most recently used)."""
 
 _Request = tuple[list[Message], str | None, Sampling, list[ToolSpec] | None]
 Mode = Literal["grammar", "native", "soft"]
@@ -146,7 +148,7 @@ class Planner:
         scorer = getattr(backend, "loglik", None) if model_rank else None
         self._relevance = ModelRelevance(scorer) if scorer is not None else None
         self._subscribers: list[Subscriber] = []
-        self._grammars: dict[tuple[str, ...], Grammar] = {}
+        self._grammars: list[tuple[list[Tool], Grammar]] = []  # the most recently used first
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber(event)`` for every event of every later run; returns the function
@@ -155,11 +157,20 @@ class Planner:
         return lambda: self._subscribers.remove(subscriber)
 
     def grammar(self, pool: list[Tool]) -> Grammar:
-        """The pool's grammar, compiled once per distinct pool."""
-        key = tuple([t.name for t in pool])  # a list first: half the time of a generator at 1000 tools
-        if key not in self._grammars:
-            self._grammars[key] = compile_pool(pool, parallel=self.parallel, compact=self.compact)
-        return self._grammars[key]
+        """The pool's grammar, compiled once per distinct pool while it is among the
+        :data:`GRAMMAR_CACHE` pools used last. Pools are compared as lists, which compare the
+        same tools by identity: about a microsecond for 1000 tools, where hashing their names
+        took 40."""
+        pool = pool if isinstance(pool, list) else list(pool)
+        for i, (seen, grammar) in enumerate(self._grammars):
+            if seen == pool:
+                if i:
+                    self._grammars.insert(0, self._grammars.pop(i))
+                return grammar
+        grammar = compile_pool(pool, parallel=self.parallel, compact=self.compact)
+        self._grammars.insert(0, (list(pool), grammar))
+        del self._grammars[GRAMMAR_CACHE:]
+        return grammar
 
     def run(self, query: str) -> PlanResult:
         """Plan with a synchronous backend."""

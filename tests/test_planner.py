@@ -183,6 +183,19 @@ def test_grammar_is_compiled_once_per_pool(tools):
     assert len(p._grammars) == 2
 
 
+def test_grammar_cache_keeps_the_pools_used_last(tools, monkeypatch):
+    monkeypatch.setattr("gbnf.planner.GRAMMAR_CACHE", 2)
+    p, _, _ = planner(tools)
+    a, b, c = tools[:1], tools[1:2], tools[2:3]
+    first = p.grammar(a)
+    assert p.grammar(list(a)) is first  # an equal pool, not the same list
+    p.grammar(b)
+    assert p.grammar(a) is first  # a is now the most recent: c evicts b
+    p.grammar(c)
+    assert p.grammar(a) is first and p.grammar(tuple(a)) is first
+    assert [seen for seen, _ in p._grammars] == [a, c]
+
+
 def test_backend_error_ends_the_plan_keeping_results(tools):
     p, _, events = planner(tools, call("get_now"), BackendError("POST http://x/v1/chat/completions: HTTP 500"),
                            executors={"get_now": lambda: "now"})
