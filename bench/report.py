@@ -73,7 +73,7 @@ def markdown(result: dict[str, Any]) -> str:
               "llama.cpp converter |", "|---|---|---|---|---|"]
     parts += [f"| {r['tools']} | {r['rules']} | {r['ours cold']} | {r['ours cached']} | {r['llama.cpp converter']} |"
               for r in result["compile"]]
-    parts += ["", "#### Decoding overhead (same request, same model, same run)", "",
+    parts += ["", "#### Decoding overhead (same request, same model, same run; the median of interleaved rounds)", "",
               "| backend | constraint | tokens | ms per token | ratio to unconstrained | peak memory (MB) |",
               "|---|---|---|---|---|---|"]
     for r in result["decoding"]:
@@ -81,7 +81,7 @@ def markdown(result: dict[str, Any]) -> str:
                      if b["backend"] == r["backend"] and b["constraint"] == "unconstrained"), None)
         ratio = f"{r['ms_per_token'] / base:.2f}" if base and r["ms_per_token"] else "-"
         parts.append(f"| {r['backend']} | {r['constraint']} | {r['tokens']} | {r['ms_per_token']} | {ratio} | "
-                     f"{r.get('peak_rss_mb', '-')} |")
+                     f"{r.get('peak_rss_mb') or '-'} |")
     if result.get("masks"):
         parts += ["", "#### Mask time by engine (the same grammar in each engine's dialect, the same tokens, "
                   "the model's vocabulary)", "",

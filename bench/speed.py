@@ -8,14 +8,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import resource
+import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from llama_cpp import LlamaGrammar
 from llama_cpp.llama_grammar import json_schema_to_gbnf
 
 from gbnf.backends.base import Backend, Sampling
-from gbnf.backends.inprocess import LlamaCppBackend
+from gbnf.backends.inprocess import GrammarEngine, GrammarMode, LlamaCppBackend
 from gbnf.compiler import compile_pool
 from gbnf.manifest import load_manifests
 from gbnf.tool import Tool
@@ -67,55 +69,75 @@ class _NoBackend:
         raise AssertionError("the compile bench makes no model call")
 
 
-def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_tokens: int) -> list[dict[str, Any]]:
-    """Milliseconds per generated token for the same request under each constraint."""
+def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_tokens: int,
+                   rounds: int = 3) -> list[dict[str, Any]]:
+    """Milliseconds per generated token for the same request under each constraint: the median
+    of ``rounds`` rounds, each round running every case once (this machine's speed drifts by a
+    fifth within minutes, so cases timed apart are not comparable)."""
     tools = load_manifests("manifests")
     ours = compile_pool(tools).text
     compact = compile_pool(tools, compact=True).text
     theirs = json_schema_to_gbnf(json.dumps(union_schema(tools)))
     messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": QUERY}]
     sampling = Sampling(max_tokens=max_tokens, temperature=0.0)
-    rows = []
-    cases = [("unconstrained", None, "fast", "llama.cpp"), ("ours, sample first", ours, "fast", "llama.cpp"),
-             ("ours, full masking", ours, "full", "llama.cpp"),
-             ("ours, llguidance masks and fast-forward", ours, "fast", "llguidance"),
-             ("ours compact, llguidance masks and fast-forward", compact, "fast", "llguidance"),
-             ("llama.cpp converter, full masking", theirs, "full", "llama.cpp")]
-    for label, grammar, mode, engine in cases:
-        inprocess.grammar_mode, inprocess.grammar_engine = mode, engine
-        inprocess.complete(messages, grammar, sampling)  # warm: prompt cached, grammar parsed
-        reply = inprocess.complete(messages, grammar, sampling)
-        rows.append({**_speed_row("in-process", label, reply.completion_tokens, reply.decode_seconds),
-                     "peak_rss_mb": _peak_rss_mb()})
-    inprocess.grammar_mode, inprocess.grammar_engine = "fast", "llama.cpp"
-    rows.append(_llama_cpp_python_row(inprocess, messages, theirs, max_tokens))
+
+    def local(grammar: str | None, mode: GrammarMode, engine: GrammarEngine) -> Callable[[], tuple[int, float]]:
+        def run() -> tuple[int, float]:
+            default = inprocess.grammar_mode, inprocess.grammar_engine
+            inprocess.grammar_mode, inprocess.grammar_engine = mode, engine
+            try:
+                reply = inprocess.complete(messages, grammar, sampling)
+            finally:
+                inprocess.grammar_mode, inprocess.grammar_engine = default
+            return reply.completion_tokens, reply.decode_seconds
+        return run
+
+    def remote(grammar: str | None) -> Callable[[], tuple[int, float]]:
+        def run() -> tuple[int, float]:
+            reply = server.complete(messages, grammar, sampling)  # type: ignore[union-attr]
+            return reply.completion_tokens, reply.decode_seconds
+        return run
+
+    cases = [("in-process", "unconstrained", local(None, "fast", "llama.cpp")),
+             ("in-process", "ours, sample first", local(ours, "fast", "llama.cpp")),
+             ("in-process", "ours, full masking", local(ours, "full", "llama.cpp")),
+             ("in-process", "ours, llguidance masks and fast-forward", local(ours, "fast", "llguidance")),
+             ("in-process", "ours compact, llguidance masks and fast-forward", local(compact, "fast", "llguidance")),
+             ("in-process", "llama.cpp converter, full masking", local(theirs, "full", "llama.cpp")),
+             ("in-process", "llama-cpp-python create_completion(grammar)",
+              _llama_cpp_python(inprocess, messages, theirs, max_tokens))]
     if server is not None:
-        for label, grammar in (("unconstrained", None), ("ours", ours), ("llama.cpp converter", theirs)):
-            server.complete(messages, grammar, sampling)
-            reply = server.complete(messages, grammar, sampling)
-            rows.append(_speed_row("llama-server", label, reply.completion_tokens, reply.decode_seconds))
+        cases += [("llama-server", label, remote(grammar))
+                  for label, grammar in (("unconstrained", None), ("ours", ours), ("llama.cpp converter", theirs))]
+    rows = []
+    for where, label, run in cases:  # warm: the prompt cached, the grammar parsed
+        run()
+        rows.append({"backend": where, "constraint": label,
+                     "peak_rss_mb": _peak_rss_mb() if where == "in-process" else None})
+    timings: list[list[tuple[int, float]]] = [[] for _ in cases]
+    for _ in range(rounds):
+        for timing, (_, _, run) in zip(timings, cases):
+            timing.append(run())
+    for row, timing in zip(rows, timings):
+        tokens = timing[0][0]
+        row.update(tokens=tokens, ms_per_token=round(statistics.median(s / n * 1000 for n, s in timing), 2)
+                   if tokens else None)
     return rows
 
 
-def _llama_cpp_python_row(backend: LlamaCppBackend, messages: list[dict[str, Any]], grammar: str,
-                          max_tokens: int) -> dict[str, Any]:
+def _llama_cpp_python(backend: LlamaCppBackend, messages: list[dict[str, Any]], grammar: str,
+                      max_tokens: int) -> Callable[[], tuple[int, float]]:
     """llama-cpp-python's own path (``Llama.create_completion(grammar=...)``) on the same prompt."""
     prompt = backend._formatter(messages=messages).prompt
-    llm = backend.llm
     parsed = LlamaGrammar.from_string(grammar, verbose=False)
-    llm.create_completion(prompt, max_tokens=max_tokens, temperature=0.0, grammar=parsed)
-    start = time.perf_counter()
-    out = llm.create_completion(prompt, max_tokens=max_tokens, temperature=0.0, grammar=parsed)
-    seconds = time.perf_counter() - start
-    return _speed_row("in-process", "llama-cpp-python create_completion(grammar)", out["usage"]["completion_tokens"],
-                      seconds)
+
+    def run() -> tuple[int, float]:
+        start = time.perf_counter()
+        out = backend.llm.create_completion(prompt, max_tokens=max_tokens, temperature=0.0, grammar=parsed)
+        return out["usage"]["completion_tokens"], time.perf_counter() - start
+    return run
 
 
 def _peak_rss_mb() -> float:
     """This process's peak resident memory so far (the model, the grammars, llguidance's tables)."""
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
-def _speed_row(where: str, label: str, tokens: int, seconds: float) -> dict[str, Any]:
-    return {"backend": where, "constraint": label, "tokens": tokens,
-            "ms_per_token": round(seconds / tokens * 1000, 2) if tokens else None}

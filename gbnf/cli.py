@@ -73,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     _upstream_options(plan)
     plan.add_argument("--model", help="GGUF file or packaged model (smollm2-135m, gemma3-270m) for the "
                       "in-process model ($GBNF_MODEL; default: the embedded SmolLM2-135M)")
+    _engine_option(plan)
     plan.add_argument("--policy", type=Path, help="pool-filter policy TOML (default: the packaged one)")
     plan.add_argument("--trace", type=Path, help="write every event as a JSON line to this file")
     plan.add_argument("--max-steps", type=int, default=8)
@@ -100,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     _upstream_options(serve)
     serve.add_argument("--model", help="GGUF file or packaged model (smollm2-135m, gemma3-270m) for the "
                        "in-process model ($GBNF_MODEL; default: the embedded SmolLM2-135M)")
+    _engine_option(serve)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default 8000)")
     serve.add_argument("--max-retries", type=int, default=2, metavar="N",
@@ -132,6 +134,12 @@ def _parser() -> argparse.ArgumentParser:
                        help="requests served at once, each in its own slot (llama-server -np)")
     start.set_defaults(run=_server_start)
     return parser
+
+
+def _engine_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--engine", choices=["llguidance", "llama.cpp"], default="llguidance",
+                         help="in-process: what decides the grammar (default llguidance: fast-forward where one "
+                              "continuation is possible; llama.cpp: its own grammar, sample first)")
 
 
 def _upstream_options(command: argparse.ArgumentParser) -> None:
@@ -203,7 +211,7 @@ def _plan(args: argparse.Namespace) -> int:
     else:
         from gbnf.backends.inprocess import LlamaCppBackend
 
-        backend = LlamaCppBackend(args.model)
+        backend = LlamaCppBackend(args.model, grammar_engine=args.engine)
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     planner = Planner(tools, backend, BUILTIN, policy=policy, max_steps=args.max_steps, parallel=args.parallel,
                       sampling=sampling, mode=args.mode, salvage=not args.no_salvage,
@@ -273,7 +281,7 @@ def _serve(args: argparse.Namespace) -> int:
                         "--timeout > 0, --port 0-65535")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
     model = (RemoteModels(urls, timeout=args.timeout, upstream=args.upstream_kind, dialect=args.grammar_dialect)
-             if urls else LocalModel(args.model, queue=args.queue))
+             if urls else LocalModel(args.model, queue=args.queue, engine=args.engine))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
     shaping = Shaping(args.string_chars or None, args.array_items or None, args.act_first)
     serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping,

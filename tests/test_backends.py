@@ -88,24 +88,43 @@ def test_grammar_reply_always_parses(backend, tools):
             assert call["name"] in {t.name for t in tools}
 
 
-def test_fast_and_full_masking_agree_when_greedy(inprocess, tools):
+@pytest.fixture
+def sample_first(inprocess):
+    """The in-process model deciding grammars with llama.cpp's engine (sample first)."""
+    inprocess.grammar_engine = "llama.cpp"
+    yield inprocess
+    inprocess.grammar_engine = "llguidance"
+
+
+def test_fast_and_full_masking_agree_when_greedy(sample_first, tools):
     grammar = compile_pool(tools).text
     messages = [{"role": "user", "content": "Create the folder /tmp/x"}]
-    fast = inprocess.complete(messages, grammar, Sampling(max_tokens=60))
-    inprocess.grammar_mode = "full"
+    fast = sample_first.complete(messages, grammar, Sampling(max_tokens=60))
+    sample_first.grammar_mode = "full"
     try:
-        full = inprocess.complete(messages, grammar, Sampling(max_tokens=60))
+        full = sample_first.complete(messages, grammar, Sampling(max_tokens=60))
     finally:
-        inprocess.grammar_mode = "fast"
+        sample_first.grammar_mode = "fast"
     assert fast.text == full.text
 
 
 @pytest.fixture
 def guided(inprocess):
-    """The in-process model deciding grammars with llguidance (masks and fast-forward)."""
-    inprocess.grammar_engine = "llguidance"
-    yield inprocess
-    inprocess.grammar_engine = "llama.cpp"
+    """The in-process model as it comes: deciding grammars with llguidance (masks and fast-forward)."""
+    assert inprocess.grammar_engine == "llguidance"
+    return inprocess
+
+
+def test_a_grammar_llguidance_refuses_is_decided_by_llama_cpp(guided, tools, monkeypatch):
+    grammar = compile_pool(tools[:3]).text
+    monkeypatch.setattr("gbnf.backends.inprocess.translate", lambda text, dialect: "start: (")
+    try:
+        assert guided._matcher(grammar) is None
+        reply = guided.complete([{"role": "user", "content": "Create the folder /tmp/x"}], grammar,
+                                Sampling(max_tokens=120))
+    finally:
+        guided._matchers.pop(grammar)  # the refusal is cached: later tests get llguidance again
+    validate_calls(reply.text, tools[:3])
 
 
 @pytest.mark.parametrize("temperature", [0.0, 0.9])

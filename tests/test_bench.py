@@ -38,6 +38,7 @@ def test_quick_bench_writes_its_report(tmp_path):
     assert [r["tools"] for r in result["compile"]] == [8, 100]
     assert {r["constraint"] for r in result["decoding"]} >= {"unconstrained", "ours, sample first",
                                                              "ours, full masking"}
+    assert all(r["tokens"] > 0 and r["ms_per_token"] > 0 for r in result["decoding"])
     masks = {(r["pool"], r["engine"]): r for r in result["masks"]}
     assert {engine for _, engine in masks} == {"llama.cpp", "llguidance", "xgrammar"}
     assert all(r["note"] == "" for r in masks.values() if r["engine"] != "xgrammar")  # every token accepted

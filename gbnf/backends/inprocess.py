@@ -1,18 +1,19 @@
-"""llama-cpp-python in-process, with grammar sampling as fast as unconstrained sampling.
+"""llama-cpp-python in-process, with grammar decoding faster than free decoding where it can be.
 
-llama-cpp-python's own grammar path checks every candidate token at every step. Like
-llama-server, this backend samples first and asks the grammar only about the chosen token;
-only when the grammar refuses it is the whole vocabulary masked and the token drawn again
-from the masked distribution. For plain temperature sampling the result has exactly the
-distribution of full masking: P(a) = p(a) + (1 - p(A)) p(a) / p(A) = p(a) / p(A) for every
-allowed token a, where A is the allowed set. ``grammar_mode="full"`` masks at every step
-(the slow reference, kept for the bench and the tests).
+By default (``grammar_engine="llguidance"``) the grammar, in its llguidance dialect, is decided
+by llguidance: a whole-vocabulary mask costs it about as little as one grammar check, and
+where the grammar admits one continuation only, the tokens that spell it (canonically) are
+appended without sampling and evaluated in one batch (fast-forward). At every sampled position
+its mask is llama.cpp's; where it fast-forwards it allows only the canonical tokens. A grammar
+llguidance refuses (none of BFCL's or the JSON Schema Test Suite's) is decided by llama.cpp.
 
-``grammar_engine="llguidance"`` decides the grammar (in its llguidance dialect) with
-llguidance instead: a full mask costs it about as little as one grammar check, and where the
-grammar admits one continuation only, the tokens that spell it (canonically) are appended
-without sampling and evaluated in one batch (fast-forward). At every sampled position its mask
-is llama.cpp's; where it fast-forwards it allows only the canonical tokens.
+``grammar_engine="llama.cpp"`` decides it with llama.cpp's own grammar, as llama-server does:
+sample first and ask the grammar only about the chosen token; only when the grammar refuses it
+is the whole vocabulary masked and the token drawn again from the masked distribution. For
+plain temperature sampling the result has exactly the distribution of full masking:
+P(a) = p(a) + (1 - p(A)) p(a) / p(A) = p(a) / p(A) for every allowed token a, where A is the
+allowed set. ``grammar_mode="full"`` masks at every step (the slow reference, kept for the bench
+and the tests).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import llama_cpp
+import llguidance
 import numpy as np
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
@@ -35,7 +37,7 @@ from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, REPEAT_LAST_N, Completion
                                 TextSink, ToolSpec)
 from gbnf.compiler.dialects import translate
 from gbnf.llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, token_allowed
-from gbnf.errors import BackendError, ContextExceeded, GrammarError
+from gbnf.errors import BackendError, ContextExceeded
 from gbnf.model import resolve_model
 
 GrammarMode = Literal["fast", "full"]
@@ -66,7 +68,7 @@ class LlamaCppBackend:
         grammar_mode: GrammarMode = "fast",
         grammar_cache: int = 16,
         reuse_prefix: bool = True,
-        grammar_engine: GrammarEngine = "llama.cpp",
+        grammar_engine: GrammarEngine = "llguidance",
         chat_template: str | None = None,
     ) -> None:
         path = resolve_model(model_path)
@@ -116,9 +118,8 @@ class LlamaCppBackend:
         if len(tokens) + sampling.max_tokens > self.llm.n_ctx():
             raise ContextExceeded(f"prompt of {len(tokens)} tokens plus {sampling.max_tokens} to generate exceeds "
                                   f"the context of {self.llm.n_ctx()} tokens")
-        guided = grammar is not None and self.grammar_engine == "llguidance"
-        sampler = self._grammar(grammar) if grammar and not guided else None
-        matcher = self._matcher(grammar) if guided else None
+        matcher = self._matcher(grammar) if grammar is not None and self.grammar_engine == "llguidance" else None
+        sampler = self._grammar(grammar) if grammar is not None and matcher is None else None
         rng = np.random.default_rng(sampling.seed)
         bias = self._bias(sampling.bias)
         dry = dry_sampler(self._vocab, sampling) if sampling.dry else None
@@ -221,20 +222,19 @@ class LlamaCppBackend:
         return sampler
 
     def _matcher(self, text: str) -> Any:
-        """A fresh llguidance matcher for the GBNF ``text`` (compiled once per grammar)."""
-        import llguidance
-
+        """A fresh llguidance matcher for the GBNF ``text`` (compiled once per grammar), or None
+        when llguidance refuses the grammar (llama.cpp's engine decides it then)."""
         if self._llguidance_tokenizer is None:
             self._llguidance_tokenizer = llguidance_tokenizer(self._vocab)
-        pristine = self._matchers.pop(text, None)
-        if pristine is None:
+        if text in self._matchers:
+            pristine = self._matchers.pop(text)
+        else:
             pristine = llguidance.LLMatcher(self._llguidance_tokenizer, translate(text, "llguidance"), log_level=0)
-            if pristine.is_error():
-                raise GrammarError(f"llguidance refused the grammar: {pristine.get_error()[:300]}", text)
+            pristine = None if pristine.is_error() else pristine
         self._matchers[text] = pristine
         while len(self._matchers) > self._grammar_cache:
             self._matchers.popitem(last=False)
-        return pristine.deep_copy()
+        return None if pristine is None else pristine.deep_copy()
 
     def _eval_prompt(self, tokens: list[int]) -> None:
         """Evaluate the prompt, reusing the KV cache for the prefix shared with the last one.

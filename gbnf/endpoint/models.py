@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from gbnf.backends.base import Completion, Message, Sampling, TextSink
-from gbnf.backends.inprocess import LlamaCppBackend
+from gbnf.backends.inprocess import GrammarEngine, LlamaCppBackend
 from gbnf.backends.server import AsyncServerBackend, Upstream
 from gbnf.compiler.dialects import Dialect
 from gbnf.errors import Overloaded, ServerError, ServerLoading
@@ -45,17 +45,19 @@ class LocalModel:
     the process's stdout and stderr while it loads, so nothing else may run meanwhile.
     """
 
-    def __init__(self, path: str | Path | None = None, *, queue: int = 16, n_ctx: int = 8192) -> None:
+    def __init__(self, path: str | Path | None = None, *, queue: int = 16, n_ctx: int = 8192,
+                 engine: GrammarEngine = "llguidance") -> None:
         self.path = resolve_model(path)
         self.queue = queue
         self.n_ctx = n_ctx
+        self.engine = engine
         self._backend: LlamaCppBackend | None = None
         self._in_flight = 0
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
         if self._backend is None:
-            self._backend = LlamaCppBackend(self.path, n_ctx=self.n_ctx)
+            self._backend = LlamaCppBackend(self.path, n_ctx=self.n_ctx, grammar_engine=self.engine)
 
     async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                        on_text: TextSink | None = None) -> Completion:
