@@ -94,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, options)})
         endpoint_rows = endpoint_bench(server.url, per_set) if server is not None else []
-        compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10)
+        compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10,
+                                     1 if args.quick else 5)
         decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64, 1 if args.quick else 3)
         mask_rows = mask_bench(inprocess)
     result: dict[str, Any] = {

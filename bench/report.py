@@ -69,7 +69,7 @@ def markdown(result: dict[str, Any]) -> str:
         parts += ["#### BFCL through `gbnf serve` and through llama-server's own tool calling "
                   "(same model, same OpenAI requests)", "",
                   table(result["endpoint"]["by_target"], ("target", "tool_choice", "set"), ENDPOINT_METRICS), ""]
-    parts += ["#### Compile time (ms per compile)", "", "| tools | rules | ours cold | ours cached | "
+    parts += ["#### Compile time (ms per compile; the median of interleaved rounds)", "", "| tools | rules | ours cold | ours cached | "
               "llama.cpp converter |", "|---|---|---|---|---|"]
     parts += [f"| {r['tools']} | {r['rules']} | {r['ours cold']} | {r['ours cached']} | {r['llama.cpp converter']} |"
               for r in result["compile"]]

@@ -42,9 +42,10 @@ def union_schema(tools: list[Tool]) -> dict[str, Any]:
                        "required": ["name", "arguments"], "additionalProperties": False} for t in tools]}
 
 
-def compile_bench(sizes: tuple[int, ...], repeats: int) -> list[dict[str, Any]]:
+def compile_bench(sizes: tuple[int, ...], repeats: int, rounds: int = 5) -> list[dict[str, Any]]:
     """Milliseconds per compile for each pool size: ours cold, ours cached (the planner's
-    cache), and llama-cpp-python's converter on the same schemas."""
+    cache), and llama-cpp-python's converter on the same schemas; each the median of
+    ``rounds`` interleaved rounds of ``repeats`` compiles."""
     tools = load_manifests("manifests")
     rows = []
     for size in sizes:
@@ -53,14 +54,17 @@ def compile_bench(sizes: tuple[int, ...], repeats: int) -> list[dict[str, Any]]:
         rules = len(compile_pool(pool).rules)
         planner = Planner(pool, _NoBackend(), {})
         planner.grammar(pool)
-        timings = {}
-        for label, run in (("ours cold", lambda: compile_pool(pool)), ("ours cached", lambda: planner.grammar(pool)),
-                           ("llama.cpp converter", lambda: json_schema_to_gbnf(schema))):
-            start = time.perf_counter()
-            for _ in range(repeats):
-                run()
-            timings[label] = round((time.perf_counter() - start) / repeats * 1000, 4)
-        rows.append({"tools": size, "rules": rules, **timings})
+        cases = {"ours cold": lambda: compile_pool(pool), "ours cached": lambda: planner.grammar(pool),
+                 "llama.cpp converter": lambda: json_schema_to_gbnf(schema)}
+        timings: dict[str, list[float]] = {label: [] for label in cases}
+        for _ in range(rounds):
+            for label, run in cases.items():
+                start = time.perf_counter()
+                for _ in range(repeats):
+                    run()
+                timings[label].append((time.perf_counter() - start) / repeats * 1000)
+        rows.append({"tools": size, "rules": rules,
+                     **{label: round(statistics.median(times), 4) for label, times in timings.items()}})
     return rows
 
 

@@ -26,6 +26,9 @@ _CLASS_ESCAPES = {
           (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF)],
 }
 _CHAR_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "f": "\f", "v": "\v", "0": "\0"}
+_SPECIAL = set('\\[](){}|.*+?^$"') | {chr(c) for c in range(0xD800, 0xE000)}
+"""Characters that are regex syntax, or that a JSON string writes other than as themselves."""
+_QUANTIFIERS = ("*", "+", "?", "{")
 _JSON_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
@@ -122,8 +125,16 @@ class _Parser:
         while not self.at_end() and self.peek() not in "|)":
             if self.peek() == "$" and self.pos == len(self.text) - 1:
                 break
-            items.append(self.quantified())
+            items.append(self.literal() or self.quantified())
         return " ".join(items)
+
+    def literal(self) -> str:
+        """A run of plain characters, none repeated, as one GBNF string ("" when none is here)."""
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] not in _SPECIAL and self.text[self.pos] >= " " \
+                and self.text[self.pos + 1:self.pos + 2] not in _QUANTIFIERS:
+            self.pos += 1
+        return gbnf_literal(self.text[start:self.pos]) if self.pos > start else ""
 
     def quantified(self) -> str:
         atom = self.atom()
