@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 import subprocess
 import sys
 
@@ -76,6 +77,8 @@ def test_an_answer_that_carries_the_results_is_not_cited(tools):
 
 
 def test_still_to_do_names_the_next_clause_and_offers_the_tool_again_for_it(tools):
+    free = {"type": "object", "properties": {"timezone": {"type": "string"}}}  # any text: city names stand in
+    tools = [replace(t, parameters=free) if t.name == "get_now" else t for t in tools]
     weather = {"get_now": lambda timezone: timezone}
     p, backend, events = planner(tools, call("get_now", timezone="Oslo"), call("get_now", timezone="Madrid"), FINAL,
                                  executors=weather, top_k=3, single_use=True, act_first=False, model_rank=False,
