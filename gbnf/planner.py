@@ -18,6 +18,7 @@ completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or
 from __future__ import annotations
 
 import re
+import threading
 import uuid
 
 from collections.abc import Callable, Generator, Mapping
@@ -149,6 +150,7 @@ class Planner:
         self._relevance = ModelRelevance(scorer) if scorer is not None else None
         self._subscribers: list[Subscriber] = []
         self._grammars: list[tuple[list[Tool], Grammar]] = []  # the most recently used first
+        self._grammars_lock = threading.Lock()  # plans may run in several threads
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber(event)`` for every event of every later run; returns the function
@@ -162,15 +164,16 @@ class Planner:
         same tools by identity: about a microsecond for 1000 tools, where hashing their names
         took 40."""
         pool = pool if isinstance(pool, list) else list(pool)
-        for i, (seen, grammar) in enumerate(self._grammars):
-            if seen == pool:
-                if i:
-                    self._grammars.insert(0, self._grammars.pop(i))
-                return grammar
-        grammar = compile_pool(pool, parallel=self.parallel, compact=self.compact)
-        self._grammars.insert(0, (list(pool), grammar))
-        del self._grammars[GRAMMAR_CACHE:]
-        return grammar
+        with self._grammars_lock:
+            for i, (seen, grammar) in enumerate(self._grammars):
+                if seen == pool:
+                    if i:
+                        self._grammars.insert(0, self._grammars.pop(i))
+                    return grammar
+            grammar = compile_pool(pool, parallel=self.parallel, compact=self.compact)
+            self._grammars.insert(0, (list(pool), grammar))
+            del self._grammars[GRAMMAR_CACHE:]
+            return grammar
 
     def run(self, query: str) -> PlanResult:
         """Plan with a synchronous backend."""

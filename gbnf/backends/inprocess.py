@@ -118,8 +118,8 @@ class LlamaCppBackend:
         if len(tokens) + sampling.max_tokens > self.llm.n_ctx():
             raise ContextExceeded(f"prompt of {len(tokens)} tokens plus {sampling.max_tokens} to generate exceeds "
                                   f"the context of {self.llm.n_ctx()} tokens")
-        matcher = self._matcher(grammar) if grammar is not None and self.grammar_engine == "llguidance" else None
-        sampler = self._grammar(grammar) if grammar is not None and matcher is None else None
+        matcher = self._matcher(grammar) if grammar and self.grammar_engine == "llguidance" else None
+        sampler = self._grammar(grammar) if grammar and matcher is None else None
         rng = np.random.default_rng(sampling.seed)
         bias = self._bias(sampling.bias)
         dry = dry_sampler(self._vocab, sampling) if sampling.dry else None
