@@ -13,14 +13,16 @@ from gbnf.literals import COUNT_LIMIT
 from gbnf.schema import follow_ref, key_path, merge_all_of
 
 TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$schema", "$comment", "deprecated",
+                         "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema"})
+"""Keywords that say what a value means, never which values are valid."""
 # Keywords that only annotate, or that the compiler turns into grammar.
 _HANDLED = {
     "type", "properties", "required", "items", "prefixItems", "enum", "const", "$ref", "$defs",
     "definitions", "anyOf", "oneOf", "allOf", "minItems", "maxItems", "minLength", "maxLength",
     "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "nullable",
     "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
-    "multipleOf", "title", "description", "default", "examples", "$schema", "$comment",
-    "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
+    "multipleOf", *ANNOTATIONS,
 }
 _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
 _UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
