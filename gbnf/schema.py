@@ -12,6 +12,11 @@ from referencing.exceptions import Unresolvable
 
 from gbnf.errors import SchemaError
 
+TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$schema", "$comment", "deprecated",
+                         "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema"})
+"""Keywords that say what a value means, never which values are valid."""
+_TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER
 
 def key_path(path: str, key: str) -> str:
     """Join a dotted key path (``a.b`` + ``c`` -> ``a.b.c``)."""
@@ -232,6 +237,11 @@ def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
     schema cannot judge (an unresolvable ref) counts as invalid."""
     if isinstance(schema, bool):
         return lambda value: schema
+    asserting = [k for k in schema if k not in ANNOTATIONS]
+    if not asserting:
+        return lambda value: True
+    if asserting == ["type"] and schema["type"] in TYPES:  # the common case, without building a validator
+        return lambda value: _TYPE_CHECKER.is_type(value, schema["type"])
     with_defs = {**{k: root[k] for k in ("$defs", "definitions") if isinstance(root, dict) and k in root}, **schema}
     validator = jsonschema.Draft202012Validator(with_defs)
 

@@ -10,12 +10,8 @@ from typing import Any, Literal
 
 from gbnf.errors import SchemaError
 from gbnf.literals import COUNT_LIMIT
-from gbnf.schema import follow_ref, key_path, merge_all_of
+from gbnf.schema import ANNOTATIONS, TYPES, follow_ref, key_path, merge_all_of
 
-TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
-ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$schema", "$comment", "deprecated",
-                         "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema"})
-"""Keywords that say what a value means, never which values are valid."""
 # Keywords that only annotate, or that the compiler turns into grammar.
 _HANDLED = {
     "type", "properties", "required", "items", "prefixItems", "enum", "const", "$ref", "$defs",

@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from gbnf import jsonread
 from gbnf.compiler.arrays import emit_array
-from gbnf.compiler.canonical import ANNOTATIONS, TYPES, Node, canonicalize, count_bounds
+from gbnf.compiler.canonical import Node, canonicalize, count_bounds
 from gbnf.compiler.objects import emit_object
 from gbnf.compiler.rules import RuleTable
 from gbnf.compiler.scalars import emit_integer, emit_number, emit_string
@@ -18,7 +16,6 @@ from gbnf.errors import SchemaError
 from gbnf.literals import json_literal
 from gbnf.schema import key_path, merge_all_of, validity
 
-TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER
 MAX_DEPTH = 4
 """Objects and arrays nested deeper than this below the root become generic JSON."""
 
@@ -96,12 +93,9 @@ class Emitter:
         if not all(jsonread.is_json(v) for v in values):
             raise SchemaError(key_path(path, "const" if "const" in schema else "enum"),
                               "NaN and Infinity are not JSON, nor is any value JSON cannot write")
-        rest = {k: v for k, v in schema.items() if k not in ("enum", "const") and k not in ANNOTATIONS}
-        if rest.keys() <= {"type"} and rest.get("type", "string") in TYPES:  # the common case, without a validator
-            kept = [v for v in values if not rest or TYPE_CHECKER.is_type(v, rest["type"])]
-        else:
-            valid = validity(rest, self.root)
-            kept = [v for v in values if valid(v)]
+        rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
+        valid = validity(rest, self.root)
+        kept = [v for v in values if valid(v)]
         if not kept:
             raise SchemaError(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
         return self.rule(name, " | ".join(dict.fromkeys(json_literal(v) for v in kept)))
