@@ -22,6 +22,7 @@ import ctypes
 import os
 import threading
 import time
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
@@ -223,14 +224,18 @@ class LlamaCppBackend:
 
     def _matcher(self, text: str) -> Any:
         """A fresh llguidance matcher for the GBNF ``text`` (compiled once per grammar), or None
-        when llguidance refuses the grammar (llama.cpp's engine decides it then)."""
+        when llguidance refuses the grammar (llama.cpp's engine decides it then, with a warning:
+        the refusal is a gap in our llguidance dialect)."""
         if self._llguidance_tokenizer is None:
             self._llguidance_tokenizer = llguidance_tokenizer(self._vocab)
         if text in self._matchers:
             pristine = self._matchers.pop(text)
         else:
             pristine = llguidance.LLMatcher(self._llguidance_tokenizer, translate(text, "llguidance"), log_level=0)
-            pristine = None if pristine.is_error() else pristine
+            if pristine.is_error():
+                warnings.warn(f"llguidance refused a grammar, so llama.cpp decides it: {pristine.get_error()[:200]}",
+                              stacklevel=2)
+                pristine = None
         self._matchers[text] = pristine
         while len(self._matchers) > self._grammar_cache:
             self._matchers.popitem(last=False)
