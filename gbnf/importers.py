@@ -191,12 +191,36 @@ def bfcl_schema(schema: Any, notes: list[str] | None = None, path: str = "parame
     if out.get("type") == "array" and "enum" in out and not any(isinstance(v, list) for v in out["enum"]):
         # BFCL puts the items' enum on the array itself
         out["items"] = {**(out.get("items") or {}), "enum": out.pop("enum")}
-    if out.get("type") == "boolean" and any(not isinstance(v, bool) for v in out.get("enum", [])):
-        # BFCL live data: a boolean with the string enum ["True", "False", "dontcare"]
+    scalar = _SCALARS.get(out["type"]) if isinstance(out.get("type"), str) else None
+    if scalar and isinstance(out.get("enum"), list) and not all(scalar(v) for v in out["enum"]):
+        # BFCL live data: a boolean with the enum ["True", "False", "dontcare"], an integer with
+        # ["1", "2", "dontcare"]; the answers use the type, so the type wins
+        kept = [v for v in map(_as_json, out["enum"]) if scalar(v)]
         if notes is not None:
-            notes.append(f"{path}: a boolean with the string enum {out['enum']}: the enum is dropped")
-        del out["enum"]
+            repair = f"the enum becomes {json.dumps(kept)}" if kept else "the enum is dropped"
+            notes.append(f"{path}: {out['type']} with the enum {json.dumps(out['enum'])}: {repair}")
+        if kept:
+            out["enum"] = kept
+        else:
+            del out["enum"]
     return out
+
+
+_SCALARS: dict[str, Any] = {
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+}
+
+
+def _as_json(value: Any) -> Any:
+    """A string enum value read as the JSON scalar it spells (``"True"`` is true, ``"2"`` is 2)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return jsonread.loads(value.lower() if value in ("True", "False") else value)
+    except json.JSONDecodeError:
+        return value
 
 
 def _bfcl_type(value: Any) -> Any:

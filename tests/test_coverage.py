@@ -171,12 +171,25 @@ def test_mcp_tools_need_an_input_schema():
     assert [t.name for t in imported.tools] == ["b"] and "[0].inputSchema: a: missing" in str(imported.skipped[0])
 
 
-def test_bfcl_boolean_with_a_string_enum_is_repaired():
+def test_bfcl_scalar_with_a_string_enum_is_repaired():
     entry = {"name": "f", "parameters": {"type": "dict", "properties": {
-        "veg": {"type": "boolean", "enum": ["True", "False", "dontcare"]}}}}
+        "veg": {"type": "boolean", "enum": ["True", "False", "dontcare"]},
+        "adults": {"type": "integer", "enum": ["1", "2", "dontcare"]},
+        "group": {"type": "integer", "enum": ["Group A", "Group B"]},
+        "kinds": {"type": ["integer", "null"], "enum": [1, None]}}}}
     imported = import_each([entry], "bfcl", "live.json")
-    assert imported.tools[0].parameters["properties"]["veg"] == {"type": "boolean"}
-    assert "parameters.properties.veg: a boolean with the string enum" in imported.notes[0]
+    properties = imported.tools[0].parameters["properties"]
+    assert properties["veg"] == {"type": "boolean", "enum": [True, False]}
+    assert properties["adults"] == {"type": "integer", "enum": [1, 2]}
+    assert properties["group"] == {"type": "integer"}
+    assert properties["kinds"] == {"type": ["integer", "null"], "enum": [1, None]}
+    assert imported.notes == [
+        'live.json[0] (f): parameters.properties.veg: boolean with the enum ["True", "False", "dontcare"]: '
+        'the enum becomes [true, false]',
+        'live.json[0] (f): parameters.properties.adults: integer with the enum ["1", "2", "dontcare"]: '
+        'the enum becomes [1, 2]',
+        'live.json[0] (f): parameters.properties.group: integer with the enum ["Group A", "Group B"]: '
+        'the enum is dropped']
 
 
 def test_cli_import_keeps_every_bfcl_entry_inside_the_output(tmp_path):
