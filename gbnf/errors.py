@@ -26,6 +26,11 @@ class SchemaError(GbnfError):
         super().__init__(f"{path or '(root)'}: {problem}")
 
 
+class Unsatisfiable(SchemaError):
+    """A schema position that no value satisfies: an error at the root, while a union branch,
+    an optional property or an array item that admits nothing is left out of the grammar."""
+
+
 class BackendError(GbnfError):
     """A model backend failed; the message names the request."""
 

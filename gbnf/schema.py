@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import jsonschema
 from referencing.exceptions import Unresolvable
 
-from gbnf.errors import SchemaError
+from gbnf.errors import SchemaError, Unsatisfiable
 
 TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$schema", "$comment", "deprecated",
@@ -74,7 +74,7 @@ def merge_all_of(schemas: list[Any], path: str) -> dict[str, Any]:
         if schema is True:
             continue
         if schema is False:
-            raise SchemaError(key_path(path, "allOf"), "contains 'false', which matches no value")
+            raise Unsatisfiable(key_path(path, "allOf"), "contains 'false', which matches no value")
         if "allOf" in schema:
             schema = merge_all_of([{k: v for k, v in schema.items() if k != "allOf"}, *schema["allOf"]], path)
         merged = _merge_two(merged, schema, path)
@@ -103,7 +103,7 @@ def _merge_two(a: dict[str, Any], b: dict[str, Any], path: str) -> dict[str, Any
                 theirs.add("integer")
             both = sorted(mine & theirs)
             if not both:
-                raise SchemaError(key_path(path, "allOf"), "the parts allow no common type")
+                raise Unsatisfiable(key_path(path, "allOf"), "the parts allow no common type")
             out[key] = both[0] if len(both) == 1 else both
         elif key == "enum":
             out[key] = [v for v in out[key] if v in value]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gbnf.errors import SchemaError
+from gbnf.errors import Unsatisfiable
 from gbnf.literals import repeat
 from gbnf.schema import key_path
 
@@ -13,23 +13,26 @@ if TYPE_CHECKING:
 
 
 def emit_array(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """An array: its prefix items, then further items, as many as the counts allow."""
-    prefix = list(schema.get("prefixItems") or [])
+    """An array: its prefix items, then further items, as many as the counts allow; the array
+    ends before the first position that no value satisfies."""
     items = schema.get("items", True)
     if "items" not in schema and "contains" not in schema:
         items = schema.get("unevaluatedItems", True)
-    if False in prefix:
-        prefix = prefix[:prefix.index(False)]
-        items = False
+    heads: list[str] = []
+    for i, sub in enumerate(schema.get("prefixItems") or []):
+        head = e.visit_or_none(sub, f"{name}Item{i}", f"{path}[{i}]", depth + 1)
+        if head is None:
+            items = False
+            break
+        heads.append(head)
+    item = e.visit_or_none(items, name + "Item", f"{path}[]", depth + 1)
     low, high = e.counts(schema, path, "minItems", "maxItems")
-    if items is False:
-        high = len(prefix) if high is None else min(high, len(prefix))
+    if item is None:
+        high = len(heads) if high is None else min(high, len(heads))
     if high is not None and low > high:
-        raise SchemaError(key_path(path, "minItems"), "minItems is larger than the items allowed")
+        raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the items allowed")
     if high == 0:
         return e.rule(name, f'"["{e.ws} "]"')
-    heads = [e.visit(p, f"{name}Item{i}", f"{path}[{i}]", depth + 1) for i, p in enumerate(prefix)]
-    item = None if items is False else e.visit(items, name + "Item", f"{path}[]", depth + 1)
 
     def tail(i: int) -> str:
         if high is not None and i >= high:

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gbnf.errors import SchemaError
+from gbnf.errors import SchemaError, Unsatisfiable
 from gbnf.literals import COUNT_LIMIT
 from gbnf.schema import ANNOTATIONS, TYPES, follow_ref, key_path, merge_all_of
 
@@ -48,7 +48,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
         if schema is True or schema == {}:
             return Node("any", {}, refs, tuple(notes))
         if schema is False:
-            raise SchemaError(path, "the schema 'false' matches no value")
+            raise Unsatisfiable(path, "the schema 'false' matches no value")
         if not isinstance(schema, dict):
             raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
         unevaluated = [keyword for keyword in _UNEVALUATED if keyword in schema]
@@ -60,7 +60,11 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             if ref in refs:
                 raise SchemaError(key_path(path, "$ref"), f"{ref!r} refers to itself without nesting")
             target = follow_ref(root, ref, path)
-            rest = {k: v for k, v in schema.items() if k not in ("$ref", "$defs", "definitions")}
+            said = target if isinstance(target, dict) else {}
+            # keywords beside the $ref that add nothing leave the target itself, which the emitter
+            # then meets again (and emits once) wherever the $ref is used
+            rest = {k: v for k, v in schema.items()
+                    if k not in ("$ref", "$defs", "definitions", *ANNOTATIONS) and (k not in said or said[k] != v)}
             schema, refs = merge_all_of([target, rest], path) if rest else target, refs | {ref}
             continue
         if "allOf" in schema:
@@ -100,7 +104,7 @@ def count_bounds(schema: dict[str, Any], path: str, low_key: str, high_key: str
             bounds.append(int(value))
     low, high = bounds
     if high is not None and low is not None and low > high:
-        raise SchemaError(key_path(path, low_key), f"{low_key} is larger than {high_key}")
+        raise Unsatisfiable(key_path(path, low_key), f"{low_key} is larger than {high_key}")
     return low or 0, high, notes
 
 

@@ -12,9 +12,9 @@ from gbnf.compiler.canonical import Node, canonicalize, count_bounds
 from gbnf.compiler.objects import emit_object
 from gbnf.compiler.rules import RuleTable
 from gbnf.compiler.scalars import emit_integer, emit_number, emit_string
-from gbnf.errors import SchemaError
+from gbnf.errors import SchemaError, Unsatisfiable
 from gbnf.literals import json_literal
-from gbnf.schema import key_path, merge_all_of, validity
+from gbnf.schema import ANNOTATIONS, key_path, validity
 
 MAX_DEPTH = 4
 """Objects and arrays nested deeper than this below the root become generic JSON."""
@@ -22,7 +22,12 @@ MAX_DEPTH = 4
 
 class Emitter:
     """Emits the instances of one root schema (a tool's parameters) into a shared rule table;
-    what the grammar holds loosely goes to ``looser``."""
+    what the grammar holds loosely goes to ``looser``.
+
+    Each part of the schema is emitted once per depth: a part reached again (a ``$ref`` used in
+    many places, a recursive union) reuses its rule, and its looser spots are reported at the
+    first path that reached it. Without this, recursive unions cost time exponential in depth.
+    """
 
     def __init__(self, table: RuleTable, root: Any, looser: list[str], *, max_depth: int = MAX_DEPTH) -> None:
         self.table = table
@@ -32,6 +37,10 @@ class Emitter:
         self.ws = "" if table.compact else " ws"
         """The whitespace reference to splice in (empty when compact)."""
         self.sep = '","' + self.ws
+        self._done: dict[tuple[int, int, frozenset[str]], tuple[Any, str | Unsatisfiable]] = {}
+        """Each visit's result by (id of its schema, depth, refs), with the schema kept alive."""
+        self.key_rules: dict[tuple[str, ...], str] = {}
+        """The rule for keys other than these declared ones, by the declared keys."""
 
     def rule(self, name: str, body: str) -> str:
         return self.table.add(name, body)
@@ -48,6 +57,26 @@ class Emitter:
 
     def visit(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str] = frozenset()) -> str:
         """A GBNF expression for the instances of ``schema`` (at ``path``, nested ``depth`` deep)."""
+        key = (id(schema), depth, refs)
+        if key not in self._done:
+            try:
+                self._done[key] = (schema, self._emit(schema, name, path, depth, refs))
+            except Unsatisfiable as exc:
+                self._done[key] = (schema, exc)
+        result = self._done[key][1]
+        if isinstance(result, Unsatisfiable):
+            raise result
+        return result
+
+    def visit_or_none(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str] = frozenset()
+                      ) -> str | None:
+        """Like :meth:`visit`, or None when no value satisfies ``schema``."""
+        try:
+            return self.visit(schema, name, path, depth, refs)
+        except Unsatisfiable:
+            return None
+
+    def _emit(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str]) -> str:
         node = canonicalize(schema, self.root, path, refs)
         for where, why in node.notes:
             self.loose(where, why)
@@ -69,18 +98,19 @@ class Emitter:
     def _union(self, node: Node, name: str, path: str, depth: int) -> str:
         """anyOf/oneOf: one alternative per branch, each merged with the keywords beside it."""
         keyword = node.kind
-        rest = {k: v for k, v in node.schema.items() if k != keyword}
+        rest = {k: v for k, v in node.schema.items() if k != keyword and k not in ANNOTATIONS}
         branches = node.schema[keyword]
         if not isinstance(branches, list) or not branches:
             raise SchemaError(key_path(path, keyword), "must be a non-empty list of schemas")
         alternatives = []
         for i, branch in enumerate(branches):
-            if branch is False:
-                continue
-            merged = merge_all_of([rest, branch], path) if rest else branch
-            alternatives.append(self.visit(merged, f"{name}{i}", f"{key_path(path, keyword)}[{i}]", depth, node.refs))
+            where = f"{key_path(path, keyword)}[{i}]"
+            merged = {"allOf": [rest, branch]} if rest else branch
+            alternative = self.visit_or_none(merged, f"{name}{i}", where, depth, node.refs)
+            if alternative is not None:
+                alternatives.append(alternative)
         if not alternatives:
-            raise SchemaError(key_path(path, keyword), "no branch can match")
+            raise Unsatisfiable(key_path(path, keyword), "no branch can match")
         if keyword == "oneOf" and len(branches) > 1:
             self.loose(key_path(path, "oneOf"), "exclusivity left to the validator")
         return self.rule(name, " | ".join(dict.fromkeys(alternatives)))
@@ -88,8 +118,10 @@ class Emitter:
     def _enum(self, schema: dict[str, Any], name: str, path: str) -> str:
         """const/enum: the listed values that also satisfy the schema's other keywords."""
         values = [schema["const"]] if "const" in schema else schema["enum"]
-        if not isinstance(values, list) or not values:
-            raise SchemaError(key_path(path, "enum"), "must be a non-empty list")
+        if not isinstance(values, list):
+            raise SchemaError(key_path(path, "enum"), "must be a list")
+        if not values:
+            raise Unsatisfiable(key_path(path, "enum"), "an empty list matches no value")
         if not all(jsonread.is_json(v) for v in values):
             raise SchemaError(key_path(path, "const" if "const" in schema else "enum"),
                               "NaN and Infinity are not JSON, nor is any value JSON cannot write")
@@ -97,7 +129,7 @@ class Emitter:
         valid = validity(rest, self.root)
         kept = [v for v in values if valid(v)]
         if not kept:
-            raise SchemaError(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
+            raise Unsatisfiable(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
         return self.rule(name, " | ".join(dict.fromkeys(json_literal(v) for v in kept)))
 
 

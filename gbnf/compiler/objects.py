@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from gbnf.compiler.regex import pattern_to_gbnf
 from gbnf.compiler.rules import rule_word
-from gbnf.errors import SchemaError, Untranslatable
+from gbnf.errors import Untranslatable
 from gbnf.literals import class_char, gbnf_literal, json_text, repeat
 from gbnf.schema import key_path
 
@@ -28,11 +28,10 @@ def emit_object(e: Emitter, schema: dict[str, Any], name: str, path: str, depth:
         props.setdefault(key, True)
     pairs: list[tuple[str, bool]] = []
     for key, sub in props.items():
-        if sub is False:
-            if key in required:
-                raise SchemaError(key_path(path, key), "required, but its schema is 'false'")
+        visit = e.visit if key in required else e.visit_or_none  # an optional key no value fits is left out
+        value = visit(sub, name + rule_word(key), key_path(path, key), depth + 1)
+        if value is None:
             continue
-        value = e.visit(sub, name + rule_word(key), key_path(path, key), depth + 1)
         pairs.append((f"{gbnf_literal(json_text(key) + ':')}{e.ws} {value}", key in required))
     extra = _extra_member(e, schema, list(props), name, path, depth)
     if extra is None and not pairs:
@@ -61,23 +60,22 @@ def _extra_member(e: Emitter, schema: dict[str, Any], declared: list[str], name:
     patterns = schema.get("patternProperties") or {}
     options = []
     for i, (pattern, sub) in enumerate(patterns.items()):
-        if sub is False:
+        value = e.visit_or_none(sub, f"{name}Pattern{i}", key_path(path, f"/{pattern}/"), depth + 1)
+        if value is None:
             continue
         try:
             key = f'"\\"" {pattern_to_gbnf(pattern)} "\\""'
         except Untranslatable as exc:
             e.loose(key_path(path, "patternProperties"), f"pattern {pattern!r} not translated ({exc})")
             key = "string"
-        value = e.visit(sub, f"{name}Pattern{i}", key_path(path, f"/{pattern}/"), depth + 1)
         options.append(f"{key} \":\"{e.ws} {value}")
     if patterns and declared:
         e.loose(key_path(path, "patternProperties"), "declared keys matching a pattern: left to the validator")
-    if extra is not False:
+    value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
+    if value is not None:
         if patterns:
             e.loose(key_path(path, "patternProperties"), "keys matching no pattern: left to the validator")
-        key = _key(e, schema, declared, name, path)
-        value = e.visit(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
-        options.append(f"{key} \":\"{e.ws} {value}")
+        options.append(f"{_key(e, schema, declared, name, path)} \":\"{e.ws} {value}")
     if not options:
         return None
     return e.rule(f"{name}Member", " | ".join(options))
@@ -95,7 +93,10 @@ def _key(e: Emitter, schema: dict[str, Any], declared: list[str], name: str, pat
         e.loose(path, "undeclared keys may repeat a declared key that needs escapes")
     if not plain:
         return "string"
-    return e.rule(f"{name}Key", f'"\\"" {_not_keys(e, plain, name + "KeyText")} "\\""')
+    keys = tuple(plain)
+    if keys not in e.key_rules:  # objects reached again (a recursive $ref) share the key rule
+        e.key_rules[keys] = e.rule(f"{name}Key", f'"\\"" {_not_keys(e, plain, name + "KeyText")} "\\""')
+    return e.key_rules[keys]
 
 
 def _not_keys(e: Emitter, suffixes: list[str], name: str) -> str:

@@ -9,7 +9,7 @@ from gbnf.compiler.canonical import numeric_bounds
 from gbnf.compiler.formats import EXACT, FORMATS
 from gbnf.compiler.ranges import int_range
 from gbnf.compiler.regex import pattern_to_gbnf
-from gbnf.errors import SchemaError, Untranslatable
+from gbnf.errors import SchemaError, Unsatisfiable, Untranslatable
 from gbnf.literals import repeat
 from gbnf.schema import key_path
 
@@ -53,7 +53,7 @@ def emit_integer(e: Emitter, schema: dict[str, Any], name: str, path: str, depth
     if low is None and high is None:
         return "integer"
     if low is not None and high is not None and low > high:
-        raise SchemaError(path, f"no integer lies between {low} and {high}")
+        raise Unsatisfiable(path, f"no integer lies between {low} and {high}")
     return e.rule(name, int_range(low, high))
 
 
