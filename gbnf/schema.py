@@ -41,9 +41,19 @@ def check_schema(schema: Any, *, formats: bool = False) -> None:
 
 
 def follow_ref(root: Any, ref: str, path: str) -> Any:
-    """Resolve a local ``$ref`` (``#``, ``#/$defs/x``, ``#/definitions/x``) against ``root``."""
+    """Resolve a local ``$ref`` against ``root``: a JSON pointer (``#``, ``#/$defs/x``), a plain
+    name (``#x``: an ``$anchor``, or a draft-4 to 7 ``id`` of ``#x``), or either after the root's
+    own ``$id``."""
+    own = root.get("$id", root.get("id")) if isinstance(root, dict) else None
+    if isinstance(ref, str) and isinstance(own, str) and own.partition("#")[0] == ref.partition("#")[0] != "":
+        ref = "#" + ref.partition("#")[2]
     if not isinstance(ref, str) or not ref.startswith("#"):
         raise SchemaError(key_path(path, "$ref"), f"only local references ('#/...') are supported, not {ref!r}")
+    if ref[1:2] not in ("", "/"):
+        found = _anchored(root, ref[1:])
+        if found is None:
+            raise SchemaError(key_path(path, "$ref"), f"{ref!r} points to nothing")
+        return found
     node = root
     for token in [t for t in ref[1:].split("/") if t != ""]:
         token = unquote(token).replace("~1", "/").replace("~0", "~")
@@ -56,6 +66,24 @@ def follow_ref(root: Any, ref: str, path: str) -> Any:
     return node
 
 
+def _anchored(schema: Any, name: str, top: bool = True) -> Any:
+    """The subschema named ``name`` by ``$anchor`` (or an ``id``/``$id`` of ``#name``) in this
+    resource (not inside an embedded schema with an ``$id`` of its own), or None."""
+    if isinstance(schema, list):
+        return next((found for part in schema if (found := _anchored(part, name, False)) is not None), None)
+    if not isinstance(schema, dict):
+        return None
+    own = schema.get("$id", schema.get("id"))
+    if not top and isinstance(own, str) and not own.startswith("#"):
+        return None
+    if schema.get("$anchor") == name or own == f"#{name}":
+        return schema
+    return next((found for key, part in schema.items() if key not in _DATA
+                 and (found := _anchored(part, name, False)) is not None), None)
+
+
+_DATA = frozenset({"enum", "const", "default", "examples"})
+"""Keywords whose values are data, never schemas."""
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 UNMERGED = "allOf-unmerged"

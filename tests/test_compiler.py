@@ -14,7 +14,8 @@ from hypothesis_jsonschema import from_schema
 
 from gbnf import SchemaError, Tool, compile_pool, compile_schema, compile_schema_grammar
 from gbnf.compiler import references
-from gbnf.errors import Unsatisfiable
+from gbnf.errors import InvalidCall, Unsatisfiable
+from gbnf.validate import validate_json
 from gbnf.literals import json_text
 from gbnf.schema import in_grammar_order
 from tests.conftest import MANIFESTS, REPO
@@ -286,6 +287,21 @@ def test_a_recursive_union_is_emitted_once_per_depth(engine):
     inner = {"a": {"k0": "x"}, "k1": "x"}  # required keys come after the declared properties
     assert engine.accepts(grammar.text, json_text({"b": inner, "k0": "x"}))
     assert not engine.accepts(grammar.text, json_text({"b": {"a": {"k0": "x"}}, "k0": "x"}))
+
+
+@pytest.mark.parametrize("schema", [
+    {"$schema": "http://json-schema.org/draft-04/schema#", "definitions": {"n": {"id": "#n", "type": "integer"}},
+     "properties": {"x": {"$ref": "#n"}}},
+    {"$defs": {"n": {"$anchor": "n", "type": "integer"}}, "properties": {"x": {"$ref": "#n"}}},
+    {"$id": "https://example.com/s.json", "$defs": {"n": {"type": "integer"}},
+     "properties": {"x": {"$ref": "https://example.com/s.json#/$defs/n"}}},
+], ids=["draft4-id", "anchor", "own-id"])
+def test_refs_by_name_and_by_the_schemas_own_id(engine, schema):
+    grammar = compile_schema(schema)
+    assert engine.accepts(grammar, '{"x": 1}') and not engine.accepts(grammar, '{"x": "1"}')
+    assert validate_json('{"x": 1}', schema) == {"x": 1}
+    with pytest.raises(InvalidCall):
+        validate_json('{"x": "1"}', schema)
 
 
 def test_bad_schemas_raise_schema_error_with_path():
