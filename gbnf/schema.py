@@ -44,8 +44,7 @@ def follow_ref(root: Any, ref: str, path: str) -> Any:
     """Resolve a local ``$ref`` against ``root``: a JSON pointer (``#``, ``#/$defs/x``), a plain
     name (``#x``: an ``$anchor``, or a draft-4 to 7 ``id`` of ``#x``), or either after the root's
     own ``$id``."""
-    own = root.get("$id", root.get("id")) if isinstance(root, dict) else None
-    if isinstance(ref, str) and isinstance(own, str) and own.partition("#")[0] == ref.partition("#")[0] != "":
+    if isinstance(ref, str) and not ref.startswith("#") and is_local(root, ref):
         ref = "#" + ref.partition("#")[2]
     if not isinstance(ref, str) or not ref.startswith("#"):
         raise SchemaError(key_path(path, "$ref"), f"only local references ('#/...') are supported, not {ref!r}")
@@ -64,6 +63,12 @@ def follow_ref(root: Any, ref: str, path: str) -> Any:
         else:
             raise SchemaError(key_path(path, "$ref"), f"{ref!r} points to nothing")
     return node
+
+
+def is_local(root: Any, ref: str) -> bool:
+    """Whether ``ref`` points into ``root``: a fragment, or the root's own ``$id`` and a fragment."""
+    own = root.get("$id", root.get("id")) if isinstance(root, dict) else None
+    return ref.startswith("#") or isinstance(own, str) and own.partition("#")[0] == ref.partition("#")[0] != ""
 
 
 def _anchored(schema: Any, name: str, top: bool = True) -> Any:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
+from referencing.exceptions import Unresolvable
 
 from gbnf import jsonread
 from gbnf.errors import InvalidCall, SchemaError
@@ -75,10 +76,11 @@ def _parse(text: str, truncated: bool, what: str = "a JSON tool call", hint: str
 
 def _errors(schema: Any, value: Any, whose: str) -> list[Any]:
     """``value``'s validation errors against ``schema``; a schema that cannot be evaluated (a
-    ``multipleOf`` of 0, a pattern Python cannot compile) is a :class:`SchemaError`."""
+    ``multipleOf`` of 0, a pattern Python cannot compile, a ``$ref`` to nothing or to a schema
+    not at hand) is a :class:`SchemaError`."""
     try:
         return list(_validator(json.dumps(schema, sort_keys=True)).iter_errors(value))
-    except (ArithmeticError, re.error, RecursionError, TypeError, ValueError) as exc:
+    except (ArithmeticError, re.error, RecursionError, TypeError, ValueError, Unresolvable) as exc:
         raise SchemaError(whose, f"its schema cannot check a value ({type(exc).__name__}: {exc})") from None
 
 

@@ -304,6 +304,21 @@ def test_refs_by_name_and_by_the_schemas_own_id(engine, schema):
         validate_json('{"x": "1"}', schema)
 
 
+def test_a_remote_ref_is_left_to_the_validator(engine):
+    schema = {"properties": {"x": {"$ref": "http://json-schema.org/draft-04/schema#/properties/type"},
+                             "y": {"$ref": "https://nowhere.example/s.json"}}}
+    grammar = compile_schema_grammar(schema)
+    assert grammar.looser == ("x.$ref: 'http://json-schema.org/draft-04/schema#/properties/type' is not fetched: "
+                              "any value, left to the validator",
+                              "y.$ref: 'https://nowhere.example/s.json' is not fetched: any value, left to the validator")
+    assert engine.accepts(grammar.text, '{"x": 5}')
+    assert validate_json('{"x": "string"}', schema) == {"x": "string"}  # jsonschema has the metaschemas at hand
+    with pytest.raises(InvalidCall):
+        validate_json('{"x": 5}', schema)
+    with pytest.raises(SchemaError, match=r"its schema cannot check a value \(.*Unresolvable"):
+        validate_json('{"y": 5}', schema)
+
+
 def test_bad_schemas_raise_schema_error_with_path():
     with pytest.raises(SchemaError, match=r"^a\.type: unknown type 'float'"):
         compile_schema({"type": "object", "properties": {"a": {"type": "float"}}})

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from gbnf.errors import SchemaError, Unsatisfiable
 from gbnf.literals import COUNT_LIMIT
-from gbnf.schema import ANNOTATIONS, TYPES, follow_ref, key_path, merge_all_of
+from gbnf.schema import ANNOTATIONS, TYPES, follow_ref, is_local, key_path, merge_all_of
 
 # Keywords that only annotate, or that the compiler turns into grammar.
 _HANDLED = {
@@ -59,6 +59,9 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             ref = schema["$ref"]
             if ref in refs:
                 raise SchemaError(key_path(path, "$ref"), f"{ref!r} refers to itself without nesting")
+            if isinstance(ref, str) and not ref.startswith("#") and not is_local(root, ref):
+                notes.append((key_path(path, "$ref"), f"{ref!r} is not fetched: any value, left to the validator"))
+                return Node("any", {}, refs, tuple(notes))
             target = follow_ref(root, ref, path)
             said = target if isinstance(target, dict) else {}
             # keywords beside the $ref that add nothing leave the target itself, which the emitter
