@@ -39,6 +39,8 @@ class Emitter:
         self.sep = '","' + self.ws
         self._done: dict[tuple[int, int, frozenset[str]], tuple[Any, str | Unsatisfiable]] = {}
         """Each visit's result by (id of its schema, depth, refs), with the schema kept alive."""
+        self.cut = False
+        """Whether the compile's budget was spent (see :data:`~gbnf.compiler.rules.COMPILE_SECONDS`)."""
         self.key_rules: dict[tuple[str, ...], str] = {}
         """The rule for keys other than these declared ones, by the declared keys."""
 
@@ -77,6 +79,12 @@ class Emitter:
             return None
 
     def _emit(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str]) -> str:
+        spent = self.table.spent()
+        if spent:
+            if not self.cut:
+                self.loose(path, f"{spent}: this part and every part not yet emitted are any JSON value")
+                self.cut = True
+            return "jsonValue"
         node = canonicalize(schema, self.root, path, refs)
         for where, why in node.notes:
             self.loose(where, why)

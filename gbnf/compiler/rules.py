@@ -4,6 +4,7 @@ order a reader meets them, with only the primitives they reach."""
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 from gbnf.compiler import primitives
@@ -42,11 +43,19 @@ def rule_word(text: str, fallback: str = "p") -> str:
     return word[0].upper() + word[1:]
 
 
+COMPILE_SECONDS = 5.0
+GRAMMAR_CHARS = 4_000_000
+"""One compile's budget: past either, the parts not yet emitted become any JSON value (looser,
+left to the validator), so a huge or pathological schema costs seconds, never minutes."""
+
+
 class RuleTable:
-    """Named rules, one per distinct body."""
+    """Named rules, one per distinct body, within one compile's budget."""
 
     def __init__(self, compact: bool) -> None:
         self.compact = compact
+        self.deadline = time.monotonic() + COMPILE_SECONDS
+        self.size = 0
         self.rules: dict[str, str] = {}
         self.refs: dict[str, list[str]] = {}
         self.by_body: dict[str, str] = {}
@@ -62,9 +71,18 @@ class RuleTable:
             unique = f"{name}{n}"
         self.suffix[name] = n
         self.rules[unique] = body
+        self.size += len(body)
         self.refs[unique] = references(body)
         self.by_body[body] = unique
         return unique
+
+    def spent(self) -> str | None:
+        """Why this compile's budget is spent, or None while it is not."""
+        if self.size > GRAMMAR_CHARS:
+            return f"the grammar passed {GRAMMAR_CHARS:,} characters"
+        if time.monotonic() > self.deadline:
+            return f"the compile passed {COMPILE_SECONDS:g} s"
+        return None
 
     def grammar(self, root_body: str, looser: list[str]) -> Grammar:
         """``root``, then the rules it reaches in the order a reader meets them, then the
