@@ -54,13 +54,13 @@ def other_engines() -> dict[str, DialectEngine]:
             if importlib.util.find_spec(module)}
 
 
-def bfcl_entries(name: str) -> list[dict[str, Any]]:
+def bfcl_entries(name: str, folder: Path = BFCL) -> list[dict[str, Any]]:
     """One BFCL file's entries, with their ground truth when there is one."""
     answers = {}
-    answer_file = BFCL / "possible_answer" / name
+    answer_file = folder / "possible_answer" / name
     if answer_file.exists():
         answers = {e["id"]: e["ground_truth"] for e in map(json.loads, answer_file.read_text().splitlines())}
-    entries = [json.loads(line) for line in (BFCL / name).read_text().splitlines() if line.strip()]
+    entries = [json.loads(line) for line in (folder / name).read_text().splitlines() if line.strip()]
     for entry in entries:
         entry["ground_truth"] = answers.get(entry["id"])
     return entries
@@ -92,16 +92,18 @@ def _nested(value: Any) -> Any:
     return value
 
 
-def bfcl_report(engine: GrammarEngine) -> list[dict[str, Any]]:
-    """Per BFCL file: functions imported, compiled, parsed by llama.cpp (and loaded by the other
-    engines); ground-truth calls accepted by each engine."""
+def bfcl_report(engine: GrammarEngine, folder: Path = BFCL) -> list[dict[str, Any]]:
+    """Per BFCL file in ``folder``: functions imported, compiled, parsed by llama.cpp (and loaded
+    by the other engines); ground-truth calls accepted by each engine."""
     others = other_engines()
     rows = []
-    for path in sorted(BFCL.glob("BFCL_v4_*.json")):
+    for path in sorted(folder.glob("BFCL_v4_*.json")):
         counts: Counter[str] = Counter()
-        for entry in bfcl_entries(path.name):
+        for entry in bfcl_entries(path.name, folder):
             counts["entries"] += 1
             counts["functions"] += len(entry["function"])
+            if not entry["function"]:
+                continue  # BFCL's irrelevance files hold a few entries with no function at all
             try:
                 tools = import_tools(entry["function"], "bfcl", entry["id"])
                 counts["imported"] += len(tools)

@@ -76,3 +76,21 @@ def test_the_ladders_top_rung_is_the_planners_defaults():
     top = CONFIGS[SECOND_CONFIGS[-1]]
     assert list(CONFIGS).index(SECOND_CONFIGS[-1]) == len(CONFIGS) - 2  # the rung before "native"
     assert {k: v for k, v in top.items() if defaults[k] != v} == {}  # top_k included
+
+
+def test_realworld_bench_reports_each_schema(tmp_path):
+    from bench import realworld
+
+    (tmp_path / "good.json").write_text(json.dumps({"type": "object", "properties": {"a": {"enum": []}}}))
+    (tmp_path / "broken.json").write_text('{"type": ')
+    (tmp_path / "deep").mkdir()
+    (tmp_path / "deep" / "bad.json").write_text(json.dumps({"type": "object", "required": ["a"],
+                                                            "properties": {"a": False}}))
+    paths = sorted(tmp_path.rglob("*.json"))
+    rows = {row["path"].removeprefix(str(tmp_path)): row for row in realworld.schema_rows(paths)}
+    assert {k: (r["outcome"], r.get("llguidance")) for k, r in rows.items()} == {
+        "/good.json": ("compiled, parsed by llama.cpp", "loaded"), "/broken.json": ("not JSON", None),
+        "/deep/bad.json": ("a clear error (GbnfError)", None)}
+    assert "a: the schema 'false' matches no value" in rows["/deep/bad.json"]["error"]
+    report = realworld.schema_markdown(list(rows.values()), tmp_path)
+    assert "| compiled, parsed by llama.cpp | 1 |" in report and "llguidance loaded 1 of the 1 grammars" in report
