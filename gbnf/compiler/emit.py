@@ -64,7 +64,7 @@ class Emitter:
             try:
                 self._done[key] = (schema, self._emit(schema, name, path, depth, refs))
             except Unsatisfiable as exc:
-                self._done[key] = (schema, exc)
+                self._done[key] = (schema, exc.with_traceback(None))  # no frames kept alive
         result = self._done[key][1]
         if isinstance(result, Unsatisfiable):
             raise result
@@ -73,6 +73,8 @@ class Emitter:
     def visit_or_none(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str] = frozenset()
                       ) -> str | None:
         """Like :meth:`visit`, or None when no value satisfies ``schema``."""
+        if schema is False:  # the common case (additionalProperties: false), without an exception
+            return None
         try:
             return self.visit(schema, name, path, depth, refs)
         except Unsatisfiable:
