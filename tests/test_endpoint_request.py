@@ -91,7 +91,7 @@ def test_bad_requests_name_the_parameter(body, param):
 
 
 def test_a_response_schema_the_compiler_cannot_use_names_its_key_path():
-    schema = {"type": "object", "properties": {"s": {"type": "string", "minLength": 5, "maxLength": 2}}}
+    schema = {"type": "object", "properties": {"s": {"type": "string", "minLength": 5, "maxLength": 2}}, "required": ["s"]}
     with pytest.raises(ApiError, match=r"response_format.json_schema.schema.s.minLength: minLength is larger"):
         parse_request({"messages": ASK, "response_format": {"type": "json_schema", "json_schema": {"schema": schema}}})
 
