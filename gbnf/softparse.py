@@ -51,6 +51,9 @@ def soft_parse(text: str, pool: list[Tool]) -> SoftParse:
     except RecursionError:
         return SoftParse("invalid", text=text, reason="the reply's JSON is nested too deeply")
     if not candidates:
+        if _CALL_OPENING.search(text):  # a call that runs on to the token limit is no answer
+            return SoftParse("invalid", text=text, reason="the JSON call is cut off before it closes; "
+                                                          "give a shorter reply")
         return SoftParse("final", text=text.strip())
     tools = {tool.name: tool for tool in pool}
     reasons = []
@@ -66,6 +69,8 @@ def soft_parse(text: str, pool: list[Tool]) -> SoftParse:
 
 
 # -- finding calls --------------------------------------------------------------------------
+
+_CALL_OPENING = re.compile(r"""\{\s*["']name["']\s*:""")
 
 def _candidates(text: str) -> list[list[dict[str, Any]]]:
     """Every plausible reading of ``text`` as a list of raw calls, most explicit first."""
