@@ -18,6 +18,7 @@ from typing import Any, Literal
 from gbnf import jsonread
 from gbnf.errors import ManifestError
 from gbnf.manifest import tool_from_dict
+from gbnf.schema import validity
 from gbnf.tool import Tool
 
 Source = Literal["openai", "mcp", "bfcl"]
@@ -191,11 +192,11 @@ def bfcl_schema(schema: Any, notes: list[str] | None = None, path: str = "parame
     if out.get("type") == "array" and "enum" in out and not any(isinstance(v, list) for v in out["enum"]):
         # BFCL puts the items' enum on the array itself
         out["items"] = {**(out.get("items") or {}), "enum": out.pop("enum")}
-    scalar = _SCALARS.get(out["type"]) if isinstance(out.get("type"), str) else None
-    if scalar and isinstance(out.get("enum"), list) and not all(scalar(v) for v in out["enum"]):
+    fits = validity({"type": out["type"]}, {}) if out.get("type") in ("boolean", "integer", "number") else None
+    if fits and isinstance(out.get("enum"), list) and not all(map(fits, out["enum"])):
         # BFCL live data: a boolean with the enum ["True", "False", "dontcare"], an integer with
         # ["1", "2", "dontcare"]; the answers use the type, so the type wins
-        kept = [v for v in map(_as_json, out["enum"]) if scalar(v)]
+        kept = [v for v in map(_as_json, out["enum"]) if fits(v)]
         if notes is not None:
             repair = f"the enum becomes {json.dumps(kept)}" if kept else "the enum is dropped"
             notes.append(f"{path}: {out['type']} with the enum {json.dumps(out['enum'])}: {repair}")
@@ -204,13 +205,6 @@ def bfcl_schema(schema: Any, notes: list[str] | None = None, path: str = "parame
         else:
             del out["enum"]
     return out
-
-
-_SCALARS: dict[str, Any] = {
-    "boolean": lambda v: isinstance(v, bool),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-}
 
 
 def _as_json(value: Any) -> Any:

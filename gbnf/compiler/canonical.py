@@ -59,7 +59,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             ref = schema["$ref"]
             if ref in refs:
                 raise SchemaError(key_path(path, "$ref"), f"{ref!r} refers to itself without nesting")
-            if isinstance(ref, str) and not ref.startswith("#") and not is_local(root, ref):
+            if isinstance(ref, str) and not is_local(root, ref):
                 notes.append((key_path(path, "$ref"), f"{ref!r} is not fetched: any value, left to the validator"))
                 return Node("any", {}, refs, tuple(notes))
             target = follow_ref(root, ref, path)
