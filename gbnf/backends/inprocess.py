@@ -141,23 +141,19 @@ class LlamaCppBackend:
         held = max((len(stop) for stop in sampling.stop), default=1) - 1  # a stop string may still begin here
         sent = 0
         while len(out) < sampling.max_tokens:
-            new = matcher.compute_ff_tokens()[:sampling.max_tokens - len(out)] if matcher is not None else []
-            if any(llama_cpp.llama_vocab_is_eog(self._vocab, token) for token in new):
-                truncated = False
-                break
-            if not new:
+            room = sampling.max_tokens - len(out)
+            new, ended = self._forced(matcher, dry, room)
+            if not new and not ended:
                 token = self._pick(sampler, matcher, rng, sampling, out, bias, dry)
                 if llama_cpp.llama_vocab_is_eog(self._vocab, token):
                     truncated = False
                     break
-                new = [token]
-            for token in new:
-                for accepting in (sampler, dry):
-                    if accepting is not None:
-                        llama_cpp.llama_sampler_accept(accepting, token)
-            if matcher is not None and not matcher.consume_tokens(new):
-                raise BackendError(f"llguidance refused a token it allowed: {matcher.get_error()[:200]}")
+                self._accept([token], sampler, matcher, dry)
+                forced, ended = self._forced(matcher, dry, room - 1)
+                new = [token, *forced]
             out.extend(new)
+            if ended:
+                truncated = False
             if sampling.stop or on_text:
                 text = self.llm.detokenize(out).decode("utf-8", "ignore")  # a split character waits
                 cut = stop_at(text, sampling.stop)
@@ -167,12 +163,36 @@ class LlamaCppBackend:
                 if on_text and len(text) - held > sent:
                     on_text(text[sent:len(text) - held])
                     sent = len(text) - held
+            if ended or len(out) == sampling.max_tokens:  # nothing will read the logits
+                break
             self.llm.eval(new)
         text = self.llm.detokenize(out).decode("utf-8", "replace")[:cut]
         if on_text and len(text) > sent:
             on_text(text[sent:])
         end = time.perf_counter()
         return Completion(text, truncated, len(tokens), len(out), end - start, end - decode_start)
+
+    def _forced(self, matcher: Any, dry: llama_cpp.llama_sampler_p | None, room: int) -> tuple[list[int], bool]:
+        """The tokens the grammar forces next (at most ``room``), accepted; and whether the reply
+        ends after them (the grammar is complete and admits nothing more, so no token is drawn)."""
+        if matcher is None:
+            return [], False
+        forced = matcher.compute_ff_tokens()[:room]
+        ends = [i for i, token in enumerate(forced) if llama_cpp.llama_vocab_is_eog(self._vocab, token)]
+        forced = forced[:ends[0]] if ends else forced
+        self._accept(forced, None, matcher, dry)
+        return forced, bool(ends) or matcher.is_stopped()
+
+    @staticmethod
+    def _accept(tokens: list[int], sampler: llama_cpp.llama_sampler_p | None, matcher: Any,
+                dry: llama_cpp.llama_sampler_p | None) -> None:
+        """Advance the grammar and DRY past ``tokens``."""
+        for token in tokens:
+            for accepting in (sampler, dry):
+                if accepting is not None:
+                    llama_cpp.llama_sampler_accept(accepting, token)
+        if matcher is not None and tokens and not matcher.consume_tokens(tokens):
+            raise BackendError(f"llguidance refused a token it allowed: {matcher.get_error()[:200]}")
 
     def loglik(self, pairs: list[tuple[str, str]]) -> list[float]:
         """log P(continuation | context) for each ``(context, continuation)`` pair of raw text
