@@ -24,11 +24,11 @@ from typing import Any
 from tqdm import tqdm
 
 from bench.bfcl import bfcl_cases, run_case
-from bench.configs import CONFIGS, NEEDS_SERVER, SECOND_CONFIGS
+from bench.configs import CALL_CONFIGS, CONFIGS, NEEDS_SERVER, SECOND_CONFIGS
 from bench.endpoint import endpoint_bench
 from bench.masks import mask_bench
 from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_readme
-from bench.speed import compile_bench, decoding_bench
+from bench.speed import Recorder, call_bench, compile_bench, decoding_bench
 from bench.tasks import Task, load_tasks, run_task, task_planner
 from gbnf.backends.base import Sampling
 from gbnf.backends.inprocess import LlamaCppBackend
@@ -71,8 +71,10 @@ def main(argv: list[str] | None = None) -> int:
             server = ServerBackend(args.server)
         elif not args.quick and find_llama_server():
             server = ServerBackend(stack.enter_context(LlamaServer(args.model)).url)
-        backends = {config: server if config in NEEDS_SERVER else inprocess
-                    for config in wanted if config not in NEEDS_SERVER or server is not None}
+        backends: dict[str, Any] = {config: server if config in NEEDS_SERVER else inprocess
+                                    for config in wanted if config not in NEEDS_SERVER or server is not None}
+        recorders = {config: Recorder(inprocess, 6 if args.quick else 24) for config in CALL_CONFIGS if config in backends}
+        backends.update(recorders)
         if args.second_model:
             second = LlamaCppBackend(args.second_model)
             stack.callback(second.close)
@@ -97,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10,
                                      1 if args.quick else 5)
         decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64, 1 if args.quick else 3)
+        call_rows = call_bench(inprocess, recorders)
         mask_rows = mask_bench(inprocess)
     result: dict[str, Any] = {
         "meta": {"label": label, "model": inprocess.model_path.name, "trials": args.trials,
@@ -110,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                      "by_target": aggregate(endpoint_rows, ("target", "tool_choice", "set"), ENDPOINT_METRICS)},
         "compile": compile_rows,
         "decoding": decoding_rows,
+        "calls": call_rows,
         "masks": mask_rows,
     }
     if args.compare:

@@ -82,6 +82,13 @@ def markdown(result: dict[str, Any]) -> str:
         ratio = f"{r['ms_per_token'] / base:.2f}" if base and r["ms_per_token"] else "-"
         parts.append(f"| {r['backend']} | {r['constraint']} | {r['tokens']} | {r['ms_per_token']} | {ratio} | "
                      f"{r.get('peak_rss_mb') or '-'} |")
+    if result.get("calls"):
+        parts += ["", "#### The planner's calls, replayed with their grammar and without (in-process, the same "
+                  "prompts and sampling, interleaved request by request)", "",
+                  "| config | calls | tokens per call | ms per token | unconstrained ms per token | ratio | "
+                  "seconds per call |", "|---|---|---|---|---|---|---|"]
+        parts += [f"| {r['config']} | {r['calls']} | {r['tokens_per_call']} | {r['ms_per_token']} | "
+                  f"{r['free_ms_per_token']} | {r['ratio']} | {r['seconds_per_call']} |" for r in result["calls"]]
     if result.get("masks"):
         parts += ["", "#### Mask time by engine (the same grammar in each engine's dialect, the same tokens, "
                   "the model's vocabulary)", "",

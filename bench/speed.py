@@ -1,7 +1,8 @@
 """Compile time by pool size, and decoding overhead: the same tool call generated unconstrained,
 with our grammar (sample-first, full masking, llguidance with fast-forward), and with
 llama-cpp-python's converter grammar, on the same model in the same run, in-process (with the
-process's peak resident memory after each) and through llama-server."""
+process's peak resident memory after each) and through llama-server; and the planner's own
+calls, replayed with their grammar and without."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 from llama_cpp import LlamaGrammar
 from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-from gbnf.backends.base import Backend, Sampling
+from gbnf.backends.base import Backend, Completion, Message, Sampling, TextSink, ToolSpec
 from gbnf.backends.inprocess import GrammarEngine, GrammarMode, LlamaCppBackend
 from gbnf.compiler import compile_pool
 from gbnf.manifest import load_manifests
@@ -80,7 +81,7 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
     fifth within minutes, so cases timed apart are not comparable)."""
     tools = load_manifests("manifests")
     ours = compile_pool(tools).text
-    compact = compile_pool(tools, compact=True).text
+    compact = compile_pool(tools, layout="compact").text
     theirs = json_schema_to_gbnf(json.dumps(union_schema(tools)))
     messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": QUERY}]
     sampling = Sampling(max_tokens=max_tokens, temperature=0.0)
@@ -145,3 +146,43 @@ def _llama_cpp_python(backend: LlamaCppBackend, messages: list[dict[str, Any]], 
 def _peak_rss_mb() -> float:
     """This process's peak resident memory so far (the model, the grammars, llguidance's tables)."""
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+class Recorder:
+    """Passes requests on to an in-process backend and keeps the first ``keep`` that carry a
+    grammar (the planner's calls), for :func:`call_bench`."""
+
+    def __init__(self, backend: LlamaCppBackend, keep: int) -> None:
+        self.backend = backend
+        self.keep = keep
+        self.requests: list[tuple[list[Message], str, Sampling]] = []
+        self.loglik = backend.loglik
+
+    def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                 tools: list[ToolSpec] | None = None, on_text: TextSink | None = None) -> Completion:
+        if grammar and len(self.requests) < self.keep:
+            self.requests.append((list(messages), grammar, sampling))  # the planner appends to its list
+        return self.backend.complete(messages, grammar, sampling, tools, on_text)
+
+
+def call_bench(inprocess: LlamaCppBackend, recorded: dict[str, Recorder]) -> list[dict[str, Any]]:
+    """Each configuration's recorded calls replayed with their grammar and without it, the two
+    interleaved request by request: milliseconds per output token of each, their ratio, and
+    seconds per call."""
+    rows = []
+    for config, recorder in recorded.items():
+        totals = {"grammar": [0, 0.0], "free": [0, 0.0]}
+        for messages, grammar, sampling in recorder.requests:
+            for kind, constraint in (("grammar", grammar), ("free", None)):
+                reply = inprocess.complete(messages, constraint, sampling)
+                totals[kind][0] += reply.completion_tokens
+                totals[kind][1] += reply.decode_seconds
+        (tokens, seconds), (free_tokens, free_seconds) = totals["grammar"], totals["free"]
+        calls = len(recorder.requests)
+        if not calls or not tokens or not free_tokens:
+            continue
+        ms, free_ms = seconds / tokens * 1000, free_seconds / free_tokens * 1000
+        rows.append({"config": config, "calls": calls, "tokens_per_call": round(tokens / calls, 1),
+                     "ms_per_token": round(ms, 2), "free_ms_per_token": round(free_ms, 2),
+                     "ratio": round(ms / free_ms, 3), "seconds_per_call": round(seconds / calls, 3)})
+    return rows

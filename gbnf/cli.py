@@ -7,9 +7,10 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import get_args
 
 from gbnf.backends.server import UPSTREAMS
-from gbnf.compiler import DIALECTS, compile_pool
+from gbnf.compiler import DIALECTS, Layout, compile_pool
 from gbnf.errors import GbnfError
 from gbnf.events import Event
 from gbnf.literals import json_text
@@ -48,7 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("path", type=Path)
     comp.add_argument("-o", "--output", type=Path, help="write the grammar to this file")
     comp.add_argument("--parallel", type=int, default=1, metavar="N", help="a step may carry 1..N calls")
-    comp.add_argument("--compact", action="store_true", help="allow no whitespace between tokens")
+    comp.add_argument("--layout", choices=get_args(Layout), default="free",
+                      help="whitespace: free (where JSON allows it), line (one line, a space after each comma and "
+                           "colon), compact (none)")
     comp.add_argument("--dialect", choices=DIALECTS, default="gbnf",
                       help="the engine's grammar syntax: gbnf (llama.cpp), llguidance (its Lark-like syntax; "
                            "vLLM/SGLang guidance backend), xgrammar (its EBNF; vLLM/SGLang xgrammar backend)")
@@ -311,7 +314,7 @@ def _server_start(args: argparse.Namespace) -> int:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    grammar = compile_pool(load_manifests(args.path), parallel=args.parallel, compact=args.compact,
+    grammar = compile_pool(load_manifests(args.path), parallel=args.parallel, layout=args.layout,
                            dialect=args.dialect)
     if args.output:
         args.output.write_text(grammar.text, encoding="utf-8")

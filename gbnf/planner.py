@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from gbnf import salvage as salvaging
 from gbnf.backends.base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
-from gbnf.compiler import Grammar, compile_pool
+from gbnf.compiler import Grammar, Layout, compile_pool
 from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
 from gbnf.events import Event, EventKind, Subscriber
 from gbnf.literals import json_text
@@ -97,7 +97,7 @@ class Planner:
         max_steps: int = 8,
         max_blocked: int = 3,  # failed calls in a row (invalid, or the tool failed) before giving up
         parallel: int = 1,
-        compact: bool = False,
+        layout: Layout = "indented",  # whitespace fixed as small models write it: appended unsampled in-process
         sampling: Sampling | None = None,
         final_tool: str = "final_answer",
         mode: Mode = "grammar",
@@ -130,7 +130,7 @@ class Planner:
         self.max_steps = max_steps
         self.max_blocked = max_blocked
         self.parallel = parallel
-        self.compact = compact
+        self.layout = layout
         self.sampling = sampling or Sampling()
         self.final_tool = final_tool
         self.mode = mode
@@ -170,7 +170,7 @@ class Planner:
                     if i:
                         self._grammars.insert(0, self._grammars.pop(i))
                     return grammar
-            grammar = compile_pool(pool, parallel=self.parallel, compact=self.compact)
+            grammar = compile_pool(pool, parallel=self.parallel, layout=self.layout)
             self._grammars.insert(0, (list(pool), grammar))
             del self._grammars[GRAMMAR_CACHE:]
             return grammar

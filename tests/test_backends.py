@@ -79,7 +79,7 @@ def test_unconstrained_completion(backend):
 
 
 def test_grammar_reply_always_parses(backend, tools):
-    grammar = compile_pool(tools, compact=True).text
+    grammar = compile_pool(tools, layout="compact").text
     for seed in range(3):
         reply = backend.complete([{"role": "user", "content": "What time is it?"}], grammar,
                                  Sampling(max_tokens=200, temperature=1.0, seed=seed))

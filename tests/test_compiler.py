@@ -74,7 +74,7 @@ def test_primitives_only_referenced_emitted(engine):
     names = set(rule_names(text))
     assert names == {"root", "ws", "string", "stringChar", "stringEscape"}
     assert reachable(text) == names
-    only_bool = compile_schema({"type": "boolean"}, compact=True)
+    only_bool = compile_schema({"type": "boolean"}, layout="compact")
     assert set(rule_names(only_bool)) == {"root", "boolean"}
     engine.check(only_bool)
 
@@ -129,11 +129,50 @@ def test_whitespace_is_bounded(engine, tools):
 
 
 def test_compact_allows_no_whitespace(engine, tools):
-    grammar = compile_pool(tools, compact=True).text
+    grammar = compile_pool(tools, layout="compact").text
     engine.check(grammar)
     assert "ws" not in rule_names(grammar)
     assert engine.accepts(grammar, call("get_now", {"timezone": "UTC"}))
     assert not engine.accepts(grammar, '{"name": "get_now","arguments":{}}')
+
+
+def test_line_layout_is_json_dumps_and_nothing_else(engine, tools):
+    """One line, a space after each comma and colon: the text of ``json.dumps``, and no other
+    spacing, in the pool's calls, in parallel arrays and in generic values."""
+    grammar = compile_pool(tools, layout="line", parallel=2, single=True).text
+    engine.check(grammar)
+    assert "ws" not in rule_names(grammar)
+    one = {"name": "find_files", "arguments": {"pattern": "*.md", "max_results": 5}}
+    two = {"name": "get_now", "arguments": {}}
+    for value in (one, [one, two], [two]):
+        assert engine.accepts(grammar, json.dumps(value))
+        assert not engine.accepts(grammar, json.dumps(value, separators=(",", ":")))
+        assert not engine.accepts(grammar, json.dumps(value, indent=2))
+    bare = compile_schema({"type": "object", "properties": {"a": {"type": "array"}}, "additionalProperties": {}},
+                          layout="line")
+    nested = {"a": [1, {"b": [True, None]}], "c": {"d": "e", "f": []}}
+    assert engine.accepts(bare, json.dumps(nested))
+    assert not engine.accepts(bare, json.dumps(nested).replace(": ", ":", 1))
+    assert not engine.accepts(bare, json.dumps(nested).replace("[1, ", "[1,"))
+
+
+def test_indented_layout_is_json_dumps_indent_2_and_nothing_else(engine, tools):
+    """One member or item per line, two spaces a level, at every depth of the calls, in
+    parallel arrays too; a generic value (no schema) keeps free whitespace."""
+    grammar = compile_pool(tools, layout="indented", parallel=2, single=True).text
+    engine.check(grammar)
+    one = {"name": "send_messages", "arguments": {"recipients": ["Anna", "Jonas"], "text": "hi"}}
+    two = {"name": "get_now", "arguments": {}}
+    for value in (one, [one, two], [two]):
+        assert engine.accepts(grammar, json.dumps(value, indent=2))
+        assert not engine.accepts(grammar, json.dumps(value))
+        assert not engine.accepts(grammar, json.dumps(value, indent=4))
+    bare = compile_schema({"type": "object", "properties": {"a": {"type": "object", "properties": {
+        "b": {"type": "array", "items": {"type": "integer"}}}}, "c": {}}}, layout="indented")
+    nested = {"a": {"b": [1, 2]}, "c": {"d": [True]}}
+    assert engine.accepts(bare, json.dumps(nested, indent=2))
+    assert engine.accepts(bare, json.dumps(nested, indent=2).replace('"d": [\n      true\n    ]', '"d": [true]'))
+    assert not engine.accepts(bare, json.dumps(nested, indent=2).replace("[\n      1", "[1"))
 
 
 def test_parallel_calls_array(engine, tools):

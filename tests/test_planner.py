@@ -323,7 +323,7 @@ def test_the_final_tool_answer_is_its_one_string_argument_whatever_its_name():
     p, backend, _ = planner(tools, call("done", text="All good."), final_tool="done")
     result = p.run("q")
     assert (result.answer, result.finished_by) == ("All good.", "model")
-    assert 'callDone ::= "\\"done\\"," ws "\\"arguments\\":" ws argsDone' in backend.requests[0][1]
+    assert 'callDone ::= "\\"done\\"" ",\\n  " "\\"arguments\\": " argsDone' in backend.requests[0][1]
 
 
 def test_strings_and_arrays_are_bounded_in_the_grammar_and_the_validator(tools):

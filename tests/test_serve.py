@@ -249,7 +249,7 @@ def test_retries_that_run_out_answer_an_error_not_a_bad_call(upstream_url):
         "type": "object", "properties": {"n": {"type": "integer", "not": {"type": "integer"}}}, "required": ["n"]}}}
     with pytest.raises(openai.InternalServerError, match=r"no valid reply in 3 attempts; last error: .*'n'"):
         client(upstream_url).chat.completions.create(model="m", messages=ASK, tools=[never], tool_choice="required",
-                                                     max_tokens=30)
+                                                     max_tokens=60)
 
 
 def test_upstream_faults_map_to_502_504_503():

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 def emit_array(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """An array: its prefix items, then further items, as many as the counts allow; the array
     ends before the first position that no value satisfies."""
+    spacing, level = e.spacing, e.base + depth
     items = schema.get("items", True)
     if "items" not in schema and "contains" not in schema:
         items = schema.get("unevaluatedItems", True)
@@ -32,15 +33,15 @@ def emit_array(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: 
     if high is not None and low > high:
         raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the items allowed")
     if high == 0:
-        return e.rule(name, f'"["{e.ws} "]"')
+        return e.rule(name, f'"["{spacing.lead()} "]"')
 
     def tail(i: int) -> str:
         if high is not None and i >= high:
             return ""
         if i >= len(heads):
-            return repeat(f"{e.sep} {item}", max(low - i, 0), None if high is None else high - i)
-        element = f"{e.sep} {heads[i]} {tail(i + 1)}".strip()
+            return repeat(f"{spacing.sep(level)} {item}", max(low - i, 0), None if high is None else high - i)
+        element = f"{spacing.sep(level)} {heads[i]} {tail(i + 1)}".strip()
         return element if i < low else f"({element})?"
 
-    first = f"{heads[0] if heads else item} {tail(1)}".strip() + e.ws
-    return e.rule(name, f'"["{e.ws} {first if low else f"({first})?"} "]"')
+    first = f"{spacing.open(level)} {heads[0] if heads else item} {tail(1)}".strip() + spacing.close(level)
+    return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')

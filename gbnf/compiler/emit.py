@@ -10,6 +10,7 @@ from gbnf import jsonread
 from gbnf.compiler.arrays import emit_array
 from gbnf.compiler.canonical import Node, canonicalize, count_bounds
 from gbnf.compiler.objects import emit_object
+from gbnf.compiler.primitives import Spacing
 from gbnf.compiler.rules import RuleTable
 from gbnf.compiler.scalars import emit_integer, emit_number, emit_string
 from gbnf.errors import SchemaError, Unsatisfiable
@@ -29,14 +30,16 @@ class Emitter:
     first path that reached it. Without this, recursive unions cost time exponential in depth.
     """
 
-    def __init__(self, table: RuleTable, root: Any, looser: list[str], *, max_depth: int = MAX_DEPTH) -> None:
+    def __init__(self, table: RuleTable, root: Any, looser: list[str], *, max_depth: int = MAX_DEPTH,
+                 base: int = 0) -> None:
         self.table = table
         self.root = root
         self.looser = looser
         self.max_depth = max_depth
-        self.ws = "" if table.compact else " ws"
-        """The whitespace reference to splice in (empty when compact)."""
-        self.sep = '","' + self.ws
+        self.spacing = Spacing(table.layout)
+        """The GBNF of the layout's whitespace."""
+        self.base = base
+        """The nesting level of the root's value in the reply (a tool's arguments: 1)."""
         self._done: dict[tuple[int, int, frozenset[str]], tuple[Any, str | Unsatisfiable]] = {}
         """Each visit's result by (id of its schema, depth, refs), with the schema kept alive."""
         self.cut = False

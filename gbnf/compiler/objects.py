@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gbnf.compiler.regex import pattern_to_gbnf
 from gbnf.compiler.rules import rule_word
 from gbnf.errors import Untranslatable
-from gbnf.literals import class_char, gbnf_literal, json_text, repeat
+from gbnf.literals import class_char, gbnf_literal, repeat
 from gbnf.schema import key_path
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ members' tails as rules (see :func:`_members`)."""
 
 def emit_object(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """An object: its declared members, then undeclared ones where allowed."""
+    spacing, level = e.spacing, e.base + depth
     props = dict(schema.get("properties") or {})
     required = [k for k in schema.get("required", []) if isinstance(k, str)]
     for key in required:
@@ -32,21 +33,21 @@ def emit_object(e: Emitter, schema: dict[str, Any], name: str, path: str, depth:
         value = visit(sub, name + rule_word(key), key_path(path, key), depth + 1)
         if value is None:
             continue
-        pairs.append((f"{gbnf_literal(json_text(key) + ':')}{e.ws} {value}", key in required))
+        pairs.append((f"{spacing.key(key)} {value}", key in required))
     extra = _extra_member(e, schema, list(props), name, path, depth)
     if extra is None and not pairs:
-        return e.rule(name, f'"{{"{e.ws} "}}"')
+        return e.rule(name, f'"{{"{spacing.lead()} "}}"')
     if not pairs:
         low, high = e.counts(schema, path, "minProperties", "maxProperties")
-        more = repeat(f"{e.sep} {extra}", max(low - 1, 0), None if high is None else high - 1)
-        inner = f"{extra}{more}{e.ws}"
-        return e.rule(name, f'"{{"{e.ws} {inner if low else f"({inner})?"} "}}"')
+        more = repeat(f"{spacing.sep(level)} {extra}", max(low - 1, 0), None if high is None else high - 1)
+        inner = f"{spacing.open(level)} {extra}{more}".strip() + spacing.close(level)
+        return e.rule(name, f'"{{"{spacing.lead()} {inner if low else f"({inner})?"} "}}"')
     for keyword in ("minProperties", "maxProperties"):
         if keyword in schema:
             e.loose(key_path(path, keyword), "left to the validator")
     if extra is not None:
         pairs.append((extra, False))
-    return e.rule(name, f'"{{"{e.ws} {_members(e, pairs, extra, name)} "}}"')
+    return e.rule(name, f'"{{"{spacing.lead()} {_members(e, pairs, extra, name, level)} "}}"')
 
 
 def _extra_member(e: Emitter, schema: dict[str, Any], declared: list[str], name: str, path: str,
@@ -68,14 +69,14 @@ def _extra_member(e: Emitter, schema: dict[str, Any], declared: list[str], name:
         except Untranslatable as exc:
             e.loose(key_path(path, "patternProperties"), f"pattern {pattern!r} not translated ({exc})")
             key = "string"
-        options.append(f"{key} \":\"{e.ws} {value}")
+        options.append(f"{key}{e.spacing.colon()} {value}")
     if patterns and declared:
         e.loose(key_path(path, "patternProperties"), "declared keys matching a pattern: left to the validator")
     value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
     if value is not None:
         if patterns:
             e.loose(key_path(path, "patternProperties"), "keys matching no pattern: left to the validator")
-        options.append(f"{_key(e, schema, declared, name, path)} \":\"{e.ws} {value}")
+        options.append(f"{_key(e, schema, declared, name, path)}{e.spacing.colon()} {value}")
     if not options:
         return None
     return e.rule(f"{name}Member", " | ".join(options))
@@ -115,7 +116,7 @@ def _not_keys(e: Emitter, suffixes: list[str], name: str) -> str:
     return e.rule(name, " | ".join(options))
 
 
-def _members(e: Emitter, pairs: list[tuple[str, bool]], repeat_last: str | None, name: str) -> str:
+def _members(e: Emitter, pairs: list[tuple[str, bool]], repeat_last: str | None, name: str, level: int) -> str:
     """Members in schema order: required ones always, optional ones maybe, commas between.
 
     With ``repeat_last``, the last pair (undeclared members) may repeat. Each optional member
@@ -123,7 +124,10 @@ def _members(e: Emitter, pairs: list[tuple[str, bool]], repeat_last: str | None,
     ``LINEAR_FROM`` such members, those tails are shared rules (``...Rest``), so the grammar
     grows linearly with the number of optional properties, not quadratically.
     """
-    ws, sep = e.ws, e.sep
+    sep = e.spacing.sep(level)
+
+    def framed(members: str) -> str:
+        return f"{e.spacing.open(level)} {members}".strip() + e.spacing.close(level)
 
     def one(kv: str, req: bool, first: bool) -> str:
         lead = "" if first else f"{sep} "
@@ -151,6 +155,10 @@ def _members(e: Emitter, pairs: list[tuple[str, bool]], repeat_last: str | None,
             break
     else:
         if tails:  # one symbol under "?": llama.cpp refuses to repeat thousands of alternatives
-            return f"({e.rule(f'{name}First', ' | '.join(branches))}{ws})?"
-        return f"({' | '.join(branches)}{ws})?" if len(branches) == 1 else f"(({' | '.join(branches)}){ws})?"
-    return f"{branches[0]}{ws}" if len(branches) == 1 else f"({' | '.join(branches)}){ws}"
+            return f"({framed(e.rule(f'{name}First', ' | '.join(branches)))})?"
+        return f"({framed(_one_of(branches))})?"
+    return framed(_one_of(branches))
+
+
+def _one_of(options: list[str]) -> str:
+    return options[0] if len(options) == 1 else f"({' | '.join(options)})"

@@ -52,8 +52,8 @@ left to the validator), so a huge or pathological schema costs seconds, never mi
 class RuleTable:
     """Named rules, one per distinct body, within one compile's budget."""
 
-    def __init__(self, compact: bool) -> None:
-        self.compact = compact
+    def __init__(self, layout: primitives.Layout) -> None:
+        self.layout = layout
         self.deadline = time.monotonic() + COMPILE_SECONDS
         self.size = 0
         self.rules: dict[str, str] = {}
@@ -99,7 +99,7 @@ class RuleTable:
                 stack.extend(reversed(self.refs[name]))
         used = {ref for refs in (references(root_body), *(self.refs[name] for name in ordered)) for ref in refs
                 if ref in primitives.PRIMITIVE_NAMES}
-        prims = primitives.closure(used, self.compact)
+        prims = primitives.closure(used, self.layout)
         lines = [f"root ::= {root_body}", *(f"{name} ::= {self.rules[name]}" for name in ordered)]
-        lines += [f"{name} ::= {primitives.body(name, self.compact)}" for name in prims]
+        lines += [f"{name} ::= {primitives.body(name, self.layout)}" for name in prims]
         return Grammar("\n".join(lines) + "\n", ("root", *ordered, *prims), tuple(looser))

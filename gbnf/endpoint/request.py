@@ -127,7 +127,7 @@ def _pool_grammar(tools_json: str, names: tuple[str, ...], parallel: int, text: 
     """The grammar of a reply that calls one of ``names`` (or several, or answers in text),
     with unbounded strings and arrays capped at ``caps`` (characters, items)."""
     pool = [replace(t, parameters=bounded(t.parameters, *caps)) for t in _tools(tools_json) if t.name in names]
-    return compile_pool(pool, parallel=parallel, single=True, text=text).text
+    return compile_pool(pool, parallel=parallel, single=True, text=text, layout="indented").text
 
 
 @functools.lru_cache(maxsize=64)
