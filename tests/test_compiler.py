@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis_jsonschema import from_schema
 
 from gbnf import SchemaError, Tool, compile_pool, compile_schema, compile_schema_grammar
+import gbnf.compiler as compiler
 from gbnf.compiler import references, rules
 from gbnf.errors import InvalidCall, Unsatisfiable
 from gbnf.validate import validate_json
@@ -173,6 +176,19 @@ def test_indented_layout_is_json_dumps_indent_2_and_nothing_else(engine, tools):
     assert engine.accepts(bare, json.dumps(nested, indent=2))
     assert engine.accepts(bare, json.dumps(nested, indent=2).replace('"d": [\n      true\n    ]', '"d": [true]'))
     assert not engine.accepts(bare, json.dumps(nested, indent=2).replace("[\n      1", "[1"))
+
+
+def test_a_pool_of_known_tools_compiles_to_what_a_fresh_compile_gives(tools):
+    """Tools compiled before are replayed, not walked again; in any order and company (rule
+    names that collide, bodies shared with other tools) the grammar is a fresh compile's."""
+    rng = random.Random(7)
+    twins = [replace(t, name=t.name.replace("_", "-")) for t in tools[:5]]  # the same rule words
+    for i in range(30):
+        pool = rng.sample([*tools, *twins], rng.randint(1, len(tools) + len(twins)))
+        options = {"layout": rng.choice(["free", "indented"]), "parallel": rng.choice([1, 2])}
+        warm = compile_pool(pool, **options)
+        compiler._fragments.clear()
+        assert compile_pool(pool, **options) == warm, i
 
 
 def test_parallel_calls_array(engine, tools):

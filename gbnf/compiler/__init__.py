@@ -8,13 +8,15 @@ root reaches.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gbnf.compiler.dialects import DIALECTS, Dialect, translate
 from gbnf.compiler.emit import MAX_DEPTH, Emitter
 from gbnf.compiler.primitives import Layout, Spacing
-from gbnf.compiler.rules import Grammar, RuleTable, references, rule_word
+from gbnf.compiler.rules import Grammar, RuleTable, references, renamed, rule_word
 from gbnf.errors import SchemaError
 from gbnf.literals import gbnf_literal, json_text, repeat
 from gbnf.schema import check_schema
@@ -71,8 +73,7 @@ def compile_pool(
         calls = []
         for tool in tools:
             word = rule_word(tool.name, "tool")
-            args = Emitter(table, tool.parameters, looser, max_depth=max_depth, base=level + 1).visit(
-                tool.parameters, f"args{word}", tool.name, 0)
+            args = _arguments(table, tool, word, looser, max_depth, level + 1)
             head = f'{gbnf_literal(json_text(tool.name))} {spacing.sep(level)} {spacing.key("arguments")}'
             calls.append(table.add(f"call{word}", f"{head} {args}"))
         return (f'"{{"{spacing.lead()}{spacing.open(level)} {spacing.key("name")} ({" | ".join(calls)})'
@@ -88,6 +89,58 @@ def compile_pool(
     if text:
         choices.append(table.add("plainText", '[^{[ \\t\\n] [^\\x00]*'))
     return _in_dialect(table.grammar(" | ".join(choices), looser), dialect)
+
+
+@dataclass(frozen=True)
+class _Fragment:
+    """What emitting one tool's arguments added to a rule table, to replay in another."""
+
+    parameters: Any
+    """The schema emitted (kept, so its id names it while the fragment lives)."""
+    adds: tuple[tuple[str, str, str], ...]
+    result: str
+    looser: tuple[str, ...]
+
+
+FRAGMENT_CACHE = 4096
+"""How many tools' emitted arguments are kept (the least recently used go first)."""
+_fragments: OrderedDict[tuple[str, int, str, int, int], _Fragment] = OrderedDict()
+_fragments_lock = threading.Lock()
+
+
+def _arguments(table: RuleTable, tool: Tool, word: str, looser: list[str], max_depth: int, base: int) -> str:
+    """The GBNF of ``tool``'s arguments in ``table``: emitted, or replayed from an earlier
+    compile of the same tool (its name and the same parameters object, taken as immutable once
+    compiled, as the planner's cache of pools takes them), so a new pool of known tools (a
+    ranked subset, another order) skips their schemas' walk."""
+    key = (tool.name, id(tool.parameters), table.layout, max_depth, base)
+    with _fragments_lock:
+        fragment = _fragments.get(key)
+        if fragment is not None and fragment.parameters is tool.parameters:
+            _fragments.move_to_end(key)
+        else:
+            fragment = None
+    if fragment is not None and table.spent() is None:
+        names: dict[str, str] = {}
+        for asked, body, given in fragment.adds:
+            got = table.add(asked, renamed(body, names) if names else body)
+            if got != given:
+                names[given] = got
+        looser.extend(fragment.looser)
+        return renamed(fragment.result, names) if names else fragment.result
+    emitter = Emitter(table, tool.parameters, looser, max_depth=max_depth, base=base)
+    start, table.log = len(looser), []
+    try:
+        result = emitter.visit(tool.parameters, f"args{word}", tool.name, 0)
+        adds = tuple(table.log)
+    finally:
+        table.log = None
+    if not emitter.cut:
+        with _fragments_lock:
+            _fragments[key] = _Fragment(tool.parameters, adds, result, tuple(looser[start:]))
+            while len(_fragments) > FRAGMENT_CACHE:
+                _fragments.popitem(last=False)
+    return result
 
 
 def _in_dialect(grammar: Grammar, dialect: Dialect) -> Grammar:

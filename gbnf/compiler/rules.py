@@ -12,6 +12,7 @@ from gbnf.literals import camel
 
 _LITERALS = re.compile(r'"(?:\\.|[^"\\])*"|\[(?:\\.|[^\]\\])*\]')
 _NAMES = re.compile(r"[a-zA-Z][a-zA-Z0-9-]*")
+_TOKENS = re.compile(f"{_LITERALS.pattern}|{_NAMES.pattern}")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,11 @@ def references(body: str) -> list[str]:
     return list(dict.fromkeys(_NAMES.findall(_LITERALS.sub(" ", body))))
 
 
+def renamed(body: str, names: dict[str, str]) -> str:
+    """``body`` with the rule names in ``names`` replaced (literals and classes left alone)."""
+    return _TOKENS.sub(lambda m: names.get(m.group(), m.group()), body)
+
+
 def rule_word(text: str, fallback: str = "p") -> str:
     """A name as a capitalized rule-name word (``get_inputs`` -> ``GetInputs``)."""
     word = camel(text, fallback)
@@ -60,20 +66,24 @@ class RuleTable:
         self.refs: dict[str, list[str]] = {}
         self.by_body: dict[str, str] = {}
         self.suffix: dict[str, int] = {}  # the next number to try after a taken rule name
+        self.log: list[tuple[str, str, str]] | None = None
+        """While a list, every :meth:`add` as (name asked, body, name given)."""
 
     def add(self, name: str, body: str) -> str:
         """Add a rule (or reuse the one with the same body); returns its name."""
-        if body in self.by_body:
-            return self.by_body[body]
-        unique, n = name, self.suffix.get(name, 1)
-        while unique in self.rules or unique in primitives.PRIMITIVE_NAMES or unique == "root":
-            n += 1
-            unique = f"{name}{n}"
-        self.suffix[name] = n
-        self.rules[unique] = body
-        self.size += len(body)
-        self.refs[unique] = references(body)
-        self.by_body[body] = unique
+        unique = self.by_body.get(body)
+        if unique is None:
+            unique, n = name, self.suffix.get(name, 1)
+            while unique in self.rules or unique in primitives.PRIMITIVE_NAMES or unique == "root":
+                n += 1
+                unique = f"{name}{n}"
+            self.suffix[name] = n
+            self.rules[unique] = body
+            self.size += len(body)
+            self.refs[unique] = references(body)
+            self.by_body[body] = unique
+        if self.log is not None:
+            self.log.append((name, body, unique))
         return unique
 
     def spent(self) -> str | None:
