@@ -83,6 +83,7 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
     fifth within minutes, so cases timed apart are not comparable)."""
     tools = load_manifests("manifests")
     ours = compile_pool(tools).text
+    indented = compile_pool(tools, layout="indented").text
     compact = compile_pool(tools, layout="compact").text
     theirs = json_schema_to_gbnf(json.dumps(union_schema(tools)))
     messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": QUERY}]
@@ -109,6 +110,7 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
              ("in-process", "ours, sample first", local(ours, "fast", "llama.cpp")),
              ("in-process", "ours, full masking", local(ours, "full", "llama.cpp")),
              ("in-process", "ours, llguidance masks and fast-forward", local(ours, "fast", "llguidance")),
+             ("in-process", "ours indented, llguidance masks and fast-forward", local(indented, "fast", "llguidance")),
              ("in-process", "ours compact, llguidance masks and fast-forward", local(compact, "fast", "llguidance")),
              ("in-process", "llama.cpp converter, full masking", local(theirs, "full", "llama.cpp")),
              ("in-process", "llama-cpp-python create_completion(grammar)",
