@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             server = ServerBackend(stack.enter_context(LlamaServer(args.model)).url)
         backends: dict[str, Any] = {config: server if config in NEEDS_SERVER else inprocess
                                     for config in wanted if config not in NEEDS_SERVER or server is not None}
-        recorders = {config: Recorder(inprocess, 6 if args.quick else 24) for config in CALL_CONFIGS if config in backends}
+        recorders = {config: Recorder(inprocess, 6 if args.quick else 24)
+                     for config in CALL_CONFIGS if config in backends}
         backends.update(recorders)
         if args.second_model:
             second = LlamaCppBackend(args.second_model)

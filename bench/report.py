@@ -69,10 +69,11 @@ def markdown(result: dict[str, Any]) -> str:
         parts += ["#### BFCL through `gbnf serve` and through llama-server's own tool calling "
                   "(same model, same OpenAI requests)", "",
                   table(result["endpoint"]["by_target"], ("target", "tool_choice", "set"), ENDPOINT_METRICS), ""]
-    parts += ["#### Compile time (ms per compile; the median of interleaved rounds)", "", "| tools | rules | ours, new tools | "
-              "ours, known tools | ours cached | llama.cpp converter |", "|---|---|---|---|---|---|"]
-    parts += [f"| {r['tools']} | {r['rules']} | {r['ours, new tools']} | {r['ours, known tools']} | {r['ours cached']} | "
-              f"{r['llama.cpp converter']} |" for r in result["compile"]]
+    parts += ["#### Compile time (ms per compile; the median of interleaved rounds)", "",
+              "| tools | rules | ours, new tools | ours, known tools | ours cached | llama.cpp converter |",
+              "|---|---|---|---|---|---|"]
+    parts += [f"| {r['tools']} | {r['rules']} | {r['ours, new tools']} | {r['ours, known tools']} | "
+              f"{r['ours cached']} | {r['llama.cpp converter']} |" for r in result["compile"]]
     parts += ["", "#### Decoding overhead (same request, same model, same run; the median of interleaved rounds)", "",
               "| backend | constraint | tokens | ms per token | ratio to unconstrained | peak memory (MB) |",
               "|---|---|---|---|---|---|"]

@@ -56,7 +56,8 @@ def compile_bench(sizes: tuple[int, ...], repeats: int, rounds: int = 5) -> list
         rules = len(compile_pool(pool).rules)
         planner = Planner(pool, _NoBackend(), {})
         planner.grammar(pool)
-        fresh = iter([[dataclasses.replace(t, name=f"{t.name}_{k}") for t in pool] for k in range(repeats * rounds)])
+        fresh = iter([[dataclasses.replace(t, name=f"{t.name}_{k}") for t in pool]
+                      for k in range(repeats * rounds)])
         cases = {"ours, new tools": lambda: compile_pool(next(fresh)), "ours, known tools": lambda: compile_pool(pool),
                  "ours cached": lambda: planner.grammar(pool), "llama.cpp converter": lambda: json_schema_to_gbnf(schema)}
         timings: dict[str, list[float]] = {label: [] for label in cases}

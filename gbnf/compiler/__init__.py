@@ -22,8 +22,8 @@ from gbnf.literals import gbnf_literal, json_text, repeat
 from gbnf.schema import check_schema
 from gbnf.tool import Tool
 
-__all__ = ["DIALECTS", "MAX_DEPTH", "Dialect", "Grammar", "Layout", "compile_pool", "compile_schema", "compile_schema_grammar",
-           "references", "translate"]
+__all__ = ["DIALECTS", "MAX_DEPTH", "Dialect", "Grammar", "Layout", "compile_pool", "compile_schema",
+           "compile_schema_grammar", "references", "translate"]
 
 
 def compile_schema(schema: dict[str, Any] | bool, *, layout: Layout = "free", max_depth: int = MAX_DEPTH,
@@ -84,7 +84,8 @@ def compile_pool(
     if parallel > 1:
         item = table.add("toolCall", call(1)) if layout == "indented" else one  # indented a level deeper
         more = repeat(f"{spacing.sep(0)} {item}", 0, parallel - 1)
-        choices.append(table.add("toolCalls", f'"["{spacing.lead()}{spacing.open(0)} {item}{more}{spacing.close(0)} "]"'))
+        calls = f"{spacing.open(0)} {item}{more}{spacing.close(0)}"
+        choices.append(table.add("toolCalls", f'"["{spacing.lead()}{calls} "]"'))
         looser[:] = dict.fromkeys(looser)  # the calls emitted twice note each spot twice
     if text:
         choices.append(table.add("plainText", '[^{[ \\t\\n] [^\\x00]*'))
