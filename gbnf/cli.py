@@ -50,8 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("-o", "--output", type=Path, help="write the grammar to this file")
     comp.add_argument("--parallel", type=int, default=1, metavar="N", help="a step may carry 1..N calls")
     comp.add_argument("--layout", choices=get_args(Layout), default="free",
-                      help="whitespace: free (where JSON allows it), line (one line, a space after each comma and "
-                           "colon), compact (none)")
+                      help="whitespace: free (where JSON allows it), indented (json.dumps(indent=2)), line (one "
+                           "line, a space after each comma and colon), compact (none)")
     comp.add_argument("--dialect", choices=DIALECTS, default="gbnf",
                       help="the engine's grammar syntax: gbnf (llama.cpp), llguidance (its Lark-like syntax; "
                            "vLLM/SGLang guidance backend), xgrammar (its EBNF; vLLM/SGLang xgrammar backend)")

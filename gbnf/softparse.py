@@ -72,6 +72,7 @@ def soft_parse(text: str, pool: list[Tool]) -> SoftParse:
 
 _CALL_OPENING = re.compile(r"""\{\s*["']name["']\s*:""")
 
+
 def _candidates(text: str) -> list[list[dict[str, Any]]]:
     """Every plausible reading of ``text`` as a list of raw calls, most explicit first."""
     found: list[list[dict[str, Any]]] = []

@@ -15,7 +15,7 @@ from typing import Any
 
 from gbnf.compiler.dialects import DIALECTS, Dialect, translate
 from gbnf.compiler.emit import MAX_DEPTH, Emitter
-from gbnf.compiler.primitives import Layout, Spacing
+from gbnf.compiler.primitives import Layout
 from gbnf.compiler.rules import Grammar, RuleTable, references, renamed, rule_word
 from gbnf.errors import SchemaError
 from gbnf.literals import gbnf_literal, json_text, repeat
@@ -66,7 +66,7 @@ def compile_pool(
     if parallel < 1:
         raise SchemaError("", f"parallel must be at least 1, not {parallel}")
     table, looser = RuleTable(layout), []
-    spacing = Spacing(layout)
+    spacing = table.spacing
 
     def call(level: int) -> str:
         """One call, nested ``level`` deep in the reply."""
@@ -86,7 +86,6 @@ def compile_pool(
         more = repeat(f"{spacing.sep(0)} {item}", 0, parallel - 1)
         calls = f"{spacing.open(0)} {item}{more}{spacing.close(0)}"
         choices.append(table.add("toolCalls", f'"["{spacing.lead()}{calls} "]"'))
-        looser[:] = dict.fromkeys(looser)  # the calls emitted twice note each spot twice
     if text:
         choices.append(table.add("plainText", '[^{[ \\t\\n] [^\\x00]*'))
     return _in_dialect(table.grammar(" | ".join(choices), looser), dialect)

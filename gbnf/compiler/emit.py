@@ -10,7 +10,6 @@ from gbnf import jsonread
 from gbnf.compiler.arrays import emit_array
 from gbnf.compiler.canonical import Node, canonicalize, count_bounds
 from gbnf.compiler.objects import emit_object
-from gbnf.compiler.primitives import Spacing
 from gbnf.compiler.rules import RuleTable
 from gbnf.compiler.scalars import emit_integer, emit_number, emit_string
 from gbnf.errors import SchemaError, Unsatisfiable
@@ -36,7 +35,7 @@ class Emitter:
         self.root = root
         self.looser = looser
         self.max_depth = max_depth
-        self.spacing = Spacing(table.layout)
+        self.spacing = table.spacing
         """The GBNF of the layout's whitespace."""
         self.base = base
         """The nesting level of the root's value in the reply (a tool's arguments: 1)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from gbnf.literals import gbnf_literal, json_text
@@ -84,7 +83,7 @@ def closure(names: set[str], layout: Layout) -> list[str]:
     stack = list(names)
     while stack:
         body, deps = _PRIMITIVES[stack.pop()]
-        if layout in ("free", "indented") and "{lead}" in body:
+        if _generic(layout) == "free" and "{lead}" in body:
             deps = (*deps, "ws")
         for dep in deps:
             if dep not in wanted:
@@ -98,8 +97,13 @@ def body(name: str, layout: Layout) -> str:
     text = _PRIMITIVES[name][0]
     if "{lead}" not in text:
         return text
-    spacing = Spacing("free" if layout == "indented" else layout)  # a generic value's depth is unknown
+    spacing = Spacing(_generic(layout))
     for piece, gbnf in (("{lead}", spacing.lead()), ("{close}", spacing.close(0)), ("{sep}", spacing.sep(0)),
                         ("{colon}", spacing.colon())):
         text = text.replace(piece, gbnf)
     return " ".join(text.split())
+
+
+def _generic(layout: Layout) -> Layout:
+    """The layout of generic values: an indented one's depth is not known, so it is free."""
+    return "free" if layout == "indented" else layout

@@ -60,6 +60,7 @@ class RuleTable:
 
     def __init__(self, layout: primitives.Layout) -> None:
         self.layout = layout
+        self.spacing = primitives.Spacing(layout)
         self.deadline = time.monotonic() + COMPILE_SECONDS
         self.size = 0
         self.rules: dict[str, str] = {}
@@ -96,8 +97,8 @@ class RuleTable:
 
     def grammar(self, root_body: str, looser: list[str]) -> Grammar:
         """``root``, then the rules it reaches in the order a reader meets them, then the
-        primitives those rules use. A root that is one rule no other rule refers to becomes
-        that rule's body."""
+        primitives those rules use, and ``looser`` with each spot once. A root that is one rule
+        no other rule refers to becomes that rule's body."""
         if root_body in self.rules and not any(root_body in refs for refs in self.refs.values()):
             root_body = self.rules[root_body]
         ordered: dict[str, None] = {}
@@ -112,4 +113,4 @@ class RuleTable:
         prims = primitives.closure(used, self.layout)
         lines = [f"root ::= {root_body}", *(f"{name} ::= {self.rules[name]}" for name in ordered)]
         lines += [f"{name} ::= {primitives.body(name, self.layout)}" for name in prims]
-        return Grammar("\n".join(lines) + "\n", ("root", *ordered, *prims), tuple(looser))
+        return Grammar("\n".join(lines) + "\n", ("root", *ordered, *prims), tuple(dict.fromkeys(looser)))
