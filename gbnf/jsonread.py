@@ -2,8 +2,8 @@
 
 Python's ``json`` accepts ``NaN`` and ``Infinity``, turns ``1e999`` into ``inf``, and raises
 ``ValueError`` past 4,300 integer digits or ``RecursionError`` on deep nesting. A reply is
-untrusted text, so each of these is a decoding error here, which the validator and the soft
-parser already turn into a message for the model.
+untrusted text, so each of these is a decoding error here (``UnsafeJSON``), which the validator
+and the soft parser turn into a message for the model; the soft parser does not repair them.
 """
 
 from __future__ import annotations
@@ -22,6 +22,10 @@ def _finite(text: str) -> float:
     if math.isinf(value):
         raise ValueError(f"{text} is too large for a number")
     return value
+
+
+class UnsafeJSON(json.JSONDecodeError):
+    """Well-formed JSON holding a value no reader should accept (see the module's docstring)."""
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
@@ -43,7 +47,7 @@ def raw_decode(text: str, start: int) -> tuple[Any, int]:
         raise
     except (ValueError, RecursionError) as exc:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise json.JSONDecodeError(reason, text, start) from None
+        raise UnsafeJSON(reason, text, start) from None
 
 
 def is_json(value: Any) -> bool:

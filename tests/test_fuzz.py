@@ -54,8 +54,12 @@ def test_a_manifest_raises_only_manifest_errors(tmp_path_factory, parameters, to
 REPLIES = st.one_of(
     st.text(max_size=80),
     SCHEMAS.map(lambda v: json.dumps({"name": "get_weather", "arguments": v}, allow_nan=True)),
-    st.builds(lambda a, b: a + b, st.sampled_from(['{"name": "get_weather", "arguments": {"city": ', "{'name': ",
-                                                   '[{"name": "get_now"},', "{" * 50]), st.text(max_size=40)))
+    st.builds(lambda a, b: a + b, st.sampled_from([
+        '{"name": "get_weather", "arguments": {"city": ', "{'name': ", '[{"name": "get_now"},', "{" * 50,
+        "get_weather(city=", "[get_now(", "print(read_file(", "<function=get_weather>", "<tool_call>read_file <arg_key>",
+        '<invoke name="read_file"><parameter name="path">', "call:get_weather{city:<escape>", "(" * 80,
+        "<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>", "Action: read_file\nAction Input: ",
+        "<get_weather><city>"]), st.text(max_size=40)))
 
 
 @given(REPLIES)
