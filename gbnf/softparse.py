@@ -49,8 +49,11 @@ class SoftParse:
 def soft_parse(text: str, pool: list[Tool]) -> SoftParse:
     """Find, normalize, repair and validate the tool call(s) in ``text``."""
     tools = {tool.name: tool for tool in pool}
+    outside = _REASONING.sub(" ", text)
     try:
-        candidates = _candidates(text, tools)
+        candidates = _candidates(outside, tools)
+        if not candidates and outside != text:  # a call made inside the reasoning
+            candidates = _candidates(text, tools)
     except RecursionError:
         return SoftParse("invalid", text=text, reason="the reply's JSON is nested too deeply")
     if not candidates:
@@ -76,24 +79,29 @@ _NAME = r"[A-Za-z_][\w.\-]*"
 # a header naming the tool, its arguments after it, as model families write them
 _HEADS = re.compile("|".join([
     rf"<function=({_NAME})>",  # Llama 3.1, Qwen3-Coder
-    rf"<invoke\s+name=[\"']({_NAME})[\"']\s*>",  # invoke/parameter XML (MiniMax and others)
+    rf"<(?:\w+:)?invoke\s+name=[\"']({_NAME})[\"']\s*>",  # invoke/parameter XML (MiniMax, Step3)
     rf"\[TOOL_CALLS\]\s*({_NAME})\s*\[ARGS\]",  # Mistral
     rf"(?:>>>|<\|recipient\|>)[ \t]*(?!all\b)({_NAME})",  # Functionary ("all" is text for the user)
     rf"<｜tool▁sep｜>({_NAME})",  # DeepSeek V3
-    rf"<\|tool_call_begin\|>[ \t]*({_NAME})(?::\d+)?",  # Kimi K2
+    rf"<\|tool_call_begin\|>\s*({_NAME})(?::\d+)?",  # Kimi K2
     rf"\bto=(functions\.{_NAME})",  # gpt-oss (harmony)
-    rf"<tool_call>\s*({_NAME})(?=\s*<arg_key>)",  # GLM 4.5
+    rf"<tool_call>\s*({_NAME})(?=\s*(?:<arg_key>|</tool_call>))",  # GLM 4.5
     rf"\bcall:({_NAME})(?=\{{)",  # Gemma 4, FunctionGemma
     rf"^[ \t]*Action[ \t]*:[ \t]*({_NAME})[ \t]*$",  # ReAct
     rf"(?:^[ \t]*(?i:call)|\bCALL)[ \t]+({_NAME})",  # CALL lines
 ]), re.M)
 _ARG_PAIR = re.compile(r"<arg_key>\s*(.*?)\s*</arg_key>\s*<arg_value>(.*?)</arg_value>", re.S)
-_PARAMETER = re.compile(r"""<parameter(?:=|\s+name=["'])([\w.\-]+)["']?\s*>(.*?)</parameter>""", re.S)
+_PARAMETER = re.compile(r"""<(?:\w+:)?parameter(?:=|\s+name=["'])([\w.\-]+)["']?\s*>(.*?)</(?:\w+:)?parameter>""",
+                        re.S)
 _ELEMENT = re.compile(r"<([\w.\-]+)>(.*?)</\1>", re.S)
 _INPUT_LABEL = re.compile(r"\s*(?:Action[ \t]+)?Input[ \t]*:[ \t]*", re.I)
-# a line opening with a Python-style call: ``f(x=1)``, ``[f(x=1), g()]``, ``print(f(x=1))``, maybe
-# after a special token (``<|python_tag|>``) or a label (NexusRaven's ``Call:``)
-_PY_LINE = re.compile(r"^[ \t]*(?:<\|\w+\|>|\w+:)?[ \t]*(?=\[?[ \t]*[A-Za-z_][\w.]*\()", re.M)
+# where Python-style calls start: a line opening with ``f(x=1)``, ``[f(x=1), g()]`` or
+# ``print(f(x=1))``, maybe after a tag (``<|python_tag|>``, ``<function_calls>``) or a label
+# (NexusRaven's ``Call:``); or, anywhere, a list that opens with a call
+_PY_LINE = re.compile(r"^[ \t]*+(?:(?:<[^<>\s]{1,40}>|\w+:)[ \t]*+)?(?=(?:\[[ \t]*)?[A-Za-z_][\w.]*\()"
+                      r"|(?=\[[ \t]*[A-Za-z_][\w.]*\()", re.M)
+# reasoning, which may quote a call it then makes (or not): ``<think>``, ``<seed:think>``
+_REASONING = re.compile(r"<((?:\w+:)?think(?:ing)?)>.*?</\1>", re.S)
 _JSON_CALL = re.compile(r"""\{\s*["']name["']\s*:""")
 _CALL_KEYS = ("function", "function_call", "functionCall")
 
@@ -158,8 +166,9 @@ def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]
     call of an unknown function counts only when it is the whole reply: elsewhere it is code."""
     out = []
     whole = re.sub(r"^```\w*\n|\n?```$", "", text.strip()).strip()
+    done = 0
     for line in _PY_LINE.finditer(text):
-        end = _extent(text, line.end())
+        end = _extent(text, line.end()) if line.start() >= done else None
         if end is None:
             continue
         segment = text[line.end():end].strip()
@@ -171,6 +180,7 @@ def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]
         calls = [_python_call(n, tools) for n in nodes]
         if nodes and all(calls) and (segment == whole or all(_tool_named(c["name"], tools) for c in calls)):
             out.append(calls)
+            done = end
     return out
 
 
@@ -180,8 +190,8 @@ def _python_call(node: ast.expr, tools: dict[str, Tool]) -> dict[str, Any] | Non
     if not isinstance(node, ast.Call) or not re.fullmatch(r"[\w.]+", ast.unparse(node.func)):
         return None
     try:
-        positional = [ast.literal_eval(arg) for arg in node.args]
-        arguments = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
+        positional = [_literal(arg) for arg in node.args]
+        arguments = {kw.arg: _literal(kw.value) for kw in node.keywords if kw.arg}
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
     if len(arguments) < len(node.keywords) or not jsonread.is_json([positional, arguments]):
@@ -191,6 +201,18 @@ def _python_call(node: ast.expr, tools: dict[str, Tool]) -> dict[str, Any] | Non
     free = [key for key in (tool.parameters.get("properties", {}) if tool else {}) if key not in arguments]
     arguments.update(zip(free, positional))
     return {"name": name, "arguments": arguments}
+
+
+class _JsonNames(ast.NodeTransformer):
+    """Reads JSON's ``true``, ``false`` and ``null`` written in a Python-style call as constants."""
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        constants = {"true": True, "false": False, "null": None}
+        return ast.Constant(constants[node.id]) if node.id in constants else node
+
+
+def _literal(node: ast.expr) -> Any:
+    return ast.literal_eval(_JsonNames().visit(node))
 
 
 def _tool_elements(text: str, names: dict[str, str]) -> list[dict[str, Any]]:
@@ -210,7 +232,7 @@ def _tool_fence(text: str) -> list[Any]:
 
 
 def _yaml_ish(text: str) -> list[Any]:
-    match = re.search(r"(?im)^\s*(?:tool|name|function)\s*:\s*([\w.\-]+)\s*$", text)
+    match = re.search(r"(?im)^[ \t]*(?:tool|name|function)[ \t]*:[ \t]*([\w.\-]+)[ \t]*$", text)
     if not match:
         return []
     rest = text[match.end():].splitlines()

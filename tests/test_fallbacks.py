@@ -39,6 +39,13 @@ def test_sloppy_output(tools, case):
         assert [{"name": c.name, "arguments": c.arguments} for c in parsed.calls] == wanted
 
 
+@pytest.mark.timeout(10)  # each takes milliseconds; a quadratic scan took seconds to minutes
+@pytest.mark.parametrize("text", [" " * 20000, "\n" * 20000, "\t \n" * 7000, "{" * 5000, "[{" * 2500, '{"' * 5000,
+                                  "<think>a</think>" * 2000, "[get_now(" * 3000, "tool: x\n" * 3000])
+def test_long_odd_replies_are_decided_quickly(tools, text):
+    assert soft_parse(text, tools).kind in ("final", "invalid")
+
+
 def test_repairs_are_reported(tools):
     parsed = soft_parse('{"name": "Get Weather", "args": {"citty": "Rome", "days": "2"}}', tools)
     assert parsed.calls == [ToolCall("get_weather", {"city": "Rome", "days": 2})]
