@@ -1,15 +1,17 @@
-"""Soft parsing and repair: find a tool call in sloppy model output, repair it toward the schema.
+"""Soft parsing and repair: find tool calls in sloppy model output, repair them toward the schema.
 
-For backends without grammars. :func:`soft_parse` tries, in order: ``<tool_call>`` tags, a
-fenced ``tool`` block of ``key: value`` lines, ``CALL name {json}`` lines, YAML-ish
-``tool:``/``args:``, then JSON objects anywhere in the text (fenced or not). Shapes are
-normalized (``tool_calls`` lists, OpenAI ``function`` objects with stringified arguments,
-``args``/``parameters``/``arguments``/``input`` aliases, flat calls), then repaired toward the
-tool's schema: a tool name differing in case, spaces or punctuation; keys near the schema's, and
-one unknown key taken for the one required key missing when its value fits; an enum value
-differing only in case; stringified scalars and JSON-stringified arrays or objects coerced to
-the declared type. JSON with trailing commas and Python-style literals (single quotes, ``True``)
-are read too. The validator decides at the end. Output that holds no call is a final answer.
+For backends without grammars. :func:`soft_parse` sets reasoning (``<think>``) aside, then reads
+calls written the ways model families write them: ``<tool_call>`` tags, headers naming the tool
+before its arguments (``<function=x>``, ``<invoke name="x">``, Mistral, Functionary, DeepSeek,
+Kimi K2, gpt-oss, GLM, Gemma 4, ReAct, ``CALL x``), fenced ``tool`` blocks, YAML-ish
+``tool:``/``args:``, JSON anywhere (broken JSON through json_repair, unless it stops inside a
+string), Python-style calls (``[f(x=1)]``) and XML elements named after a tool. Shapes are
+normalized (``tool_calls`` lists, OpenAI and Gemini function objects, argument aliases, flat
+calls), then repaired toward the tool's schema: tool names differing in case or punctuation or
+behind a namespace, keys near the schema's, one unknown key for the one missing required key, a
+bare value for the one required argument, ``null`` optionals left out, enum case, stringified
+values coerced to the declared type. The validator decides at the end. Output that holds no call
+is a final answer; a call cut off inside a string is refused.
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def _candidates(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]]]
     names = {_fold(name): name for name in tools}
     for strategy in (_tagged, _named, _tool_fence, _yaml_ish, _json_values):
         _gather(found, [_as_calls(value, names) for value in strategy(text)])
-    _gather(found, [_as_calls(call, names) for call in _python_calls(text, tools)])
+    _gather(found, [_as_calls(calls, names) for calls in _python_calls(text, tools)])
     _gather(found, [_as_calls(call, names) for call in _tool_elements(text, names)])
     inner = _json_string(text)
     if inner is not None:
@@ -166,7 +168,7 @@ def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]
     call of an unknown function counts only when it is the whole reply: elsewhere it is code."""
     out = []
     whole = re.sub(r"^```\w*\n|\n?```$", "", text.strip()).strip()
-    done = 0
+    done = 0  # where the last calls read end: a list's inner calls are not read again
     for line in _PY_LINE.finditer(text):
         end = _extent(text, line.end()) if line.start() >= done else None
         if end is None:
@@ -313,8 +315,11 @@ def _cut_off(text: str, tools: dict[str, Tool]) -> bool:
     return any(_extent(text, opening.start()) is None for opening in openings)
 
 
+_PY_NAME = re.compile(r"\[?[ \t]*(?:print\()?([\w.]*)")
+
+
 def _python_name(text: str, start: int) -> str:
-    return re.match(r"\[?[ \t]*(?:print\()?([\w.]*)", text[start:]).group(1)
+    return _PY_NAME.match(text, start).group(1)
 
 
 def _json_string(text: str) -> str | None:
