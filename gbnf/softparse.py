@@ -62,7 +62,7 @@ def soft_parse(text: str, pool: list[Tool]) -> SoftParse:
         if _cut_off(text, tools):  # a call that runs on to the token limit is no answer
             return SoftParse("invalid", text=text, reason="the call is cut off before it closes; "
                                                           "give a shorter reply")
-        return SoftParse("final", text=text.strip())
+        return SoftParse("final", text=outside.strip() or text.strip())  # the answer, not the reasoning
     reasons = []
     for raw_calls in candidates:
         repairs: list[str] = []
