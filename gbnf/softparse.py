@@ -102,6 +102,7 @@ _INPUT_LABEL = re.compile(r"\s*(?:Action[ \t]+)?Input[ \t]*:[ \t]*", re.I)
 # (NexusRaven's ``Call:``); or, anywhere, a list that opens with a call
 _PY_LINE = re.compile(r"^[ \t]*+(?:(?:<[^<>\s]{1,40}>|\w+:)[ \t]*+)?(?=(?:\[[ \t]*)?[A-Za-z_][\w.]*\()"
                       r"|(?=\[[ \t]*[A-Za-z_][\w.]*\()", re.M)
+_PY_CODE = re.compile(r"^[ \t]*(?:def|class|import|from[ \t]+[\w.]+[ \t]+import)[ \t]", re.M)
 # reasoning, which may quote a call it then makes (or not): ``<think>``, ``<seed:think>``
 _REASONING = re.compile(r"<((?:\w+:)?think(?:ing)?)>.*?</\1>", re.S)
 _JSON_CALL = re.compile(r"""\{\s*["']name["']\s*:""")
@@ -165,7 +166,10 @@ def _body_arguments(body: str) -> Any:
 def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]]]:
     """Python-style calls opening a line, as Llama 3.2, Gemma and BFCL write them, with literal
     arguments only; positional arguments fill the tool's properties in their declared order. A
-    call of an unknown function counts only when it is the whole reply: elsewhere it is code."""
+    call of an unknown function counts only when it is the whole reply; in a reply that defines
+    or imports anything, calls are code, not tool calls."""
+    if _PY_CODE.search(text):
+        return []
     out = []
     whole = re.sub(r"^```\w*\n|\n?```$", "", text.strip()).strip()
     done = 0  # where the last calls read end: a list's inner calls are not read again
@@ -310,8 +314,8 @@ def _extent(text: str, start: int) -> int | None:
 def _cut_off(text: str, tools: dict[str, Tool]) -> bool:
     """Whether ``text`` opens a JSON call, or a Python-style call of a tool, that stops inside
     a string."""
-    openings = [*_JSON_CALL.finditer(text),
-                *(m for m in _PY_LINE.finditer(text) if _tool_named(_python_name(text, m.end()), tools))]
+    python = [] if _PY_CODE.search(text) else _PY_LINE.finditer(text)
+    openings = [*_JSON_CALL.finditer(text), *(m for m in python if _tool_named(_python_name(text, m.end()), tools))]
     return any(_extent(text, opening.start()) is None for opening in openings)
 
 
