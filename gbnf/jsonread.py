@@ -2,8 +2,9 @@
 
 Python's ``json`` accepts ``NaN`` and ``Infinity``, turns ``1e999`` into ``inf``, and raises
 ``ValueError`` past 4,300 integer digits or ``RecursionError`` on deep nesting. A reply is
-untrusted text, so each of these is a decoding error here (``UnsafeJSON``), which the validator
-and the soft parser turn into a message for the model; the soft parser does not repair them.
+untrusted text, so each of these is a decoding error here (``unsafe`` tells them apart), which
+the validator and the soft parser turn into a message for the model; the soft parser does not
+repair them.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ def _finite(text: str) -> float:
     return value
 
 
-class UnsafeJSON(json.JSONDecodeError):
-    """Well-formed JSON holding a value no reader should accept (see the module's docstring)."""
+_UNSAFE = "unsafe JSON: "
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
@@ -47,7 +47,13 @@ def raw_decode(text: str, start: int) -> tuple[Any, int]:
         raise
     except (ValueError, RecursionError) as exc:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise UnsafeJSON(reason, text, start) from None
+        raise json.JSONDecodeError(_UNSAFE + reason, text, start) from None
+
+
+def unsafe(exc: json.JSONDecodeError) -> bool:
+    """Whether ``exc`` is well-formed JSON holding a value no reader should accept (see above),
+    as opposed to a syntax error that a lenient reader may repair."""
+    return exc.msg.startswith(_UNSAFE)
 
 
 def is_json(value: Any) -> bool:

@@ -257,10 +257,10 @@ def _json_values(text: str) -> list[Any]:
         if text[i] in "{[":
             try:
                 value, end = jsonread.raw_decode(text, i)
-            except jsonread.UnsafeJSON:
-                i = _extent(text, i) or len(text)
-                continue
-            except json.JSONDecodeError:
+            except json.JSONDecodeError as exc:
+                if jsonread.unsafe(exc):
+                    i = _extent(text, i) or len(text)
+                    continue
                 end = _extent(text, i)
                 value = _lenient(text[i:end]) if end is not None else None
                 if value is None:
