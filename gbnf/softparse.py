@@ -154,13 +154,12 @@ def _body_arguments(body: str) -> Any:
     parameters = _PARAMETER.findall(body) or _ARG_PAIR.findall(body)
     if parameters:
         return {key: _scalar(value.strip()) for key, value in parameters}
-    label = _INPUT_LABEL.match(body.lstrip("\n"))
     values = _json_values(body)
     if values and isinstance(values[0], dict):
         return values[0]
-    if label:
-        return re.split(r"\n|</|```", body.lstrip("\n")[label.end():], maxsplit=1)[0].strip()
-    return {}
+    body = body.lstrip("\n")
+    label = _INPUT_LABEL.match(body)
+    return re.split(r"\n|</|```", body[label.end():], maxsplit=1)[0].strip() if label else {}
 
 
 def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]]]:
@@ -193,7 +192,8 @@ def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]
 def _python_call(node: ast.expr, tools: dict[str, Tool]) -> dict[str, Any] | None:
     if isinstance(node, ast.Call) and ast.unparse(node.func) == "print" and len(node.args) == 1:
         node = node.args[0]  # Gemma's tool_code: print(f(x=1))
-    if not isinstance(node, ast.Call) or not re.fullmatch(r"[\w.]+", ast.unparse(node.func)):
+    name = ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+    if not re.fullmatch(r"[\w.]+", name):
         return None
     try:
         positional = [_literal(arg) for arg in node.args]
@@ -202,7 +202,6 @@ def _python_call(node: ast.expr, tools: dict[str, Tool]) -> dict[str, Any] | Non
         return None
     if len(arguments) < len(node.keywords) or not jsonread.is_json([positional, arguments]):
         return None
-    name = ast.unparse(node.func)
     tool = _tool_named(name, tools)
     free = [key for key in (tool.parameters.get("properties", {}) if tool else {}) if key not in arguments]
     arguments.update(zip(free, positional))
