@@ -1,3 +1,3 @@
-from gbnf.cli import main
+from gbnf.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

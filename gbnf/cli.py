@@ -15,11 +15,21 @@ from gbnf.errors import GbnfError
 from gbnf.events import Event
 from gbnf.literals import json_text
 from gbnf.manifest import load_manifests
+from gbnf.native import crash_line
 from gbnf.planner import DEFAULT_TOP_K, PlanResult
+from gbnf.supervise import supervised
+
+
+def run() -> int:
+    """The ``gbnf`` command: :func:`main` in a child process, so that a crash in native code
+    (llama.cpp) prints one line naming it instead of dying silently."""
+    args = sys.argv[1:]
+    command = next((arg for arg in args if not arg.startswith("-")), "")
+    return supervised(lambda: main(args), f"gbnf {command}".strip())
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; errors print one line and exit 2, never a traceback."""
+    """Run the command line in this process; errors print one line and exit 2, never a traceback."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -136,6 +146,12 @@ def _parser() -> argparse.ArgumentParser:
     start.add_argument("--parallel", type=int, default=1, metavar="N",
                        help="requests served at once, each in its own slot (llama-server -np)")
     start.set_defaults(run=_server_start)
+
+    doctor = commands.add_parser("doctor", help="print what a bug report needs (CPU, llama.cpp build, model) and "
+                                 "check one decode in-process and one through llama-server; exit 1 if one fails")
+    doctor.add_argument("--model", help="GGUF file or packaged model (default: $GBNF_MODEL or the embedded model)")
+    doctor.add_argument("--no-server", action="store_true", help="skip llama-server (neither build nor start it)")
+    doctor.set_defaults(run=_doctor)
     return parser
 
 
@@ -307,10 +323,18 @@ def _server_start(args: argparse.Namespace) -> int:
     with server:
         print(f"llama-server ready at {server.url} (log: {server.log_path}); Ctrl-C stops it", flush=True)
         try:
-            server.process.wait()
+            code = server.process.wait()
         except KeyboardInterrupt:
-            pass
-    return 0
+            return 0
+    if line := crash_line("llama-server", code):
+        raise GbnfError(f"{line} (log: {server.log_path})")
+    return 0 if code == 0 else 1
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from gbnf.doctor import report
+
+    return report(args.model, server=not args.no_server)
 
 
 def _compile(args: argparse.Namespace) -> int:

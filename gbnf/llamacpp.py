@@ -1,6 +1,6 @@
-"""llama.cpp through llama-cpp-python's C API: what the in-process backend, the bench and the
-grammar oracle share (a grammar sampler, a one-token grammar check, llguidance's tokenizer for
-the vocabulary, llama.cpp's stderr captured)."""
+"""llama.cpp through llama-cpp-python: what the in-process backend, the bench and the grammar
+oracle share (a model loaded with only the CPU kernels that are safe here, a grammar sampler, a
+one-token grammar check, llguidance's tokenizer for the vocabulary, llama.cpp's stderr captured)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,41 @@ from typing import Any
 import llama_cpp
 
 from gbnf.errors import GrammarError
+from gbnf.native import extra_buffers
 
-_LOCK = threading.Lock()
+_LOCK = threading.Lock()  # file descriptor 2 is the process's
+_LOADING = threading.Lock()  # llama-cpp-python's default model parameters are too
+
+
+def system_info() -> str:
+    """llama.cpp's own account of how it was compiled (``CPU : SSE3 = 1 | AVX = 1 | ...``)."""
+    return llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
+
+
+def amx_kernels() -> bool:
+    """Whether the loaded llama.cpp library holds Intel AMX kernels (compiled on an AMX CPU)."""
+    return "AMX_INT8 = 1" in system_info()
+
+
+def load_llama(path: str, **options: Any) -> llama_cpp.Llama:
+    """``llama_cpp.Llama(path, **options)`` with llama.cpp's extra CPU buffer types only where
+    :func:`gbnf.native.extra_buffers` allows them (``Llama`` has no option for them: while it
+    loads, its default model parameters carry the choice)."""
+    module = llama_cpp.llama_cpp
+    default = module.llama_model_default_params
+    use_extra_bufts = extra_buffers(amx_kernels())
+
+    def params() -> llama_cpp.llama_model_params:
+        chosen = default()
+        chosen.use_extra_bufts = use_extra_bufts
+        return chosen
+
+    with _LOADING:
+        module.llama_model_default_params = params
+        try:
+            return llama_cpp.Llama(model_path=path, **options)
+        finally:
+            module.llama_model_default_params = default
 
 
 def grammar_sampler(vocab: llama_cpp.llama_vocab_p, grammar: str) -> llama_cpp.llama_sampler_p:

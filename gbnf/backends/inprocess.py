@@ -37,7 +37,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, REPEAT_LAST_N, Completion, Message, Sampling,
                                 TextSink, ToolSpec)
 from gbnf.compiler.dialects import translate
-from gbnf.llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, token_allowed
+from gbnf.llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, load_llama, token_allowed
 from gbnf.errors import BackendError, ContextExceeded
 from gbnf.model import resolve_model
 
@@ -75,8 +75,7 @@ class LlamaCppBackend:
         path = resolve_model(model_path)
         try:
             with captured_stderr():
-                self.llm = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(),
-                                           verbose=False)
+                self.llm = load_llama(str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(), verbose=False)
         except ValueError as exc:
             raise BackendError(f"llama.cpp could not load {path}: {exc}") from None
         self.model_path = path

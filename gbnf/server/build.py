@@ -1,9 +1,16 @@
-"""Find ``llama-server``, or build it once from the llama.cpp source of the pinned llama-cpp-python."""
+"""Find ``llama-server``, or build it once from the llama.cpp source of the pinned llama-cpp-python.
+
+The build is native (``-march=native``) but without Intel AMX kernels, which fault on some
+machines (:mod:`gbnf.native`); the cache is keyed on the llama.cpp version and the build options,
+so a server built with other options is never picked up again.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -23,7 +30,17 @@ CMAKE_FLAGS = [
     "-DLLAMA_CURL=OFF",
     "-DLLAMA_BUILD_TESTS=OFF",
     "-DLLAMA_BUILD_EXAMPLES=OFF",
+    "-DGGML_NATIVE=ON",
 ]
+NO_AMX = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+"""GCC and Clang flags that keep AMX out of a native build (they win over ``-march=native``)."""
+
+
+def cmake_flags() -> list[str]:
+    """The options the server is configured with: :data:`CMAKE_FLAGS`, and on x86 no AMX kernels."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return list(CMAKE_FLAGS)
+    return [*CMAKE_FLAGS, f"-DCMAKE_C_FLAGS={NO_AMX}", f"-DCMAKE_CXX_FLAGS={NO_AMX}"]
 
 
 def llama_cpp_python_version() -> str:
@@ -37,8 +54,10 @@ def cache_dir() -> Path:
 
 
 def built_binary() -> Path:
-    """Path of the server built for the installed llama-cpp-python (it may not exist yet)."""
-    return cache_dir() / f"llama-server-{llama_cpp_python_version()}" / "llama-server"
+    """Path of the server built for the installed llama-cpp-python with :func:`cmake_flags` (it may
+    not exist yet)."""
+    options = hashlib.sha256("\n".join(cmake_flags()).encode()).hexdigest()[:12]
+    return cache_dir() / f"llama-server-{llama_cpp_python_version()}-{options}" / "llama-server"
 
 
 def find_llama_server() -> Path | None:
@@ -68,7 +87,7 @@ def build_llama_server(jobs: int | None = None) -> Path:
             tar.extractall(work, filter="data")
         source = work / f"llama_cpp_python-{version}" / "vendor" / "llama.cpp"
         build = work / "build"
-        _run(["cmake", "-S", str(source), "-B", str(build), *CMAKE_FLAGS], "configure llama.cpp")
+        _run(["cmake", "-S", str(source), "-B", str(build), *cmake_flags()], "configure llama.cpp")
         _run(["cmake", "--build", str(build), "--target", "llama-server", "-j", str(jobs or os.cpu_count() or 2)],
              "build llama-server")
         shutil.copy2(build / "bin" / "llama-server", target)

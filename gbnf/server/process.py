@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import ctypes
 import os
-import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -16,14 +13,9 @@ from types import TracebackType
 from gbnf.backends.server import ServerBackend
 from gbnf.errors import ServerError
 from gbnf.model import resolve_model
-from gbnf.server.build import ensure_llama_server
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: on Linux, ask for SIGTERM when the parent dies, so a killed
-    parent leaves no server behind."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+from gbnf.native import crash_line, extra_buffers
+from gbnf.server.build import built_binary, ensure_llama_server
+from gbnf.supervise import die_with_parent
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -67,9 +59,13 @@ class LlamaServer:
         return f"http://{self.host}:{self.port}"
 
     def command(self) -> list[str]:
+        """The command line; ``--no-repack`` where llama.cpp's extra CPU buffer types are not safe
+        (:func:`gbnf.native.extra_buffers`: a binary other than our AMX-free build may hold AMX kernels)."""
         binary = self.binary or ensure_llama_server()
+        repack = [] if extra_buffers(amx_kernels=binary != built_binary()) else ["--no-repack"]
         return [str(binary), "-m", str(self.model), "--host", self.host, "--port", str(self.port),
-                "-c", str(self.n_ctx), "-t", str(self.threads), "-np", str(self.parallel), "--no-warmup", *self.extra_args]
+                "-c", str(self.n_ctx), "-t", str(self.threads), "-np", str(self.parallel), "--no-warmup", *repack,
+                *self.extra_args]
 
     def start(self) -> LlamaServer:
         """Start the process and wait until ``/health`` answers ok; raise with the log's tail if not."""
@@ -78,13 +74,14 @@ class LlamaServer:
         command = self.command()
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            preexec_fn=_die_with_parent)
+                                            preexec_fn=die_with_parent)
         deadline = time.monotonic() + self.startup_timeout
         with ServerBackend(self.url, timeout=2.0) as backend:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
-                    raise ServerError(f"llama-server exited with code {self.process.returncode} while starting "
-                                      f"({' '.join(command)}):\n{self.log_tail()}")
+                    code = self.process.returncode
+                    why = crash_line("llama-server", code) or f"llama-server exited with code {code} while starting"
+                    raise ServerError(f"{why} ({' '.join(command)}):\n{self.log_tail()}")
                 try:
                     if backend.health() == "ok":
                         return self

@@ -1,0 +1,106 @@
+"""Native code: decodes that survive this CPU (each in a child, so a crash fails the test with its
+signal's name instead of killing the suite), the extra-buffer policy, and crashes told in one line."""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import sys
+
+import pytest
+
+from gbnf import native
+from gbnf.doctor import inprocess_decode, server_decode
+from gbnf.errors import BackendError
+from gbnf.server import build
+from gbnf.server.process import LlamaServer
+from gbnf.supervise import supervised
+
+
+def test_the_embedded_model_decodes_in_process_in_a_child():
+    check = inprocess_decode(None)
+    assert check.ok, check.detail
+    assert " tokens in " in check.detail
+
+
+def test_the_embedded_model_decodes_through_llama_server():
+    check = server_decode(None)
+    assert check.ok, check.detail
+
+
+def test_a_decode_that_fails_is_reported_not_suffered(tmp_path):
+    junk = tmp_path / "junk.gguf"
+    junk.write_bytes(b"GGUF but not really")
+    check = inprocess_decode(str(junk))
+    assert not check.ok
+    assert "could not load" in check.detail
+
+
+def test_doctor_prints_the_facts_and_fails_on_a_bad_model(tmp_path):
+    junk = tmp_path / "junk.gguf"
+    junk.write_bytes(b"not a model")
+    done = subprocess.run([sys.executable, "-m", "gbnf", "doctor", "--no-server", "--model", str(junk)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    for fact in ("cpu:", "llama.cpp in-process:", "extra CPU buffer types:", "llama-server build:"):
+        assert fact in done.stdout
+    assert "FAILED in-process decode" in done.stdout
+
+
+def test_extra_buffers_follow_the_cpu_and_the_switch(monkeypatch):
+    monkeypatch.delenv(native.ENV_REPACK, raising=False)
+    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"avx2", "amx_tile", "amx_int8"}))
+    assert native.extra_buffers(amx_kernels=True) is False
+    assert native.extra_buffers(amx_kernels=False) is True
+    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"avx2"}))
+    assert native.extra_buffers(amx_kernels=True) is True
+    monkeypatch.setenv(native.ENV_REPACK, "0")
+    assert native.extra_buffers(amx_kernels=False) is False
+    monkeypatch.setenv(native.ENV_REPACK, "1")
+    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"amx_int8"}))
+    assert native.extra_buffers(amx_kernels=True) is True
+    monkeypatch.setenv(native.ENV_REPACK, "maybe")
+    with pytest.raises(BackendError, match="GBNF_REPACK='maybe'"):
+        native.extra_buffers(amx_kernels=True)
+
+
+def test_llama_server_is_started_without_repack_where_it_is_not_safe(monkeypatch):
+    monkeypatch.setenv(native.ENV_REPACK, "0")
+    assert "--no-repack" in LlamaServer(binary="/bin/true").command()
+    monkeypatch.delenv(native.ENV_REPACK)
+    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"amx_int8"}))
+    assert "--no-repack" in LlamaServer(binary="/bin/true").command()  # a binary of unknown build
+    assert "--no-repack" not in LlamaServer(binary=build.built_binary()).command()  # ours has no AMX kernels
+
+
+def test_the_server_cache_is_keyed_on_the_build_options(monkeypatch):
+    first = build.built_binary()
+    monkeypatch.setattr(build, "CMAKE_FLAGS", [*build.CMAKE_FLAGS, "-DGGML_AVX512=OFF"])
+    assert build.built_binary() != first
+    assert build.built_binary().parent.parent == first.parent.parent
+
+
+def test_a_native_crash_is_one_line_naming_the_signal(capfd):
+    code = supervised(lambda: ctypes.string_at(0), "probe")
+    assert code == 128 + 11
+    err = capfd.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("gbnf: probe crashed with SIGSEGV in native code called from ")
+    assert "GBNF_REPACK=0" in err[0] and "gbnf doctor" in err[0]
+
+
+def test_a_supervised_command_keeps_its_output_and_exit_code(capfd):
+    def run() -> int:
+        print("out")
+        print("err", file=sys.stderr)
+        return 3
+
+    assert supervised(run, "probe") == 3
+    captured = capfd.readouterr()
+    assert (captured.out, captured.err) == ("out\n", "err\n")
+    assert supervised(lambda: sys.exit(4), "probe") == 4
+
+
+@pytest.mark.parametrize(("code", "name"), [(-11, "SIGSEGV"), (139, "SIGSEGV"), (-6, "SIGABRT"), (1, None)])
+def test_signal_names(code, name):
+    assert native.signal_name(code) == name
