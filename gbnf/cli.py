@@ -124,9 +124,13 @@ def _parser() -> argparse.ArgumentParser:
                             "0: no cap)")
     serve.add_argument("--array-items", type=int, default=100, metavar="N",
                        help="cap, in the grammar, arrays the schema leaves unbounded (default 100; 0: no cap)")
-    serve.add_argument("--act-first", action="store_true",
-                       help="for small models: when the user's last message shares words with some tools, "
-                            "a reply under auto or required must call one of them")
+    serve.add_argument("--no-decide", action="store_true",
+                       help="leave every auto reply to the model (by default the user's words decide: a request for "
+                            "what some tools do must call one of them, one that shares no word with any tool is "
+                            "answered in text)")
+    serve.add_argument("--prose-tokens", type=int, default=256, metavar="N",
+                       help="token limit of an auto reply that can only be text; it ends at its first blank line "
+                            "(default 256; 0: no bound)")
     serve.add_argument("--queue", type=int, default=16, metavar="N",
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
@@ -294,15 +298,17 @@ def _print_event(event: Event) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from gbnf.endpoint import LocalModel, RemoteModels, Shaping, serve
 
-    if min(args.max_retries, args.queue, args.string_chars, args.array_items) < 0 or not args.timeout > 0 \
+    if min(args.max_retries, args.queue, args.string_chars, args.array_items, args.prose_tokens) < 0 \
+            or not args.timeout > 0 \
             or not 0 <= args.port <= 65535:
-        raise GbnfError("--max-retries, --queue, --string-chars and --array-items must be >= 0, "
+        raise GbnfError("--max-retries, --queue, --string-chars, --array-items and --prose-tokens must be >= 0, "
                         "--timeout > 0, --port 0-65535")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
     model = (RemoteModels(urls, timeout=args.timeout, upstream=args.upstream_kind, dialect=args.grammar_dialect)
              if urls else LocalModel(args.model, queue=args.queue, engine=args.engine))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
-    shaping = Shaping(args.string_chars or None, args.array_items or None, args.act_first)
+    shaping = Shaping(args.string_chars or None, args.array_items or None, not args.no_decide,
+                      args.prose_tokens or None)
     serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping,
           log_level="info" if args.verbose else "warning")
     return 0

@@ -16,7 +16,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import bm25s
 import Stemmer
@@ -31,6 +31,10 @@ RELATIVE = 0.5
 MARGIN = 2.0
 """Without BM25 evidence, a tool whose model relevance leads the next by this much (nats) is
 evidence enough: step 1 offers it alone (with ``act_first``)."""
+
+CALL_WORDS = 2
+"""A query that shares this many words with what a tool does (its name and description), or
+half of its own words, asks for that tool (:func:`decide_reply`)."""
 
 Scorer = Callable[[list[tuple[str, str]]], list[float]]
 """``scorer(pairs)``: log P(continuation | context) of each ``(context, continuation)`` pair of
@@ -133,6 +137,30 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
         if best - second >= MARGIN:
             return Selection(ranking, [candidates[relevance.index(best)]] + ([] if act_first else final))
     return Selection(ranking, (strong or [r.tool for r in ranking[:k]]) + final)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a reply to a query should be: ``call`` one of ``tools``, ``either`` a call or text
+    (the model decides), or ``text`` (no tool shares a word with the query)."""
+
+    kind: Literal["call", "either", "text"]
+    tools: list[Tool]
+
+
+def decide_reply(tools: list[Tool], query: str) -> Decision:
+    """Whether ``query`` asks for one of ``tools``: it does when it shares :data:`CALL_WORDS`
+    words, or half of its own words, with what some tools do (those tools are the ones to call);
+    it may when it shares fewer, or words of their parameters only; it does not when it shares
+    none."""
+    words = set(terms(query))
+    shared = [(tool, len(words & set(terms(_words(tool.name) + " " + tool.description)))) for tool in tools]
+    asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
+    if asked:
+        return Decision("call", asked)
+    if any(count for _, count in shared) or any(words & set(terms(tool_document(tool))) for tool in tools):
+        return Decision("either", list(tools))
+    return Decision("text", [])
 
 
 def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,

@@ -19,10 +19,12 @@ WEATHER = {"type": "function", "function": {"name": "get_weather", "description"
 NOTE = {"type": "function", "function": {"name": "add_note", "parameters": {
     "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}}
 ASK = [{"role": "user", "content": "Weather in Oslo?"}]
+MODEL_DECIDES = Shaping(decide=False)
 
 
 def test_tools_are_offered_in_the_system_prompt_with_their_argument_order():
-    request = parse_request({"messages": [{"role": "system", "content": "Be brief."}, *ASK], "tools": [WEATHER]})
+    request = parse_request({"messages": [{"role": "system", "content": "Be brief."}, *ASK], "tools": [WEATHER]},
+                            MODEL_DECIDES)
     system = request.messages[0]["content"]
     assert system.startswith("Be brief.\n\n") and '{"city": string, "days"?: integer}' in system
     assert request.messages[1:] == ASK
@@ -97,7 +99,7 @@ def test_a_response_schema_the_compiler_cannot_use_names_its_key_path():
 
 
 def test_reading_a_reply():
-    auto = parse_request({"messages": ASK, "tools": [WEATHER]})
+    auto = parse_request({"messages": ASK, "tools": [WEATHER]}, MODEL_DECIDES)
     assert read(auto, Completion("It is cold.")) == ("It is cold.", ())
     content, calls = read(auto, Completion('{"name": "get_weather", "arguments": {"city": "Oslo"}}'))
     assert content is None and [(c.name, c.arguments) for c in calls] == [("get_weather", {"city": "Oslo"})]
@@ -110,17 +112,23 @@ def test_reading_a_reply():
         read(structured, Completion('{"n": 9}'))
 
 
-def test_act_first_requires_a_call_to_the_tools_the_user_named():
-    shaping = Shaping(act_first=True)
-    focused = parse_request({"messages": ASK, "tools": [WEATHER, NOTE]}, shaping)
+def test_the_users_words_decide_whether_a_reply_calls_a_tool():
+    focused = parse_request({"messages": ASK, "tools": [WEATHER, NOTE]})
     assert focused.required and [t.name for t in focused.offered] == ["get_weather"]
     assert "plainText" not in focused.grammar and "add_note" not in focused.messages[0]["content"]
-    unrelated = parse_request({"messages": [{"role": "user", "content": "Hello there"}], "tools": [WEATHER, NOTE]},
-                              shaping)
-    assert not unrelated.required and len(unrelated.offered) == 2
-    after_a_result = parse_request({"messages": [*ASK, {"role": "tool", "content": "-3 C"}], "tools": [WEATHER]},
-                                   shaping)
-    assert not after_a_result.required
+    unrelated = parse_request({"messages": [{"role": "user", "content": "Hello there"}], "tools": [WEATHER, NOTE]})
+    assert not unrelated.required and unrelated.offered == () and unrelated.grammar is None
+    assert unrelated.sampling.max_tokens == 256 and "\n\n" in unrelated.sampling.stop
+    forced = parse_request({"messages": [{"role": "user", "content": "Hello there"}], "tools": [WEATHER, NOTE],
+                            "tool_choice": "required"})
+    assert forced.required and len(forced.offered) == 2
+    after_a_result = parse_request({"messages": [*ASK, {"role": "tool", "content": "-3 C"}], "tools": [WEATHER]})
+    assert not after_a_result.required and after_a_result.offered and "\n\n" in after_a_result.sampling.stop
+    left_to_the_model = parse_request({"messages": ASK, "tools": [WEATHER, NOTE]}, Shaping(decide=False))
+    assert not left_to_the_model.required and len(left_to_the_model.offered) == 2
+    unbounded = parse_request({"messages": [{"role": "user", "content": "Hello"}], "tools": [WEATHER]},
+                              Shaping(prose_tokens=None))
+    assert unbounded.sampling.max_tokens == 1024 and unbounded.sampling.stop == ()
 
 
 def test_key_order_is_the_requests_own():
@@ -130,6 +138,7 @@ def test_key_order_is_the_requests_own():
                                                                      "json_schema": {"schema": schema}}})
     assert structured.grammar.index('name') < structured.grammar.index('age')
     request = parse_request({"messages": ASK, "tools": [{"type": "function", "function": {
-        "name": "f", "parameters": {**schema, "properties": dict(reversed(schema["properties"].items()))}}}]})
+        "name": "f", "parameters": {**schema, "properties": dict(reversed(schema["properties"].items()))}}}],
+        "tool_choice": "required"})
     arguments = next(line for line in request.grammar.splitlines() if line.startswith("argsF ::="))
     assert arguments.index("age") < arguments.index("name")

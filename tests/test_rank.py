@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gbnf import Tool
-from gbnf.rank import MARGIN, ModelRelevance, first_clause, follow_up, rank_tools, select_tools, tool_document
+from gbnf.rank import (MARGIN, ModelRelevance, decide_reply, first_clause, follow_up, rank_tools, select_tools,
+                       tool_document)
 from tests.conftest import REPO
 
 BENCH_TOOLS = REPO / "bench" / "tools"
@@ -129,3 +130,23 @@ def test_model_relevance_is_query_likelihood_against_a_neutral_card():
     assert relevance([Tool("get_news", "News."), Tool("play_music", "Play songs.")], "some jazz") == [0.0, 5.0]
     assert [continuation for _, continuation in seen] == [" some jazz"] * 3
     assert "Any request." in seen[0][0] and "Play songs." in seen[2][0]
+
+
+AREA = Tool("calculate_triangle_area", "Calculate the area of a triangle given its base and height.",
+            {"type": "object", "properties": {"base": {"type": "number"}, "height": {"type": "number"},
+                                              "unit": {"type": "string", "description": "cm or inches"}}})
+WEATHER = Tool("get_weather", "Weather for a city", {"type": "object", "properties": {"city": {"type": "string"}}})
+
+
+@pytest.mark.parametrize("query, kind, called", [
+    ("Find the area of a triangle with base 10 and height 5", "call", ["calculate_triangle_area"]),
+    ("Weather in Oslo?", "call", ["get_weather"]),  # half of the query's own words
+    ("What is the capital of France?", "text", []),
+    ("Calculate the distance between two cities in kilometres", "either", None),  # one word of many
+    ("How tall is the tower in inches?", "either", None),  # a parameter's words only
+])
+def test_the_query_decides_whether_a_reply_must_call(query, kind, called):
+    decision = decide_reply([AREA, WEATHER], query)
+    assert decision.kind == kind
+    if called is not None:
+        assert [t.name for t in decision.tools] == called

@@ -326,3 +326,97 @@ def test_streamed_upstream_text_and_its_faults():
                 list(client(url).chat.completions.create(model="m", messages=ASK, stream=True))
     finally:
         fake.close()
+
+
+RESPONSE_TOOLS = [{"type": "function", **t["function"]} for t in TOOLS]
+
+
+def check_items(items, allowed: set[str]) -> list[tuple[str, dict]]:
+    """Every function_call item is to an allowed tool with arguments valid for its schema."""
+    calls = []
+    for item in items:
+        assert item.type == "function_call" and item.call_id.startswith("call_") and item.status == "completed"
+        assert item.name in allowed
+        arguments = json.loads(item.arguments)
+        jsonschema.validate(arguments, {**SCHEMAS[item.name], "additionalProperties": False})
+        calls.append((item.name, arguments))
+    return calls
+
+
+def test_auto_calls_the_tool_the_user_asks_for(url):
+    reply = client(url).chat.completions.create(model="m", messages=ASK, tools=TOOLS)
+    assert reply.choices[0].finish_reason == "tool_calls"
+    assert [name for name, _ in check_calls(reply.choices[0].message, set(SCHEMAS))] == ["get_weather"]
+
+
+def test_auto_answers_a_request_no_tool_fits_in_one_bounded_paragraph(url):
+    reply = client(url).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "Write a long story about a dragon."}], tools=TOOLS)
+    message = reply.choices[0].message
+    assert message.tool_calls is None and message.content and "\n\n" not in message.content
+    assert reply.usage.completion_tokens <= 256
+
+
+def test_responses_required_gives_a_valid_call(url):
+    response = client(url).responses.create(model="m", input="What's the weather in Paris?", tools=RESPONSE_TOOLS,
+                                            tool_choice="required", parallel_tool_calls=False)
+    assert response.object == "response" and response.status == "completed"
+    assert len(check_items(response.output, set(SCHEMAS))) == 1
+    assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0
+
+
+def test_responses_named_tool_and_a_function_call_output_turn(url):
+    api = client(url)
+    first = api.responses.create(model="m", input="Tell Bob it is sunny.", tools=RESPONSE_TOOLS,
+                                 tool_choice={"type": "function", "name": "send_email"})
+    [call] = first.output
+    assert check_items([call], {"send_email"})
+    second = api.responses.create(
+        model="m", instructions="Answer in one sentence.", tools=RESPONSE_TOOLS, tool_choice="none",
+        max_output_tokens=40,
+        input=[{"role": "user", "content": "Tell Bob it is sunny."},
+               {"type": "function_call", "call_id": call.call_id, "name": call.name, "arguments": call.arguments},
+               {"type": "function_call_output", "call_id": call.call_id, "output": "sent"}])
+    alone = api.responses.create(model="m", instructions="Answer in one sentence.", input="Tell Bob it is sunny.",
+                                 tools=RESPONSE_TOOLS, tool_choice="none", max_output_tokens=1)
+    assert second.output_text and second.output[0].type == "message"
+    assert second.usage.input_tokens > alone.usage.input_tokens  # the call and its result were read
+
+
+def test_responses_text_format_json_schema(url):
+    response = client(url).responses.create(
+        model="m", input="Ann is 30. Give her as JSON.",
+        text={"format": {"type": "json_schema", "name": "person", "schema": PERSON}})
+    jsonschema.validate(json.loads(response.output_text), PERSON)
+
+
+def test_responses_stream_events_build_the_response(url):
+    api = client(url)
+    with api.responses.stream(model="m", input="Name three colours.", max_output_tokens=200) as stream:
+        kinds = [event.type for event in stream]
+        final = stream.get_final_response()
+    assert kinds[:2] == ["response.created", "response.in_progress"] and kinds[-1] == "response.completed"
+    assert "response.output_text.delta" in kinds and final.output_text
+    with api.responses.stream(model="m", input="What's the weather in Paris?", tools=RESPONSE_TOOLS,
+                              tool_choice="required") as stream:
+        kinds = [event.type for event in stream]
+        final = stream.get_final_response()
+    assert "response.function_call_arguments.done" in kinds
+    assert check_items(final.output, set(SCHEMAS))
+
+
+@pytest.mark.parametrize("body, param, words", [
+    ({"model": "m"}, "input", "string or a non-empty list"),
+    ({"input": [{"role": "user", "content": "x"}, {"type": "image_generation_call"}]}, "input[1].type",
+     "not supported"),
+    ({"input": "x", "previous_response_id": "resp_1"}, "previous_response_id", "keeps no state"),
+    ({"input": "x", "tools": [{"type": "web_search"}]}, "tools[0]", "only function tools"),
+    ({"input": [{"role": "wizard", "content": "x"}]}, "input[0].role", "role must be"),
+    ({"input": "x", "max_output_tokens": 0}, "max_output_tokens", "whole number"),
+    ({"input": "x", "text": {"format": {"type": "json_schema", "schema": 3}}}, "text.format", "JSON Schema"),
+])
+def test_responses_bad_bodies_get_400_in_openai_shape(local_url, body, param, words):
+    response = httpx.post(f"{local_url}/responses", json=body, timeout=30)
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["param"] == param and words in error["message"] and error["type"] == "invalid_request_error"

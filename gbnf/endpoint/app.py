@@ -1,4 +1,4 @@
-"""The ASGI app: ``POST /v1/chat/completions``, ``GET /v1/models``, ``GET /health``.
+"""The ASGI app: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``GET /v1/models``, ``GET /health``.
 
 Errors are answered in OpenAI's shape (``{"error": {"message", "type", "param", "code"}}``):
 400 for a bad body, 500 when the model gives no valid reply, 502 when llama-server fails,
@@ -13,11 +13,10 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
 
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
@@ -26,9 +25,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from gbnf.endpoint.chat import Reply, reply
+from gbnf.endpoint.chat import Reply, pieces, reply
 from gbnf.endpoint.models import Model
 from gbnf.endpoint.request import ChatRequest, Shaping, parse_request
+from gbnf.endpoint.responses import ResponseRendering, chat_body, input_param
 from gbnf.errors import ApiError, ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
 
 log = logging.getLogger("gbnf.serve")
@@ -51,9 +51,22 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         parsed = await asyncio.to_thread(parse_request, body, shaping)  # compiling may take a while
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
         if parsed.stream:
-            return await _stream(parsed, model, max_retries, ident, created)
+            return await _stream(parsed, model, max_retries, ChatRendering(parsed, ident, created))
         answer = await reply(parsed, model.complete, max_retries)
         return JSONResponse(_completion(parsed, answer, ident, created))
+
+    async def responses(request: Request) -> Response:
+        body = await _json_body(request)
+        chat_request, origins = chat_body(body)
+        try:
+            parsed = await asyncio.to_thread(parse_request, chat_request, shaping)
+        except ApiError as exc:
+            exc.param = input_param(exc.param, origins)
+            raise
+        rendering = ResponseRendering(body, chat_request)
+        if parsed.stream:
+            return await _stream(parsed, model, max_retries, rendering)
+        return JSONResponse(rendering.response(await reply(parsed, model.complete, max_retries)))
 
     async def models(request: Request) -> Response:
         name = await model.name()
@@ -64,8 +77,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         status = await model.health()
         return JSONResponse({"status": status}, status_code=200 if status == "ok" else 503)
 
-    routes = [Route("/v1/chat/completions", chat, methods=["POST"]), Route("/v1/models", models, methods=["GET"]),
-              Route("/health", health, methods=["GET"])]
+    routes = [Route("/v1/chat/completions", chat, methods=["POST"]), Route("/v1/responses", responses, methods=["POST"]),
+              Route("/v1/models", models, methods=["GET"]), Route("/health", health, methods=["GET"])]
     handlers = {ApiError: _api_error, GbnfError: _gbnf_error, HTTPException: _http_error, Exception: _crash}
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)  # type: ignore[arg-type]
 
@@ -93,7 +106,21 @@ def _completion(request: ChatRequest, answer: Reply, ident: str, created: int) -
             "usage": _usage(answer)}
 
 
-async def _stream(request: ChatRequest, model: Model, max_retries: int, ident: str, created: int) -> Response:
+class Rendering(Protocol):
+    """A reply as server-sent events, in one API's shapes."""
+
+    def start(self) -> list[dict[str, str]]: ...
+
+    def text(self, piece: str) -> list[dict[str, str]]: ...
+
+    def finish(self, answer: Reply, sent: str) -> list[dict[str, str]]: ...
+
+    def error(self, exc: ApiError) -> list[dict[str, str]]: ...
+
+    def done(self) -> list[dict[str, str]]: ...
+
+
+async def _stream(request: ChatRequest, model: Model, max_retries: int, rendering: Rendering) -> Response:
     """The reply as server-sent events. Text that needs no validation goes out as it is decoded;
     anything else once it is valid. Until the first piece, a failure is still a plain HTTP error."""
     queue: asyncio.Queue[str] = asyncio.Queue()
@@ -102,18 +129,24 @@ async def _stream(request: ChatRequest, model: Model, max_retries: int, ident: s
     await asyncio.wait({task, first}, return_when=asyncio.FIRST_COMPLETED)
     if not first.done():
         first.cancel()
-        events = _chunks(request, task.result(), ident, created)
+        events = _whole(rendering, task.result())
     else:
-        events = _live(request, task, queue, first.result(), ident, created)
-    return EventSourceResponse(_data(events), sep="\n", ping=15)
+        events = _live(rendering, task, queue, first.result())
+    return EventSourceResponse(events, sep="\n", ping=15)
 
 
-async def _live(request: ChatRequest, task: asyncio.Task[Reply], queue: asyncio.Queue[str], first: str,
-                ident: str, created: int) -> AsyncIterator[dict[str, Any]]:
-    """Chunks of a text reply while it is decoded, then the rest of the reply."""
+async def _whole(rendering: Rendering, answer: Reply) -> AsyncIterator[dict[str, str]]:
+    """Events of a reply that is complete already."""
+    for event in [*rendering.start(), *rendering.finish(answer, ""), *rendering.done()]:
+        yield event
+
+
+async def _live(rendering: Rendering, task: asyncio.Task[Reply], queue: asyncio.Queue[str],
+                first: str) -> AsyncIterator[dict[str, str]]:
+    """Events of a text reply while it is decoded, then the rest of the reply."""
     sent = first
-    yield _chunk(request, ident, created, {"role": "assistant", "content": ""})
-    yield _chunk(request, ident, created, {"content": first})
+    for event in [*rendering.start(), *rendering.text(first)]:
+        yield event
     try:
         while not (task.done() and queue.empty()):
             piece = asyncio.create_task(queue.get())
@@ -122,61 +155,64 @@ async def _live(request: ChatRequest, task: asyncio.Task[Reply], queue: asyncio.
                 piece.cancel()
                 continue
             sent += piece.result()
-            yield _chunk(request, ident, created, {"content": piece.result()})
+            for event in rendering.text(piece.result()):
+                yield event
         try:
             answer = task.result()
-        except ApiError as exc:
-            yield exc.body()
-            return
         except GbnfError as exc:
-            yield _as_api_error(exc).body()
+            for event in rendering.error(exc if isinstance(exc, ApiError) else _as_api_error(exc)):
+                yield event
             return
-        for chunk in _chunks(request, answer, ident, created, sent):
-            yield chunk
+        for event in [*rendering.finish(answer, sent), *rendering.done()]:
+            yield event
     finally:
         task.cancel()
 
 
-def _chunk(request: ChatRequest, ident: str, created: int, delta: dict[str, Any],
-           finish: str | None = None) -> dict[str, Any]:
-    return {"id": ident, "object": "chat.completion.chunk", "created": created, "model": request.model,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
+class ChatRendering:
+    """A reply as ``chat.completion.chunk`` objects: role, content pieces, each call's id and
+    name then its arguments in pieces, the finish reason, usage when asked for, ``[DONE]``."""
+
+    def __init__(self, request: ChatRequest, ident: str, created: int) -> None:
+        self.request, self.ident, self.created = request, ident, created
+
+    def start(self) -> list[dict[str, str]]:
+        return [self._chunk({"role": "assistant", "content": ""})]
+
+    def text(self, piece: str) -> list[dict[str, str]]:
+        return [self._chunk({"content": piece})]
+
+    def finish(self, answer: Reply, sent: str) -> list[dict[str, str]]:
+        events = [self._chunk({"content": piece}) for piece in pieces((answer.content or "")[len(sent):])]
+        for i, call in enumerate(answer.tool_calls()):
+            function = call["function"]
+            events.append(self._chunk({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                                                       "function": {"name": function["name"], "arguments": ""}}]}))
+            events += [self._chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
+                       for piece in pieces(function["arguments"])]
+        events.append(self._chunk({}, answer.finish_reason))
+        if self.request.include_usage:
+            events.append(_data({**self._body({}), "choices": [], "usage": _usage(answer)}))
+        return events
+
+    def error(self, exc: ApiError) -> list[dict[str, str]]:
+        return [_data(exc.body())]
+
+    def done(self) -> list[dict[str, str]]:
+        return [{"data": "[DONE]"}]
+
+    def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, str]:
+        return _data(self._body(delta, finish))
+
+    def _body(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"id": self.ident, "object": "chat.completion.chunk", "created": self.created,
+                "model": self.request.model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
 
 
-def _chunks(request: ChatRequest, answer: Reply, ident: str, created: int,
-            sent: str | None = None) -> Iterator[dict[str, Any]]:
-    """The reply as ``chat.completion.chunk`` objects: role, content pieces, each call's id and
-    name then its arguments in pieces, the finish reason, and usage when asked for. With
-    ``sent``, the role and that much content already went out."""
-    if sent is None:
-        yield _chunk(request, ident, created, {"role": "assistant", "content": ""})
-    for piece in _pieces((answer.content or "")[len(sent or ""):]):
-        yield _chunk(request, ident, created, {"content": piece})
-    for i, call in enumerate(answer.tool_calls()):
-        function = call["function"]
-        yield _chunk(request, ident, created, {"tool_calls": [{"index": i, "id": call["id"], "type": "function",
-                                                               "function": {"name": function["name"], "arguments": ""}}]})
-        for piece in _pieces(function["arguments"]):
-            yield _chunk(request, ident, created, {"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
-    yield _chunk(request, ident, created, {}, answer.finish_reason)
-    if request.include_usage:
-        yield {**_chunk(request, ident, created, {}), "choices": [], "usage": _usage(answer)}
-
-
-async def _data(chunks: Iterator[dict[str, Any]] | AsyncIterator[dict[str, Any]]) -> AsyncIterator[dict[str, str]]:
-    """Chunks as SSE ``data`` events, then ``[DONE]``."""
-    if isinstance(chunks, Iterator):
-        for chunk in chunks:
-            yield {"data": json.dumps(chunk)}
-    else:
-        async for chunk in chunks:
-            yield {"data": json.dumps(chunk)}
-    yield {"data": "[DONE]"}
-
-
-def _pieces(text: str) -> list[str]:
-    """Text in word-sized pieces (each keeps the spaces before it)."""
-    return re.findall(r"\s*\S+|\s+$", text)
+def _data(body: dict[str, Any]) -> dict[str, str]:
+    """One SSE ``data`` event."""
+    return {"data": json.dumps(body)}
 
 
 def _usage(answer: Reply) -> dict[str, int]:

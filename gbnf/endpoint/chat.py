@@ -8,6 +8,7 @@ when they run out the request fails with the last error. An invalid call is neve
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -68,6 +69,11 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
         return Reply(content, calls, finish, prompt_tokens, completion_tokens)
     raise ApiError(500, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
+
+
+def pieces(text: str) -> list[str]:
+    """Text in word-sized pieces for a stream (each keeps the spaces before it)."""
+    return re.findall(r"\s*\S+|\s+$", text)
 
 
 class TextOnly:

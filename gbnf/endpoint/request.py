@@ -22,7 +22,7 @@ from gbnf.importers import import_tools
 from gbnf.literals import json_text
 from gbnf.tool import Tool
 from gbnf.prompt import tools_offer
-from gbnf.rank import select_tools
+from gbnf.rank import decide_reply
 from gbnf.schema import bounded, key_path
 
 MAX_PARALLEL = 4
@@ -43,15 +43,21 @@ class Shaping:
 
     ``string_chars`` and ``array_items`` cap, in the grammar only, every tool string and array
     argument the schema leaves unbounded (None: no cap): a small model's run-on then ends as a
-    complete call, which the validator still checks against the schema as written. With
-    ``act_first``, when the user has the last word and some tools share words with it (BM25),
-    a reply under ``auto`` or ``required`` must call one of those tools: a lever for small
-    models, which otherwise answer in prose or pick a tool at random.
+    complete call, which the validator still checks against the schema as written.
+
+    With ``decide``, when the user has the last word, the request's own words decide what the
+    reply is (:func:`gbnf.rank.decide_reply`): when the user asks for what some tools do, a
+    reply under ``auto`` or ``required`` must call one of those tools; under ``auto``, when no
+    tool shares a word with the request, the reply is text and no tool is offered; otherwise
+    the model chooses. Small models otherwise answer a request for a tool in prose, or call a
+    tool for a request none fits. Under ``auto``, prose ends at its first blank line, and a
+    reply that can only be text at ``prose_tokens`` tokens (None: neither bound).
     """
 
     string_chars: int | None = 1000
     array_items: int | None = 100
-    act_first: bool = False
+    decide: bool = True
+    prose_tokens: int | None = 256
 
 
 @dataclass(frozen=True)
@@ -89,10 +95,15 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         raise bad("response_format", "response_format with tools under tool_choice 'auto' is not supported: "
                   "use tool_choice 'required' or a named tool, or drop one of them")
     messages = _messages(body.get("messages"))
-    if shaping.act_first and choice in ("auto", "required") and messages[-1]["role"] == "user":
-        focus = select_tools(list(offered), messages[-1]["content"], len(offered), final_tool="")
-        if focus.evidence:
-            offered, required = tuple(focus.first), True
+    sampling = _sampling(body)
+    if shaping.decide and choice in ("auto", "required") and messages[-1]["role"] == "user":
+        decision = decide_reply(list(offered), messages[-1]["content"])
+        if decision.kind == "call":
+            offered, required = tuple(decision.tools), True
+        elif decision.kind == "text" and not required:
+            offered = ()
+    if choice == "auto" and not required and shaping.prose_tokens is not None:
+        sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
     if offered:
         messages = _with_system(messages, tools_offer(list(offered), required, parallel))
     names = tuple(t.name for t in offered)
@@ -102,7 +113,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
-                       required=required, schema=schema, sampling=_sampling(body),
+                       required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar)
 
 
@@ -258,6 +269,13 @@ def _sampling(body: dict[str, Any]) -> Sampling:
     if not isinstance(stop, (list, tuple)) or len(stop) > 4 or not all(isinstance(s, str) for s in stop):
         raise bad("stop", "stop must be a string or a list of up to 4 strings")
     return Sampling(max_tokens=limit, temperature=temperature, top_p=top_p, seed=seed % 2**32, stop=tuple(stop))
+
+
+def _prose(sampling: Sampling, tokens: int | None) -> Sampling:
+    """``sampling`` for a reply that may be prose: one paragraph, of at most ``tokens`` (None:
+    the request's limit, which a call may need)."""
+    limit = sampling.max_tokens if tokens is None else min(sampling.max_tokens, tokens)
+    return replace(sampling, max_tokens=limit, stop=(*sampling.stop, "\n\n"))
 
 
 def _number(body: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
