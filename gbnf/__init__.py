@@ -26,16 +26,19 @@ from gbnf.tool import Tool
 from gbnf.validate import ToolCall, validate_call, validate_calls, validate_json
 
 if TYPE_CHECKING:
+    from gbnf.functions import FunctionTool, function_tool
     from gbnf.backends.inprocess import LlamaCppBackend
     from gbnf.backends.server import AsyncServerBackend, ServerBackend
     from gbnf.server.process import LlamaServer
 
 _LAZY = {"LlamaCppBackend": "gbnf.backends.inprocess", "ServerBackend": "gbnf.backends.server",
-         "AsyncServerBackend": "gbnf.backends.server", "LlamaServer": "gbnf.server.process"}
+         "AsyncServerBackend": "gbnf.backends.server", "LlamaServer": "gbnf.server.process",
+         "FunctionTool": "gbnf.functions", "function_tool": "gbnf.functions"}
 
 
 def __getattr__(name: str) -> Any:
-    """The backends and the llama-server runner, imported when first asked for."""
+    """The backends, the llama-server runner and function tools (pydantic), imported when first
+    asked for."""
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'gbnf' has no attribute {name!r}")
@@ -43,10 +46,10 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion", "ContextExceeded",
-    "Event", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend",
+    "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend",
     "LlamaServer", "ManifestError", "Overloaded", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
     "ServerBackend", "ServerError", "ServerLoading", "ServerTimeout", "SoftParse", "Tool", "ToolCall",
     "TraceWriter", "Unrepresentable", "Untranslatable", "compile_pool", "compile_schema", "compile_schema_grammar",
-    "filter_pool", "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools",
+    "filter_pool", "function_tool", "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools",
     "soft_parse", "validate_call", "validate_calls", "validate_json",
 ]

@@ -1,7 +1,8 @@
-"""The :class:`Tool`: what every stage passes along (a leaf module: it imports nothing of gbnf)."""
+"""The :class:`Tool`: what every stage passes along (a leaf module: it imports nothing of gbnf at load)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,3 +25,11 @@ class Tool:
     @property
     def is_escape_hatch(self) -> bool:
         return self.kind == "escape_hatch"
+
+    @classmethod
+    def from_function(cls, function: Callable[..., Any], *, name: str | None = None,
+                      description: str | None = None) -> Tool:
+        """The tool of a typed Python function (:func:`gbnf.functions.tool_from_function`)."""
+        from gbnf.functions import tool_from_function
+
+        return tool_from_function(function, name=name, description=description)
