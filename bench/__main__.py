@@ -7,6 +7,7 @@ mask time, in one run.
     python -m bench --second-model gemma3-270m   # also the default planner and the baseline on a second model
     python -m bench --server URL         # also a running llama-server (native tool calling, gbnf serve)
     python -m bench --label v2 --compare bench/results/v1.json
+    python -m bench --tasks-only --configs +indented   # task success only (both task sets)
 
 Writes bench/results/LABEL.json, LABEL.md and LABEL.png; a full run also rewrites the README's
 bench section.
@@ -51,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--temperature", type=float, default=0.0, help="0 (the default) is greedy")
     parser.add_argument("--configs", help="comma-separated configurations to run (default: all)")
     parser.add_argument("--bfcl", type=int, help="BFCL entries per set (default: 12, quick: 1)")
+    parser.add_argument("--tasks-only", action="store_true", help="only task success: no BFCL, endpoint, compile, "
+                        "decoding or mask benches")
     parser.add_argument("--label", default=None, help="name of this run (default: quick or full)")
     parser.add_argument("--compare", type=Path, help="an earlier run's JSON to compare with")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the JSON, markdown and chart")
@@ -59,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     tasks = load_tasks(8 if args.quick else None) + load_tasks(4 if args.quick else None, "held-out")
     per_set = args.bfcl if args.bfcl is not None else 1 if args.quick else 12
-    cases = bfcl_cases(per_set)
+    cases = [] if args.tasks_only else bfcl_cases(per_set)
     sampling = Sampling(max_tokens=256, temperature=args.temperature)
     max_steps = 4
     wanted = args.configs.split(",") if args.configs else list(CONFIGS)
@@ -69,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         server = None
         if args.server:
             server = ServerBackend(args.server)
-        elif not args.quick and find_llama_server():
+        elif not args.quick and not args.tasks_only and find_llama_server():
             server = ServerBackend(stack.enter_context(LlamaServer(args.model)).url)
         backends: dict[str, Any] = {config: server if config in NEEDS_SERVER else inprocess
                                     for config in wanted if config not in NEEDS_SERVER or server is not None}
@@ -96,12 +99,14 @@ def main(argv: list[str] | None = None) -> int:
                 task_rows.append({"config": config, **run_task(item, planners[key])})
             else:
                 bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, options)})
-        endpoint_rows = endpoint_bench(server.url, per_set) if server is not None else []
+        extra = not args.tasks_only
+        endpoint_rows = endpoint_bench(server.url, per_set) if server is not None and extra else []
         compile_rows = compile_bench((8, 100) if args.quick else (8, 100, 1000), 3 if args.quick else 10,
-                                     1 if args.quick else 5)
-        decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64, 1 if args.quick else 3)
-        call_rows = call_bench(inprocess, recorders)
-        mask_rows = mask_bench(inprocess)
+                                     1 if args.quick else 5) if extra else []
+        decoding_rows = decoding_bench(inprocess, server, 24 if args.quick else 64, 1 if args.quick else 3) \
+            if extra else []
+        call_rows = call_bench(inprocess, recorders) if extra else []
+        mask_rows = mask_bench(inprocess) if extra else []
     result: dict[str, Any] = {
         "meta": {"label": label, "model": inprocess.model_path.name, "trials": args.trials,
                  "temperature": sampling.temperature, "max_steps": max_steps, "tasks": len(tasks),
@@ -124,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     report = markdown(result)
     (args.out / f"{label}.md").write_text(report, encoding="utf-8")
     chart(result, args.out / f"{label}.png")
-    if not args.quick and args.out == RESULTS:
+    if not args.quick and not args.tasks_only and args.out == RESULTS:
         update_readme(report + f"\n![task success](bench/results/{label}.png)\n", "bench")
     print(report)
     return 0

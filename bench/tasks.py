@@ -1,7 +1,9 @@
 """Task success: did the plan do what the user asked, and does its answer say what it found?
+``success`` scores the answer the user reads; ``own_success`` the answer the model wrote itself
+(none when the loop or salvage answered, and before citing added the tool results).
 
 Each task in ``bench/tasks.json`` names the calls a correct plan makes (a tool, or one of
-several, with key arguments), the tools it may also call (``allow``), the canned result each
+several, with every value the query gives: the right tool with a value left out fails), the tools it may also call (``allow``), the canned result each
 tool returns, and the facts the final answer must carry (each fact a list of accepted
 spellings). A task succeeds when every expected call was made and succeeded, no other tool was
 called, and the answer, whoever wrote it, carries every fact. The ``bench`` set's pool is every
@@ -109,12 +111,15 @@ def run_task(task: Task, planner: Planner) -> dict[str, Any]:
     finally:
         unsubscribe()
     calls = [ToolCall(e.data["name"], e.data["arguments"]) for e in events if e.kind == "call"]
+    cited = next((e.data["model_answer"] for e in events if e.kind == "cite"), result.answer)
+    own = cited if result.finished_by == "model" else None  # what the model wrote, before the loop added to it
     invalid = sum(e.kind == "validation_error" for e in events)
     done = [call for call, _ in result.results]
     first = calls[0].name if calls else ("final_answer" if result.converged else None)  # prose answers
     return {
         "task": task.id, "set": task.set, "kind": task.kind, "seed": planner.sampling.seed,
         "success": succeeded(task, done, result.answer),
+        "own_success": succeeded(task, done, own),
         "first_tool_match": first in task.first_tools,
         "args_valid": len(calls) / (len(calls) + invalid) if calls or invalid else None,
         "finished_by": result.finished_by or "none",
@@ -142,11 +147,14 @@ def succeeded(task: Task, done: list[ToolCall], answer: str | None) -> bool:
 
 def args_match(arguments: dict[str, Any], expected: dict[str, Any]) -> bool:
     """Each expected argument present: a string within the given text (any case, spacing or
-    punctuation; within any item of a list; a list of strings: any of them), a number equal, a
-    boolean the same."""
+    punctuation; within any item of a list; a list of strings: any of them; ``{"all": [...]}``:
+    each of them), a number equal, a boolean the same."""
     for key, want in expected.items():
         got = arguments.get(key)
-        if isinstance(want, list):
+        if isinstance(want, dict):
+            if not all(args_match(arguments, {key: one}) for one in want["all"]):
+                return False
+        elif isinstance(want, list):
             if not any(args_match(arguments, {key: one}) for one in want):
                 return False
         elif isinstance(want, bool) or isinstance(got, bool):

@@ -235,7 +235,8 @@ class Planner:
         if self.cite and result.answer is not None:
             cited = salvaging.cite(result.answer, result.results, query)
             if cited != result.answer:
-                self._emit(result, "cite", result.steps, answer=cited, added=cited[len(result.answer):].strip())
+                self._emit(result, "cite", result.steps, answer=cited, added=cited[len(result.answer):].strip(),
+                           model_answer=result.answer)
                 result.answer = cited
         return result
 
