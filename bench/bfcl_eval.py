@@ -1,0 +1,137 @@
+"""BFCL's own harness (``bfcl-eval``) against ``gbnf serve`` and against llama-server.
+
+BFCL sends every entry through the official ``openai`` client (its Responses API handler for
+OpenAI's FC models) to ``$OPENAI_BASE_URL``, and scores the replies with its own AST checker:
+the right functions with the right argument values, and no call at all on the irrelevance sets.
+Nothing here scores; this module only points the harness at each target and collects BFCL's
+scores and its per-entry latencies.
+
+bfcl-eval is no dependency of gbnf (it brings many packages of its own); install it in a
+virtual environment of its own and name its ``bfcl`` command::
+
+    python -m venv /tmp/bfcl && /tmp/bfcl/bin/pip install bfcl-eval==2026.3.23 soundfile
+    python -m bench.bfcl_eval --bfcl /tmp/bfcl/bin/bfcl --per-category 25
+
+Entries: a fixed sample of each category (evenly spaced through the category's entries), the
+same for every target; ``--per-category 0`` runs whole categories.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from gbnf.endpoint.process import ServeProcess
+from gbnf.server.process import LlamaServer
+
+CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance", "live_simple",
+              "live_multiple", "live_irrelevance")
+NON_LIVE = ("simple_python", "multiple", "parallel", "parallel_multiple")
+HANDLER = "gpt-4.1-nano-2025-04-14-FC"
+"""A BFCL model whose handler speaks the Responses API and sends a temperature: only its
+requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
+TARGETS = {
+    "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
+    "gbnf serve --no-decide, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-decide")),
+    "gbnf serve, Gemma 3 270M": ("serve", ("--model", "gemma3-270m")),
+    "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
+}
+
+
+def sample(bfcl: Path, per_category: int) -> dict[str, list[str]]:
+    """The ids of each category's sample: ``per_category`` evenly spaced entries (0: all)."""
+    script = "import bfcl_eval, os; print(os.path.dirname(bfcl_eval.__file__))"
+    data = Path(subprocess.run([str(bfcl.parent / "python"), "-c", script], capture_output=True, text=True,
+                               check=True).stdout.strip()) / "data"
+    ids = {}
+    for category in CATEGORIES:
+        lines = (data / f"BFCL_v4_{category}.json").read_text().splitlines()
+        every = [json.loads(line)["id"] for line in lines if line.strip()]
+        step = max(1, len(every) // per_category) if per_category else 1
+        ids[category] = every[::step][:per_category or None]
+    return ids
+
+
+@contextmanager
+def target(kind: str, options: tuple[str, ...]) -> Iterator[str]:
+    """The base URL (``.../v1``) of a running target."""
+    if kind == "serve":
+        with ServeProcess(*options) as served:
+            yield served.url
+    else:
+        with LlamaServer(options[0]) as server:
+            yield f"{server.url}/v1"
+
+
+def run(bfcl: Path, name: str, url: str, ids: dict[str, list[str]], work: Path) -> dict[str, Any]:
+    """``bfcl generate`` then ``bfcl evaluate`` for one target; its scores and latencies."""
+    slug = "".join(c if c.isalnum() else "-" for c in name.lower())
+    results, scores = work / "result" / slug, work / "score" / slug
+    (work / "test_case_ids_to_generate.json").write_text(json.dumps(ids))
+    env = {**os.environ, "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "unused", "BFCL_PROJECT_ROOT": str(work)}
+    subprocess.run([str(bfcl), "generate", "--model", HANDLER, "--run-ids", "--temperature", "0",
+                    "--result-dir", str(results), "-o"], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([str(bfcl), "evaluate", "--model", HANDLER, "--test-category", ",".join(ids),
+                    "--partial-eval", "--result-dir", str(results), "--score-dir", str(scores)], env=env,
+                   check=True, stdout=subprocess.DEVNULL)
+    row: dict[str, Any] = {"target": name}
+    for category in ids:
+        [score] = scores.rglob(f"BFCL_v4_{category}_score.json")
+        head = json.loads(score.read_text().splitlines()[0])
+        row[category] = (head["correct_count"], head["total_count"])
+    latencies = [json.loads(line).get("latency") for path in results.rglob("*_result.json")
+                 for line in path.read_text().splitlines() if line.strip()]
+    row["median_seconds"] = round(statistics.median(x for x in latencies if isinstance(x, (int, float))), 2)
+    return row
+
+
+def table(rows: list[dict[str, Any]], ids: dict[str, list[str]]) -> str:
+    """The rows as a Markdown table: each category's accuracy, non-live AST overall, seconds."""
+    head = ["target", *ids, "non-live AST", "median s/entry"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        correct = sum(row[c][0] for c in NON_LIVE if c in row)
+        total = sum(row[c][1] for c in NON_LIVE if c in row)
+        cells = [f"{row[c][0]}/{row[c][1]}" for c in ids] + [f"{correct / total:.0%}" if total else "-",
+                                                             str(row["median_seconds"])]
+        lines.append("| " + " | ".join([row["target"], *cells]) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bfcl", type=Path, required=True, help="the bfcl command of a bfcl-eval install")
+    parser.add_argument("--per-category", type=int, default=25, metavar="N")
+    parser.add_argument("--target", action="append", choices=list(TARGETS), help="default: every target")
+    parser.add_argument("-o", "--output", type=Path, help="also write the table and the rows (JSON) here")
+    parser.add_argument("--work", type=Path, help="keep BFCL's results and scores in this folder (default: a "
+                        "temporary one)")
+    args = parser.parse_args(argv)
+    ids = sample(args.bfcl, args.per_category)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bfcl-") as tmp:
+        work = args.work or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        for name in args.target or list(TARGETS):
+            kind, options = TARGETS[name]
+            with target(kind, options) as url:
+                rows.append(run(args.bfcl, name, url, ids, work.resolve()))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    text = table(rows, ids)
+    print(text)
+    if args.output:
+        args.output.write_text(text + "\n\n```json\n" + json.dumps(rows, indent=1) + "\n```\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
