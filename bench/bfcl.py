@@ -16,12 +16,9 @@ from gbnf.backends.base import Backend, Sampling
 from gbnf.events import Event
 from gbnf.importers import import_tools
 from gbnf.tool import Tool
-from gbnf.planner import Planner
+from gbnf.planner import FINAL_ANSWER, Planner
 from gbnf.validate import ToolCall
 
-FINAL = Tool("final_answer", "Give the user the final answer and end the plan.",
-             {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"],
-              "additionalProperties": False})
 SETS = {"simple": "BFCL_v4_simple_python.json", "multiple": "BFCL_v4_multiple.json",
         "parallel": "BFCL_v4_parallel.json", "irrelevance": "BFCL_v4_irrelevance.json"}
 
@@ -43,7 +40,7 @@ def bfcl_cases(per_set: int) -> list[Case]:
     cases = []
     for label, name in SETS.items():
         for entry in bfcl_entries(name)[:per_set]:
-            tools = [*import_tools(entry["function"], "bfcl", entry["id"]), FINAL]
+            tools = [*import_tools(entry["function"], "bfcl", entry["id"]), FINAL_ANSWER]
             truth = entry["ground_truth"]
             expect = ["final_answer"] if label == "irrelevance" else sorted({next(iter(t)) for t in truth or []})
             cases.append(Case(entry["id"], entry["question"][0][-1]["content"], label, tools, expect, truth=truth))

@@ -10,7 +10,7 @@ and the function itself as the executor.
             city: The city's name.
         \"\"\"
 
-    planner = Planner([forecast.tool], backend, {forecast.tool.name: forecast})
+    planner = Planner([forecast.tool], backend, {forecast.tool.name: forecast})   # final_answer is added
 
 The decorated function takes the call's JSON arguments: pydantic turns them into the hinted
 types (a model from an object, say) before the function runs; an async function is run to
@@ -56,8 +56,8 @@ def tool_from_function(function: Callable[..., Any], *, name: str | None = None,
     where = f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', function)}"
     try:
         schema = pydantic.TypeAdapter(function).json_schema(schema_generator=_Untitled)
-    except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError) as exc:
-        raise ManifestError(f"{where}: its type hints make no JSON Schema: {str(exc).splitlines()[0]}") from None
+    except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError, NameError) as exc:
+        raise ManifestError(where, "", f"its type hints make no JSON Schema: {str(exc).splitlines()[0]}") from None
     docs = docstring_parser.parse(inspect.getdoc(function) or "")
     for param in docs.params:
         target = schema.get("properties", {}).get(param.arg_name)

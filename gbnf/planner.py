@@ -84,8 +84,16 @@ _Request = tuple[list[Message], str | None, Sampling, list[ToolSpec] | None]
 Mode = Literal["grammar", "native", "soft"]
 
 
+FINAL_ANSWER = Tool("final_answer", "Give the user the final answer and end the plan.",
+                    {"type": "object", "properties": {"answer": {"type": "string", "description":
+                                                                 "The answer, in the user's language."}},
+                     "required": ["answer"], "additionalProperties": False})
+"""The final tool a pool gets when it has no ``final_answer`` of its own."""
+
+
 class Planner:
-    """Drive a model through a pool of tools until ``final_answer`` (or a stop rule)."""
+    """Drive a model through a pool of tools until ``final_answer`` (or a stop rule); a pool
+    without a ``final_answer`` tool gets :data:`FINAL_ANSWER`."""
 
     def __init__(
         self,
@@ -118,6 +126,8 @@ class Planner:
         still_to_do: bool = True,  # a result names the query's next clause ("... and then X") and offers for it
     ) -> None:
         final = next((t for t in tools if t.name == final_tool), None)
+        if final is None and final_tool == FINAL_ANSWER.name:
+            final, tools = FINAL_ANSWER, [*tools, FINAL_ANSWER]
         if final is None:
             raise GbnfError(f"the pool has no {final_tool!r} tool, so a plan could never end")
         if max_steps < 1 or max_blocked < 1 or (top_k is not None and top_k < 0) or result_chars < 1:

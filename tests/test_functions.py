@@ -69,15 +69,20 @@ def test_the_function_is_the_executor_with_hinted_types():
     assert hello.tool.parameters["properties"]["person"] == {"$ref": "#/$defs/Person"}
 
 
-def test_a_function_whose_hints_make_no_schema_is_named():
-    class Opaque:
-        pass
+class Opaque:
+    pass
 
+
+def test_a_function_whose_hints_make_no_schema_is_named():
     def odd(thing: Opaque) -> None:
         """Takes an opaque thing."""
 
-    with pytest.raises(ManifestError, match=r"odd: its type hints make no JSON Schema"):
-        Tool.from_function(odd)
+    def unknown(thing: Missing) -> None:  # noqa: F821 (a name that does not resolve)
+        """Takes a thing of no known type."""
+
+    for function in (odd, unknown):
+        with pytest.raises(ManifestError, match=rf"{function.__name__}: its type hints make no JSON Schema"):
+            Tool.from_function(function)
 
 
 def test_the_planner_runs_a_function_tool_on_the_embedded_model(inprocess):

@@ -226,9 +226,10 @@ def test_async_run(tools):
     assert result.converged and kinds(events)[-1] == "final"
 
 
-def test_a_pool_without_final_answer_is_refused():
-    with pytest.raises(GbnfError, match="no 'final_answer' tool"):
-        Planner([Tool("a", "d")], ScriptedBackend())
+def test_a_pool_without_a_final_tool_gets_final_answer_unless_it_names_another():
+    assert [t.name for t in Planner([Tool("a", "d")], ScriptedBackend()).tools] == ["a", "final_answer"]
+    with pytest.raises(GbnfError, match="no 'done' tool"):
+        Planner([Tool("a", "d")], ScriptedBackend(), final_tool="done")
 
 
 def test_trace_writes_json_lines(tools, tmp_path):
