@@ -24,8 +24,8 @@ from gbnf.backends.server import ServerBackend
 from gbnf.native import ENV_REPACK
 from gbnf.server.process import LlamaServer
 
-SHORT: list[Message] = [{"role": "user", "content": "Tell me about the history of the bicycle."}]
-LONG: list[Message] = [{"role": "user", "content": " ".join(["The quick brown fox jumps over the lazy dog."] * 50)}]
+SHORT = "Tell me about the history of the bicycle."
+LONG = " ".join(["The quick brown fox jumps over the lazy dog."] * 50)
 GENERATE = Sampling(max_tokens=128, temperature=0.0)
 PROMPT_ONLY = Sampling(max_tokens=1, temperature=0.0)
 
@@ -44,14 +44,19 @@ def repack(value: str) -> Iterator[None]:
             os.environ[ENV_REPACK] = saved
 
 
-def speeds(backend: Backend) -> tuple[float, float]:
-    """(prompt tokens per second, generated tokens per second) of one round."""
+def speeds(backend: Backend, round: int) -> tuple[float, float]:
+    """(prompt tokens per second, generated tokens per second) of one round; each round's
+    prompts open with its number, so no cached prefix is reused."""
     start = time.perf_counter()
-    prompt = backend.complete(LONG, None, PROMPT_ONLY)
+    prompt = backend.complete(_ask(f"{round}. {LONG}"), None, PROMPT_ONLY)
     prompt_rate = prompt.prompt_tokens / (time.perf_counter() - start)
     start = time.perf_counter()
-    generated = backend.complete(SHORT, None, GENERATE)
+    generated = backend.complete(_ask(f"{round}. {SHORT}"), None, GENERATE)
     return prompt_rate, generated.completion_tokens / (time.perf_counter() - start)
+
+
+def _ask(text: str) -> list[Message]:
+    return [{"role": "user", "content": text}]
 
 
 def bench(model: str | None, rounds: int) -> list[dict[str, Any]]:
@@ -66,11 +71,11 @@ def bench(model: str | None, rounds: int) -> list[dict[str, Any]]:
             backends["in-process", value] = local
             backends["llama-server", value] = stack.enter_context(ServerBackend(server.url, timeout=300))
         for backend in backends.values():
-            speeds(backend)  # warm up
+            speeds(backend, 0)  # warm up
         seen: dict[tuple[str, str], list[tuple[float, float]]] = {key: [] for key in backends}
-        for _ in range(rounds):
+        for round in range(1, rounds + 1):
             for key, backend in backends.items():
-                seen[key].append(speeds(backend))
+                seen[key].append(speeds(backend, round))
     rows = []
     for (kind, value), rates in seen.items():
         rows.append({"backend": kind, "extra buffer types": "on" if value == "1" else "off",

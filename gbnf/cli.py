@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 from gbnf.backends.server import UPSTREAMS
 from gbnf.compiler import DIALECTS, Layout, compile_pool
@@ -18,6 +18,7 @@ from gbnf.manifest import load_manifests
 from gbnf.native import crash_line
 from gbnf.planner import DEFAULT_TOP_K, PlanResult
 from gbnf.supervise import supervised
+from gbnf.tool import Tool
 
 
 def run() -> int:
@@ -87,6 +88,14 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--model", help="GGUF file or packaged model (smollm2-135m, gemma3-270m) for the "
                       "in-process model ($GBNF_MODEL; default: the embedded SmolLM2-135M)")
     _engine_option(plan)
+    plan.add_argument("--mcp", action="append", default=[], metavar="COMMAND",
+                      help="also the tools of an MCP server started as COMMAND (stdio; repeatable)")
+    plan.add_argument("--mcp-url", action="append", default=[], metavar="URL",
+                      help="also the tools of the MCP server at URL (Streamable HTTP; repeatable)")
+    plan.add_argument("--mcp-config", type=Path, metavar="FILE",
+                      help="also the tools of the servers an mcp.json names ({\"mcpServers\": {...}})")
+    plan.add_argument("--mcp-timeout", type=float, default=30.0, metavar="S",
+                      help="seconds an MCP server has to start or answer a call (default 30)")
     plan.add_argument("--policy", type=Path, help="pool-filter policy TOML (default: the packaged one)")
     plan.add_argument("--trace", type=Path, help="write every event as a JSON line to this file")
     plan.add_argument("--max-steps", type=int, default=8)
@@ -218,13 +227,30 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
+    from gbnf.mcp_servers import McpTools, http_server, read_config, stdio_server
+
+    servers = [*map(stdio_server, args.mcp), *map(http_server, args.mcp_url),
+               *(read_config(args.mcp_config) if args.mcp_config else [])]
+    with McpTools(servers, timeout=args.mcp_timeout) as mcp:
+        for warning in mcp.warnings:
+            print(f"gbnf: {warning}", file=sys.stderr)
+        if servers and not mcp.tools and not mcp.warnings:
+            print("gbnf: the MCP servers list no tools", file=sys.stderr)
+        code = _run_plan(args, mcp.tools, mcp.executors)
+        for failure in dict.fromkeys(mcp.failures):
+            print(f"gbnf: {failure}", file=sys.stderr)
+    return 1 if mcp.failures else code
+
+
+def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict[str, Any]) -> int:
     from gbnf.backends.base import Sampling
     from gbnf.events import TraceWriter
     from gbnf.executors import BUILTIN
     from gbnf.planner import Planner
     from gbnf.pool import load_policy
 
-    tools = load_manifests(args.manifests)
+    own = args.manifests != Path("manifests") or args.manifests.is_dir() or not extra
+    tools = [*(load_manifests(args.manifests) if own else []), *extra]
     policy = load_policy(args.policy)
     if args.server:
         from gbnf.backends.server import ServerBackend
@@ -236,8 +262,8 @@ def _plan(args: argparse.Namespace) -> int:
 
         backend = LlamaCppBackend(args.model, grammar_engine=args.engine)
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
-    planner = Planner(tools, backend, BUILTIN, policy=policy, max_steps=args.max_steps, parallel=args.parallel,
-                      sampling=sampling, mode=args.mode, salvage=not args.no_salvage,
+    planner = Planner(tools, backend, {**BUILTIN, **extra_executors}, policy=policy, max_steps=args.max_steps,
+                      parallel=args.parallel, sampling=sampling, mode=args.mode, salvage=not args.no_salvage,
                       cite=not args.no_cite, top_k=None if args.all_tools else args.top_k)
     events: list[Event] = []
     planner.subscribe(events.append)

@@ -55,6 +55,14 @@ class ContextExceeded(BackendError):
     """The prompt plus the tokens to generate do not fit the model's context."""
 
 
+class McpError(BackendError):
+    """An MCP server could not start, died, hung or answered garbage; the message names it."""
+
+
+class ToolError(GbnfError):
+    """A tool reported that it failed (an MCP result flagged ``isError``)."""
+
+
 class GrammarError(GbnfError):
     """An engine (llama.cpp's parser, llama-server) refused a grammar; ``grammar`` holds it and
     ``log`` what the engine said."""

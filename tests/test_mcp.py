@@ -1,0 +1,123 @@
+"""Live MCP servers as tools: real servers written with the MCP SDK (tests/servers/), over stdio
+and Streamable HTTP, driven by the real planner on the embedded model; a server that crashes
+mid-call and one that hangs."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from gbnf.errors import ManifestError, McpError
+from gbnf.mcp_servers import McpServer, McpTools, http_server, read_config, stdio_server
+from gbnf.server.process import free_port
+from tests.conftest import REPO
+
+NOTES = f"{sys.executable} {REPO / 'tests' / 'servers' / 'notes_server.py'}"
+
+
+def test_a_stdio_server_lists_its_tools_and_runs_calls():
+    with McpTools([stdio_server(NOTES)]) as mcp:
+        assert [t.name for t in mcp.tools] == ["search_notes", "count_notes"]
+        assert mcp.tools[0].description == "Find the user's note about a topic and return its text."
+        assert "Dr Rossi" in mcp.executors["search_notes"](query="dentist")
+        assert mcp.executors["count_notes"]() == 3
+        assert mcp.warnings == ["skipped MCP server notes_server[2] (impossible): parameters.code.minLength: "
+                                "minLength is larger than maxLength"]
+
+
+def test_two_servers_with_the_same_tools_get_their_names_as_prefix():
+    with McpTools([stdio_server(NOTES), stdio_server(NOTES, name="work")]) as mcp:
+        assert sorted(t.name for t in mcp.tools) == ["notes_server_count_notes", "notes_server_search_notes",
+                                                    "work_count_notes", "work_search_notes"]
+        assert mcp.executors["work_count_notes"]() == 3
+
+
+@pytest.fixture()
+def http_url() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen([*NOTES.split(), "--http", str(port)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_a_streamable_http_server_lists_its_tools_and_runs_calls(http_url):
+    with McpTools([http_server(http_url)]) as mcp:
+        assert {"search_notes", "count_notes"} <= {t.name for t in mcp.tools}
+        assert "tulip42" in mcp.executors["search_notes"](query="wifi")
+
+
+def test_a_server_that_crashes_mid_call_is_one_error_naming_it():
+    with McpTools([stdio_server(f"{NOTES} --fault crash")], timeout=10) as mcp:
+        start = time.monotonic()
+        with pytest.raises(McpError, match="MCP server notes_server failed to call search_notes"):
+            mcp.executors["search_notes"](query="x")
+        assert time.monotonic() - start < 10
+        with pytest.raises(McpError, match="notes_server"):
+            mcp.executors["count_notes"]()
+        assert mcp.failures and all("notes_server" in failure for failure in mcp.failures)
+
+
+def test_a_server_that_hangs_times_out():
+    with McpTools([stdio_server(f"{NOTES} --fault hang")], timeout=2) as mcp:
+        start = time.monotonic()
+        with pytest.raises(McpError, match="notes_server .*(timed out|within)"):
+            mcp.executors["search_notes"](query="x")
+        assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 20  # closing does not wait for the hung call
+
+
+def test_a_server_that_cannot_start_is_a_warning_not_the_end():
+    with McpTools([stdio_server("no-such-command-anywhere"), stdio_server(NOTES)], timeout=10) as mcp:
+        assert [t.name for t in mcp.tools] == ["search_notes", "count_notes"]
+        assert any("no_such_command_anywhere failed to start" in w for w in mcp.warnings)
+
+
+def test_an_mcp_json_as_lm_studio_writes_it(tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "notes": {"command": sys.executable, "args": ["notes.py"], "env": {"A": "1"}},
+        "remote docs": {"url": "http://127.0.0.1:9/mcp"}}}))
+    assert read_config(config) == [McpServer("notes", (sys.executable, "notes.py"), {"A": "1"}),
+                                   McpServer("remote_docs", url="http://127.0.0.1:9/mcp")]
+    config.write_text(json.dumps({"mcpServers": {"bad": {"args": ["x"]}}}))
+    with pytest.raises(ManifestError, match=r"mcp.json: mcpServers.bad: needs a command"):
+        read_config(config)
+    config.write_text("{not json")
+    with pytest.raises(ManifestError, match="cannot read an MCP config"):
+        read_config(config)
+
+
+def _plan(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gbnf", "plan", *args], capture_output=True, text=True,
+                          timeout=300, cwd=REPO)
+
+
+def test_gbnf_plan_answers_from_an_mcp_servers_tool():
+    done = _plan("--mcp", NOTES, "Find my note about the dentist", "-v")
+    assert done.returncode == 0, done.stderr
+    assert '"name":"search_notes"' in done.stderr and "Dr Rossi" in done.stdout
+
+
+def test_gbnf_plan_with_a_server_killed_mid_plan_ends_in_one_line_and_exit_1():
+    start = time.monotonic()
+    done = _plan("--mcp", f"{NOTES} --fault crash", "--mcp-timeout", "10", "Find my note about the dentist")
+    assert time.monotonic() - start < 120
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "gbnf: MCP server notes_server failed to call search_notes" in done.stderr
