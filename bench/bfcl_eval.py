@@ -42,6 +42,7 @@ requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
 TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
     "gbnf serve --no-decide, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-decide")),
+    "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
     "gbnf serve, Gemma 3 270M": ("serve", ("--model", "gemma3-270m")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
 }

@@ -35,6 +35,9 @@ from gbnf.tool import Tool
 
 MAX_PAGES = 100
 """The most ``tools/list`` pages read from one server (a paginator that never ends cannot hang)."""
+STOP_SECONDS = 10.0
+"""How long a server has to stop: the SDK closes its stdin, then terminates and kills it (about
+6.5 s at most); only past this is its task cancelled."""
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,7 @@ class McpTools:
 
     def _stop(self, session: _Session) -> None:
         try:
-            session.stop(self._loop).result(self.timeout)
+            session.stop(self._loop).result(STOP_SECONDS)
         except (FutureTimeout, Exception):  # a server that will not stop: its task is cancelled
             session.cancel(self._loop)
 
@@ -228,10 +231,11 @@ class _Session:
         return asyncio.run_coroutine_threadsafe(ask(), loop)
 
     def stop(self, loop: asyncio.AbstractEventLoop) -> Future[None]:
+        """End the session: the client's context closes, and the SDK stops the server."""
         async def end() -> None:
             if self.task is not None and not self.task.done() and self.requests is not None:
                 await self.requests.put(None)
-                await asyncio.wait_for(asyncio.shield(self.task), self.timeout)
+                await asyncio.wait([self.task])
 
         return asyncio.run_coroutine_threadsafe(end(), loop)
 
