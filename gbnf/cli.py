@@ -133,6 +133,9 @@ def _parser() -> argparse.ArgumentParser:
                             "0: no cap)")
     serve.add_argument("--array-items", type=int, default=100, metavar="N",
                        help="cap, in the grammar, arrays the schema leaves unbounded (default 100; 0: no cap)")
+    serve.add_argument("--number-digits", type=int, default=15, metavar="N",
+                       help="cap, in the grammar, the digits before the point of numbers the schema leaves "
+                            "unbounded (default 15; 0: no cap)")
     serve.add_argument("--no-decide", action="store_true",
                        help="leave every auto reply to the model (by default the user's words decide: a request for "
                             "what some tools do must call one of them, one that shares no word with any tool is "
@@ -324,17 +327,19 @@ def _print_event(event: Event) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from gbnf.endpoint import LocalModel, RemoteModels, Shaping, serve
 
-    if min(args.max_retries, args.queue, args.string_chars, args.array_items, args.prose_tokens) < 0 \
+    if min(args.max_retries, args.queue, args.string_chars, args.array_items, args.number_digits,
+           args.prose_tokens) < 0 \
             or not args.timeout > 0 \
             or not 0 <= args.port <= 65535:
-        raise GbnfError("--max-retries, --queue, --string-chars, --array-items and --prose-tokens must be >= 0, "
+        raise GbnfError("--max-retries, --queue, --string-chars, --array-items, --number-digits and --prose-tokens "
+                        "must be >= 0, "
                         "--timeout > 0, --port 0-65535")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
     model = (RemoteModels(urls, timeout=args.timeout, upstream=args.upstream_kind, dialect=args.grammar_dialect)
              if urls else LocalModel(args.model, queue=args.queue, engine=args.engine))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
-    shaping = Shaping(args.string_chars or None, args.array_items or None, not args.no_decide,
-                      args.prose_tokens or None)
+    shaping = Shaping(args.string_chars or None, args.array_items or None, args.number_digits or None,
+                      not args.no_decide, args.prose_tokens or None)
     serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping,
           log_level="info" if args.verbose else "warning")
     return 0

@@ -287,20 +287,27 @@ def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
     return check
 
 
-def bounded(schema: Any, chars: int | None, items: int | None) -> Any:
+def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
     """``schema`` with every free string (no enum, const, pattern, format or tighter bound)
-    limited to ``chars`` characters and every array to ``items`` items (None: no limit)."""
+    limited to ``chars`` characters, every array to ``items`` items, and every integer or
+    number side left open to ``digits`` digits before the point (None: no limit)."""
     if isinstance(schema, list):
-        return [bounded(part, chars, items) for part in schema]
+        return [bounded(part, chars, items, digits) for part in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: bounded(value, chars, items) if key in _SUBSCHEMAS else value for key, value in schema.items()}
+    out = {key: bounded(value, chars, items, digits) if key in _SUBSCHEMAS else value
+           for key, value in schema.items()}
     if isinstance(out.get("properties"), dict):
-        out["properties"] = {k: bounded(v, chars, items) for k, v in out["properties"].items()}
+        out["properties"] = {k: bounded(v, chars, items, digits) for k, v in out["properties"].items()}
     if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
         out["maxLength"] = max(chars, out.get("minLength", 0))
     if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
         out["maxItems"] = max(items, out.get("minItems", 0))
+    if digits is not None and out.get("type") in ("integer", "number") and not {"enum", "const"} & set(out):
+        if "minimum" not in out and "exclusiveMinimum" not in out:
+            out["minimum"] = -(10**digits - 1)
+        if "maximum" not in out and "exclusiveMaximum" not in out:
+            out["maximum"] = 10**digits - 1
     return out
 
 

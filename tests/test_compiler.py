@@ -397,3 +397,11 @@ def test_bad_schemas_raise_schema_error_with_path():
         compile_schema({"properties": {"a": {"enum": "x"}}})
     with pytest.raises(SchemaError, match="empty pool"):
         compile_pool([])
+
+
+def test_a_number_bounded_on_both_sides_caps_its_digits_before_the_point(engine):
+    grammar = compile_schema({"type": "number", "minimum": -250.5, "maximum": 250.5})
+    for text in ("250.5", "-0.25", "999", "1e2"):  # the last two exceed the bound: the validator's part
+        assert engine.accepts(grammar, text), text
+    for text in ("1000", "-2500.1"):
+        assert not engine.accepts(grammar, text), text

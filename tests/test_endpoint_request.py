@@ -142,3 +142,13 @@ def test_key_order_is_the_requests_own():
         "tool_choice": "required"})
     arguments = next(line for line in request.grammar.splitlines() if line.startswith("argsF ::="))
     assert arguments.index("age") < arguments.index("name")
+
+
+def test_numbers_the_schema_leaves_open_are_capped_in_the_grammar():
+    count = {"type": "function", "function": {"name": "count", "parameters": {
+        "type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": "number"}}, "required": ["n", "x"]}}}
+    request = parse_request({"messages": ASK, "tools": [count], "tool_choice": "required"})
+    assert "[1-9] [0-9]{14}" in request.grammar and "[0-9]{0,14}" in request.grammar
+    open_ended = parse_request({"messages": ASK, "tools": [count], "tool_choice": "required"},
+                               Shaping(number_digits=None))
+    assert "integer ::=" in open_ended.grammar and "number ::=" in open_ended.grammar

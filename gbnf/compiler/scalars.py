@@ -58,7 +58,8 @@ def emit_integer(e: Emitter, schema: dict[str, Any], name: str, path: str, depth
 
 
 def emit_number(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """A number: bounds are left to the validator, but a bound at or above 0 excludes the sign."""
+    """A number: bounds are left to the validator, but a bound at or above 0 excludes the sign,
+    and bounds on both sides cap the digits before the point."""
     if "multipleOf" in schema:
         e.loose(key_path(path, "multipleOf"), "left to the validator")
     bounded = [k for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") if k in schema]
@@ -66,7 +67,10 @@ def emit_number(e: Emitter, schema: dict[str, Any], name: str, path: str, depth:
         return "number"
     for keyword in bounded:
         e.loose(key_path(path, keyword), "only the sign is in the grammar; the validator checks the bound")
-    low, _ = numeric_bounds(schema, integer=False)
-    if low is not None and low >= 0:
-        return e.rule(name, '("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?')
-    return "number"
+    low, high = numeric_bounds(schema, integer=False)
+    sign = "" if low is not None and low >= 0 else '"-"? '
+    if low is None or high is None:
+        return e.rule(name, f'{sign}("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?') if not sign \
+            else "number"
+    width = len(str(int(max(abs(low), abs(high)))))
+    return e.rule(name, f'{sign}("0" | [1-9]{repeat("[0-9]", 0, width - 1)}) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?')

@@ -41,8 +41,9 @@ def bad(param: str | None, message: str) -> ApiError:
 class Shaping:
     """How ``gbnf serve`` shapes a request for the model.
 
-    ``string_chars`` and ``array_items`` cap, in the grammar only, every tool string and array
-    argument the schema leaves unbounded (None: no cap): a small model's run-on then ends as a
+    ``string_chars``, ``array_items`` and ``number_digits`` cap, in the grammar only, every tool
+    string, array and number argument the schema leaves unbounded (characters, items, digits
+    before the point; None: no cap): a small model's run-on ("1000000000...") then ends as a
     complete call, which the validator still checks against the schema as written.
 
     With ``decide``, when the user has the last word, the request's own words decide what the
@@ -56,6 +57,7 @@ class Shaping:
 
     string_chars: int | None = 1000
     array_items: int | None = 100
+    number_digits: int | None = 15
     decide: bool = True
     prose_tokens: int | None = 256
 
@@ -108,7 +110,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         messages = _with_system(messages, tools_offer(list(offered), required, parallel))
     names = tuple(t.name for t in offered)
     grammar = (_pool_grammar(tools_json, names, parallel, not required,
-                                 (shaping.string_chars, shaping.array_items)) if offered
+                                 (shaping.string_chars, shaping.array_items, shaping.number_digits)) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
@@ -134,9 +136,9 @@ def _tools(tools_json: str) -> tuple[Tool, ...]:
 
 @functools.lru_cache(maxsize=64)
 def _pool_grammar(tools_json: str, names: tuple[str, ...], parallel: int, text: bool,
-                  caps: tuple[int | None, int | None]) -> str:
+                  caps: tuple[int | None, int | None, int | None]) -> str:
     """The grammar of a reply that calls one of ``names`` (or several, or answers in text),
-    with unbounded strings and arrays capped at ``caps`` (characters, items)."""
+    with unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits)."""
     pool = [replace(t, parameters=bounded(t.parameters, *caps)) for t in _tools(tools_json) if t.name in names]
     return compile_pool(pool, parallel=parallel, single=True, text=text, layout="indented").text
 
