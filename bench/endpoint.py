@@ -23,8 +23,7 @@ from gbnf.validate import ToolCall, validate_call
 
 SETS = ("simple", "multiple", "parallel")
 CHOICES = ("auto", "required")
-SMALL = ("--act-first", "--string-chars", "200", "--array-items", "10")
-VARIANTS = {"gbnf serve": (), "gbnf serve, small-model levers": SMALL}
+VARIANTS = {"gbnf serve": (), "gbnf serve --no-decide": ("--no-decide",)}
 """The ``gbnf serve`` command lines measured, besides llama-server alone."""
 
 

@@ -53,7 +53,8 @@ def facts(model: str | None) -> list[tuple[str, str]]:
         ("llama-cpp-python", importlib.metadata.version("llama-cpp-python")),
         ("llama.cpp in-process", system_info().replace("\n", " ")),
         ("extra CPU buffer types", f"{'on' if repack else 'off'} ({why})"),
-        ("llama-server build", f"{built_binary()} ({' '.join(cmake_flags())})"),
+        ("llama-server build", f"{built_binary()} ({'built' if built_binary().is_file() else 'not built'}; "
+                               f"{' '.join(cmake_flags())})"),
         ("model", model_text),
     ]
 
