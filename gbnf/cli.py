@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from gbnf.backends.server import UPSTREAMS
 from gbnf.compiler import DIALECTS, Layout, compile_pool
@@ -19,6 +22,9 @@ from gbnf.native import crash_line
 from gbnf.planner import DEFAULT_TOP_K, PlanResult
 from gbnf.supervise import supervised
 from gbnf.tool import Tool
+
+if TYPE_CHECKING:
+    from gbnf.mcp_servers import McpTools
 
 
 def run() -> int:
@@ -88,14 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--model", help="GGUF file or packaged model (smollm2-135m, gemma3-270m) for the "
                       "in-process model ($GBNF_MODEL; default: the embedded SmolLM2-135M)")
     _engine_option(plan)
-    plan.add_argument("--mcp", action="append", default=[], metavar="COMMAND",
-                      help="also the tools of an MCP server started as COMMAND (stdio; repeatable)")
-    plan.add_argument("--mcp-url", action="append", default=[], metavar="URL",
-                      help="also the tools of the MCP server at URL (Streamable HTTP; repeatable)")
-    plan.add_argument("--mcp-config", type=Path, metavar="FILE",
-                      help="also the tools of the servers an mcp.json names ({\"mcpServers\": {...}})")
-    plan.add_argument("--mcp-timeout", type=float, default=30.0, metavar="S",
-                      help="seconds an MCP server has to start or answer a call (default 30)")
+    _mcp_options(plan)
     plan.add_argument("--policy", type=Path, help="pool-filter policy TOML (default: the packaged one)")
     plan.add_argument("--trace", type=Path, help="write every event as a JSON line to this file")
     plan.add_argument("--max-steps", type=int, default=8)
@@ -147,6 +146,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
                        help="llama-server: seconds to wait for a reply before 504 (default 120)")
+    _mcp_options(serve, " for requests that send no tools (each such request is planned with them)")
     serve.add_argument("-v", "--verbose", action="store_true", help="log every request")
     serve.set_defaults(run=_serve)
 
@@ -175,6 +175,36 @@ def _engine_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--engine", choices=["llguidance", "llama.cpp"], default="llguidance",
                          help="in-process: what decides the grammar (default llguidance: fast-forward where one "
                               "continuation is possible; llama.cpp: its own grammar, sample first)")
+
+
+def _mcp_options(command: argparse.ArgumentParser, use: str = "") -> None:
+    command.add_argument("--mcp", action="append", default=[], metavar="COMMAND",
+                         help=f"the tools of an MCP server started as COMMAND (stdio; repeatable){use}")
+    command.add_argument("--mcp-url", action="append", default=[], metavar="URL",
+                         help="the tools of the MCP server at URL (Streamable HTTP; repeatable)")
+    command.add_argument("--mcp-config", type=Path, metavar="FILE",
+                         help="the tools of the servers an mcp.json names ({\"mcpServers\": {...}})")
+    command.add_argument("--mcp-timeout", type=float, default=30.0, metavar="S",
+                         help="seconds an MCP server has to start or answer a call (default 30)")
+
+
+@contextlib.contextmanager
+def _mcp_tools(args: argparse.Namespace) -> Iterator[McpTools]:
+    """The MCP servers the options name, started; their warnings and failures printed."""
+    from gbnf.mcp_servers import McpTools, http_server, read_config, stdio_server
+
+    servers = [*map(stdio_server, args.mcp), *map(http_server, args.mcp_url),
+               *(read_config(args.mcp_config) if args.mcp_config else [])]
+    with McpTools(servers, timeout=args.mcp_timeout) as mcp:
+        for warning in mcp.warnings:
+            print(f"gbnf: {warning}", file=sys.stderr)
+        if servers and not mcp.tools and not mcp.warnings:
+            print("gbnf: the MCP servers list no tools", file=sys.stderr)
+        try:
+            yield mcp
+        finally:
+            for failure in dict.fromkeys(mcp.failures):
+                print(f"gbnf: {failure}", file=sys.stderr)
 
 
 def _upstream_options(command: argparse.ArgumentParser) -> None:
@@ -230,18 +260,8 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from gbnf.mcp_servers import McpTools, http_server, read_config, stdio_server
-
-    servers = [*map(stdio_server, args.mcp), *map(http_server, args.mcp_url),
-               *(read_config(args.mcp_config) if args.mcp_config else [])]
-    with McpTools(servers, timeout=args.mcp_timeout) as mcp:
-        for warning in mcp.warnings:
-            print(f"gbnf: {warning}", file=sys.stderr)
-        if servers and not mcp.tools and not mcp.warnings:
-            print("gbnf: the MCP servers list no tools", file=sys.stderr)
+    with _mcp_tools(args) as mcp:
         code = _run_plan(args, mcp.tools, mcp.executors)
-        for failure in dict.fromkeys(mcp.failures):
-            print(f"gbnf: {failure}", file=sys.stderr)
     return 1 if mcp.failures else code
 
 
@@ -325,7 +345,7 @@ def _print_event(event: Event) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from gbnf.endpoint import LocalModel, RemoteModels, Shaping, serve
+    from gbnf.endpoint import LocalModel, RemoteModels, ServedTools, Shaping, serve
 
     if min(args.max_retries, args.queue, args.string_chars, args.array_items, args.number_digits,
            args.prose_tokens) < 0 \
@@ -338,10 +358,14 @@ def _serve(args: argparse.Namespace) -> int:
     model = (RemoteModels(urls, timeout=args.timeout, upstream=args.upstream_kind, dialect=args.grammar_dialect)
              if urls else LocalModel(args.model, queue=args.queue, engine=args.engine))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s:     %(name)s: %(message)s")
     shaping = Shaping(args.string_chars or None, args.array_items or None, args.number_digits or None,
                       not args.no_decide, args.prose_tokens or None)
-    serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping,
-          log_level="info" if args.verbose else "warning")
+    with _mcp_tools(args) as mcp:
+        served = ServedTools(tuple(mcp.tools), mcp.executors) if mcp.tools else None
+        serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, served=served,
+              log_level="info" if args.verbose else "warning")
     return 0
 
 

@@ -2,10 +2,16 @@
 
 Errors are short sentences written for the model to act on; the planner feeds them back as
 a ``tool`` message, and the executor is never called with arguments that fail the schema.
+
+One repair is made before a value is called invalid, because it cannot change what the value
+means: repeated items of an array marked ``uniqueItems`` are dropped (the first of each stays).
+None is made that would put words in the model's mouth: a number is never clamped, a string
+never cut, an enum value never guessed, a missing argument never filled in.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import re
@@ -24,10 +30,11 @@ from gbnf.prompt import skeleton
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One validated call: a tool name and its arguments."""
+    """One validated call: a tool name, its arguments, and the repairs they needed."""
 
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
+    repairs: tuple[str, ...] = field(default=(), compare=False)
 
 
 def validate_call(call: str | dict[str, Any], pool: list[Tool], *, truncated: bool = False) -> ToolCall:
@@ -44,10 +51,7 @@ def validate_calls(calls: str | list[Any] | dict[str, Any], pool: list[Tool], *,
 def validate_json(text: str, schema: dict[str, Any] | bool, *, truncated: bool = False) -> Any:
     """Parse a reply that must be one instance of ``schema`` (a structured-output reply) and
     check it; raise :class:`InvalidCall` with a model-facing message."""
-    value = _parse(text, truncated, "JSON", "")
-    errors = _errors(schema, value, "the reply's schema")
-    if errors:
-        raise InvalidCall(_describe(errors, "the reply"))
+    value, _ = _repaired(schema, _parse(text, truncated, "JSON", ""), "the reply's schema", "the reply")
     return value
 
 
@@ -97,9 +101,10 @@ def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
     arguments = item.get("arguments", {})
     if not isinstance(arguments, dict):
         raise InvalidCall(f"{where}arguments of tool {name!r} must be an object, not {type(arguments).__name__}")
-    errors = _errors(tools[name].parameters, arguments, f"tool {name!r}")
-    if errors:
-        raise InvalidCall(where + _describe(errors, f"tool '{name}'"))
+    try:
+        arguments, repairs = _repaired(tools[name].parameters, arguments, f"tool {name!r}", f"tool '{name}'")
+    except InvalidCall as exc:
+        raise InvalidCall(f"{where}{exc}") from None
     copied = _placeholders_in(arguments, tools[name])
     if copied:
         raise InvalidCall(f"{where}{copied} still holds the prompt's placeholder; put the real value "
@@ -108,7 +113,34 @@ def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
     if echoed:
         raise InvalidCall(f"{where}{echoed} only repeats a name from the prompt; put the value the user "
                           f"gave for tool '{name}'")
-    return ToolCall(name, arguments)
+    return ToolCall(name, arguments, repairs)
+
+
+def _repaired(schema: Any, value: Any, whose: str, what: str) -> tuple[Any, tuple[str, ...]]:
+    """``value`` valid against ``schema``, with its repeated ``uniqueItems`` items dropped
+    (deepest arrays first, again while dropping makes new repeats), and what was dropped; raise
+    :class:`InvalidCall`, describing ``value`` as written, when it fails."""
+    first_errors = errors = _errors(schema, value, whose)
+    repaired, notes = value, []
+    while errors and all(e.validator == "uniqueItems" and isinstance(e.instance, list) for e in errors):
+        repaired = copy.deepcopy(repaired) if not notes else repaired
+        for error in sorted(errors, key=lambda e: -len(e.absolute_path)):
+            array = repaired
+            for part in error.absolute_path:
+                array = array[part]
+            first: dict[str, Any] = {}
+            for item in array:
+                first.setdefault(json.dumps(item, sort_keys=True), item)
+            dropped = len(array) - len(first)
+            if not dropped:  # equal only as JSON Schema sees it (1 and 1.0): not repaired
+                raise InvalidCall(_describe(first_errors, what))
+            notes.append(f"'{_path(error.absolute_path) or '(value)'}': dropped {dropped} repeated "
+                         f"item{'s' if dropped > 1 else ''} (uniqueItems)")
+            array[:] = list(first.values())
+        errors = _errors(schema, repaired, whose)
+    if errors:
+        raise InvalidCall(_describe(first_errors, what))  # the model is told what it wrote
+    return repaired, tuple(notes)
 
 
 def _placeholders_in(arguments: dict[str, Any], tool: Tool) -> str | None:

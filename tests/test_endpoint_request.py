@@ -112,6 +112,18 @@ def test_reading_a_reply():
         read(structured, Completion('{"n": 9}'))
 
 
+def test_repeated_unique_items_are_dropped_not_asked_again():
+    tags = {"type": "function", "function": {"name": "tag", "parameters": {"type": "object", "properties": {
+        "tags": {"type": "array", "items": {"enum": ["daily", "work"]}, "uniqueItems": True}}}}}
+    request = parse_request({"messages": ASK, "tools": [tags], "tool_choice": "required"}, MODEL_DECIDES)
+    _, [call] = read(request, Completion('{"name": "tag", "arguments": {"tags": ["daily", "work", "daily"]}}'))
+    assert call.arguments == {"tags": ["daily", "work"]} and call.repairs == (
+        "'tags': dropped 1 repeated item (uniqueItems)",)
+    structured = parse_request({"messages": ASK, "response_format": {"type": "json_schema", "json_schema": {
+        "schema": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True}}}})
+    assert read(structured, Completion("[3, 1, 3, 3]")) == ("[3,1]", ())
+
+
 def test_the_users_words_decide_whether_a_reply_calls_a_tool():
     focused = parse_request({"messages": ASK, "tools": [WEATHER, NOTE]})
     assert focused.required and [t.name for t in focused.offered] == ["get_weather"]

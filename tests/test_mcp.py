@@ -121,3 +121,29 @@ def test_gbnf_plan_with_a_server_killed_mid_plan_ends_in_one_line_and_exit_1():
     assert time.monotonic() - start < 120
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "gbnf: MCP server notes_server failed to call search_notes" in done.stderr
+
+
+def test_gbnf_serve_plans_a_request_without_tools_with_the_mcp_servers_tools():
+    import openai
+
+    from gbnf.endpoint.process import ServeProcess
+
+    process = ServeProcess("--mcp", NOTES, "-v").start()
+    try:
+        client = openai.OpenAI(base_url=process.url, api_key="unused", max_retries=0, timeout=120)
+        ask = [{"role": "user", "content": "Find my note about the dentist"}]
+        answer = client.chat.completions.create(model="m", messages=ask)
+        assert "Dr Rossi" in answer.choices[0].message.content and not answer.choices[0].message.tool_calls
+        assert answer.usage.completion_tokens > 0
+        response = client.responses.create(model="m", input="Find my note about the dentist")
+        assert "Dr Rossi" in response.output_text
+        own = {"type": "function", "function": {"name": "get_weather", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+        called = client.chat.completions.create(model="m", tools=[own], tool_choice="required",
+                                                messages=[{"role": "user", "content": "Weather in Oslo?"}])
+        assert called.choices[0].message.tool_calls[0].function.name == "get_weather"
+        with pytest.raises(openai.BadRequestError, match="last message"):
+            client.chat.completions.create(model="m", messages=[*ask, {"role": "assistant", "content": "ok"}])
+    finally:
+        assert process.stop() == 0, process.stderr
+    assert "ran search_notes" in process.stderr and "Traceback" not in process.stderr

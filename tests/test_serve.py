@@ -247,7 +247,7 @@ def test_unknown_route_is_404_in_openai_shape(local_url):
 def test_retries_that_run_out_answer_an_error_not_a_bad_call(upstream_url):
     never = {"type": "function", "function": {"name": "pick", "parameters": {
         "type": "object", "properties": {"n": {"type": "integer", "not": {"type": "integer"}}}, "required": ["n"]}}}
-    with pytest.raises(openai.InternalServerError, match=r"no valid reply in 3 attempts; last error: .*'n'"):
+    with pytest.raises(openai.UnprocessableEntityError, match=r"no valid reply in 3 attempts; last error: .*'n'"):
         client(upstream_url).chat.completions.create(model="m", messages=ASK, tools=[never], tool_choice="required",
                                                      max_tokens=60)
 

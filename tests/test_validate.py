@@ -75,7 +75,7 @@ GRAMMARLESS = Tool("book", "d", {
 
 
 @pytest.mark.parametrize("arguments, fragment", [
-    ({"seats": [1, 1]}, "has non-unique elements"),
+    ({"seats": [1, 1], "pay": 5}, "has non-unique elements"),
     ({"card": "4111"}, "'cvv' is a dependency of 'card'"),
     ({"pay": 6}, "is valid under each of"),
     ({"pay": 5}, "is not valid under any of the given schemas"),
@@ -83,6 +83,19 @@ GRAMMARLESS = Tool("book", "d", {
 def test_what_a_grammar_cannot_express_is_checked(arguments, fragment):
     assert fragment in error({"name": "book", "arguments": arguments}, [GRAMMARLESS])
     assert validate_call({"name": "book", "arguments": {"seats": [1, 2], "pay": 4}}, [GRAMMARLESS])
+
+
+def test_repeated_unique_items_are_the_one_repair():
+    call = validate_call({"name": "book", "arguments": {"seats": [4, 2, 4, 2, 4], "pay": 4}}, [GRAMMARLESS])
+    assert call.arguments["seats"] == [4, 2] and call.repairs == ("'seats': dropped 3 repeated items (uniqueItems)",)
+    nested = Tool("grid", "d", {"type": "object", "properties": {"rows": {
+        "type": "array", "uniqueItems": True, "items": {"type": "array", "uniqueItems": True}}}})
+    call = validate_call({"name": "grid", "arguments": {"rows": [[1, 1], [1], [2]]}}, [nested])
+    assert call.arguments == {"rows": [[1], [2]]} and len(call.repairs) == 2
+    too_few = Tool("pair", "d", {"type": "object", "properties": {"two": {
+        "type": "array", "uniqueItems": True, "minItems": 2}}})
+    with pytest.raises(InvalidCall, match="non-unique"):
+        validate_call({"name": "pair", "arguments": {"two": ["a", "a"]}}, [too_few])
 
 
 def test_parallel_calls(tools):

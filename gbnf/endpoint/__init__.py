@@ -2,7 +2,9 @@
 
 Any OpenAI client sends ``tools``; the reply's grammar is the tools' discriminated union
 (plus plain text under ``tool_choice: "auto"``), every call is checked against its schema,
-and an invalid one is retried with the error fed back, never returned.
+and an invalid one is retried with the error fed back, never returned. A server given tools of
+its own (:class:`ServedTools`: MCP servers' tools, Python functions) runs them for requests
+that send none, and answers with the plan's result.
 """
 
 from __future__ import annotations
@@ -16,18 +18,20 @@ import uvicorn
 from gbnf.endpoint.app import create_app
 from gbnf.endpoint.models import LocalModel, Model, RemoteModels
 from gbnf.endpoint.request import Shaping
+from gbnf.endpoint.served import ServedTools
 from gbnf.errors import GbnfError
 
-__all__ = ["LocalModel", "Model", "RemoteModels", "Shaping", "create_app", "serve"]
+__all__ = ["LocalModel", "Model", "RemoteModels", "ServedTools", "Shaping", "create_app", "serve"]
 
 
 def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retries: int = 2,
-          shaping: Shaping = Shaping(), log_level: str = "warning",
+          shaping: Shaping = Shaping(), served: ServedTools | None = None, log_level: str = "warning",
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve until Ctrl-C or SIGTERM; ``on_ready`` gets the base URL (``http://HOST:PORT/v1``)
     once requests are accepted (port 0 picks a free port)."""
     sock = _bind(host, port)
-    config = uvicorn.Config(create_app(model, max_retries=max_retries, shaping=shaping), log_level=log_level,
+    app = create_app(model, max_retries=max_retries, shaping=shaping, served=served)
+    config = uvicorn.Config(app, log_level=log_level,
                             access_log=log_level in ("info", "debug"))
     url = f"http://{host}:{sock.getsockname()[1]}/v1"
     asyncio.run(_run(uvicorn.Server(config), sock, model, lambda: (on_ready or _announce)(url)))

@@ -1,7 +1,7 @@
 """The ASGI app: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``GET /v1/models``, ``GET /health``.
 
 Errors are answered in OpenAI's shape (``{"error": {"message", "type", "param", "code"}}``):
-400 for a bad body, 500 when the model gives no valid reply, 502 when llama-server fails,
+400 for a bad body, 422 when the model gives no valid reply, 502 when llama-server fails,
 503 (with Retry-After) while the model loads or the queue is full, 504 on an upstream timeout.
 A stream carries text that needs no validation as it is decoded; anything else (calls,
 structured replies) only once valid. Until its first piece, an error is a plain HTTP error.
@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 from sse_starlette import EventSourceResponse
@@ -29,6 +29,7 @@ from gbnf.endpoint.chat import Reply, pieces, reply
 from gbnf.endpoint.models import Model
 from gbnf.endpoint.request import ChatRequest, Shaping, parse_request
 from gbnf.endpoint.responses import ResponseRendering, chat_body, input_param
+from gbnf.endpoint.served import ServedTools, plan_reply
 from gbnf.errors import ApiError, ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
 
 log = logging.getLogger("gbnf.serve")
@@ -36,9 +37,11 @@ MAX_BODY = 32 * 2**20
 """The largest request body accepted, in bytes."""
 
 
-def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping()) -> Starlette:
+def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping(),
+               served: ServedTools | None = None) -> Starlette:
     """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping``, invalid
-    replies asked again up to ``max_retries`` times."""
+    replies asked again up to ``max_retries`` times; a request with no ``tools`` is planned with
+    ``served`` when given (:mod:`gbnf.endpoint.served`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -50,8 +53,11 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         body = await _json_body(request)
         parsed = await asyncio.to_thread(parse_request, body, shaping)  # compiling may take a while
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
+        rendering = ChatRendering(parsed, ident, created)
+        if served is not None and not body.get("tools"):
+            return await _planned(parsed, rendering, lambda answer: _completion(parsed, answer, ident, created))
         if parsed.stream:
-            return await _stream(parsed, model, max_retries, ChatRendering(parsed, ident, created))
+            return await _stream(parsed, model, max_retries, rendering)
         answer = await reply(parsed, model.complete, max_retries)
         return JSONResponse(_completion(parsed, answer, ident, created))
 
@@ -64,9 +70,20 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
             exc.param = input_param(exc.param, origins)
             raise
         rendering = ResponseRendering(body, chat_request)
+        if served is not None and not chat_request.get("tools"):
+            return await _planned(parsed, rendering, rendering.response)
         if parsed.stream:
             return await _stream(parsed, model, max_retries, rendering)
         return JSONResponse(rendering.response(await reply(parsed, model.complete, max_retries)))
+
+    async def _planned(parsed: ChatRequest, rendering: Rendering,
+                       whole: Callable[[Reply], dict[str, Any]]) -> Response:
+        """The reply of a request that sent no tools, planned with the server's own."""
+        assert served is not None
+        answer = await plan_reply(served, model, parsed.messages)
+        if parsed.stream:
+            return EventSourceResponse(_whole(rendering, answer), sep="\n", ping=15)
+        return JSONResponse(whole(answer))
 
     async def models(request: Request) -> Response:
         name = await model.name()

@@ -3,11 +3,16 @@
 A reply that calls a tool is checked against the tool's full schema; a structured reply
 against its schema. An invalid reply goes back to the model as a ``tool`` message and is
 asked again (sampled, since greedy decoding would repeat it), up to ``max_retries`` times;
-when they run out the request fails with the last error. An invalid call is never returned.
+when they run out the request fails with HTTP 422 and the last error, naming the constraint
+(the request was sound and the server did not fail: the model could not meet the schema, and
+a client's automatic retry of a 5xx would only repeat the attempts). An invalid call is never
+returned; a value the validator repairs without changing its meaning (repeated ``uniqueItems``
+items dropped) is returned repaired, with no retry.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
@@ -17,9 +22,11 @@ from typing import Any, Literal
 from gbnf.errors import ApiError, InvalidCall
 from gbnf.backends.base import Completion, Message, Sampling, TextSink
 from gbnf.endpoint.request import ChatRequest
+from gbnf import jsonread
 from gbnf.literals import json_text
 from gbnf.validate import ToolCall, validate_calls, validate_json
 
+log = logging.getLogger("gbnf.serve")
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
 FinishReason = Literal["stop", "length", "tool_calls"]
 RETRY_TEMPERATURE = 0.7
@@ -67,7 +74,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
             continue
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
         return Reply(content, calls, finish, prompt_tokens, completion_tokens)
-    raise ApiError(500, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
+    raise ApiError(422, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
 
 
@@ -97,7 +104,13 @@ def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tupl
     text = completion.text
     if request.offered and (request.required or text[:1] in ("{", "[")):
         calls = validate_calls(text, list(request.offered), truncated=completion.truncated)
+        for call in calls:
+            if call.repairs:
+                log.info("repaired a call of %s: %s", call.name, "; ".join(call.repairs))
         return None, tuple(calls)
     if request.schema is not None:
-        validate_json(text, request.schema, truncated=completion.truncated)
+        value = validate_json(text, request.schema, truncated=completion.truncated)
+        if value != jsonread.loads(text):
+            log.info("repaired a structured reply: repeated uniqueItems items dropped")
+            return json_text(value), ()
     return text, ()
