@@ -44,14 +44,14 @@ def repack(value: str) -> Iterator[None]:
             os.environ[ENV_REPACK] = saved
 
 
-def speeds(backend: Backend, round: int) -> tuple[float, float]:
+def speeds(backend: Backend, turn: int) -> tuple[float, float]:
     """(prompt tokens per second, generated tokens per second) of one round; each round's
     prompts open with its number, so no cached prefix is reused."""
     start = time.perf_counter()
-    prompt = backend.complete(_ask(f"{round}. {LONG}"), None, PROMPT_ONLY)
+    prompt = backend.complete(_ask(f"{turn}. {LONG}"), None, PROMPT_ONLY)
     prompt_rate = prompt.prompt_tokens / (time.perf_counter() - start)
     start = time.perf_counter()
-    generated = backend.complete(_ask(f"{round}. {SHORT}"), None, GENERATE)
+    generated = backend.complete(_ask(f"{turn}. {SHORT}"), None, GENERATE)
     return prompt_rate, generated.completion_tokens / (time.perf_counter() - start)
 
 
@@ -73,9 +73,9 @@ def bench(model: str | None, rounds: int) -> list[dict[str, Any]]:
         for backend in backends.values():
             speeds(backend, 0)  # warm up
         seen: dict[tuple[str, str], list[tuple[float, float]]] = {key: [] for key in backends}
-        for round in range(1, rounds + 1):
+        for turn in range(1, rounds + 1):
             for key, backend in backends.items():
-                seen[key].append(speeds(backend, round))
+                seen[key].append(speeds(backend, turn))
     rows = []
     for (kind, value), rates in seen.items():
         rows.append({"backend": kind, "extra buffer types": "on" if value == "1" else "off",
