@@ -11,6 +11,7 @@ import pytest
 
 from gbnf import ManifestError, SchemaError, compile_pool, compile_schema, compile_schema_grammar, load_manifests
 from gbnf.importers import bfcl_schema, import_each, import_tools, read_import_file, write_manifests
+from gbnf.errors import Unsatisfiable
 from gbnf.literals import json_text
 from tests.conftest import REPO
 
@@ -269,3 +270,17 @@ def test_many_optional_properties_grow_the_grammar_linearly(engine):
     engine.check(large)
     for value, ok in [({}, True), ({"p1": 1}, True), ({"p0": 1, "p1999": 2}, True), ({"p1999": 2, "p0": 1}, False)]:
         assert engine.accepts(large, json_text(value)) is ok
+
+
+def test_unique_items_over_a_few_listed_values_are_exact(engine):
+    days = {"type": "array", "items": {"enum": ["mon", "tue", "wed"]}, "uniqueItems": True, "minItems": 1}
+    assert verdicts(engine, days, ["mon"], ["wed", "mon", "tue"], ["tue", "wed"], [], ["mon", "mon"],
+                    ["tue", "wed", "tue"], ["mon", "tue", "wed", "mon"]) == [True, True, True, False, False, False,
+                                                                             False]
+    two = {**days, "minItems": 2, "maxItems": 2}
+    assert verdicts(engine, two, ["mon", "tue"], ["mon"], ["mon", "tue", "wed"], ["wed", "wed"]) == [
+        True, False, False, False]
+    free = compile_schema_grammar({"type": "array", "items": {"type": "string"}, "uniqueItems": True})
+    assert free.looser == ("uniqueItems: left to the validator (which drops repeated items)",)
+    with pytest.raises(Unsatisfiable, match="minItems"):
+        compile_schema({**days, "minItems": 4})

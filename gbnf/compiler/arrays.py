@@ -1,4 +1,9 @@
-"""Arrays: ``prefixItems`` in order, then ``items``, within ``minItems``..``maxItems``."""
+"""Arrays: ``prefixItems`` in order, then ``items``, within ``minItems``..``maxItems``.
+
+``uniqueItems`` over items that are a few listed values (``enum``/``const``, at most
+:data:`UNIQUE_VALUES`) is exact: one rule per set of values already written. Over anything
+else it is left to the validator, which drops repeated items.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from gbnf.errors import Unsatisfiable
 from gbnf.literals import repeat
+from gbnf.compiler.canonical import canonicalize
 from gbnf.schema import key_path
 
 if TYPE_CHECKING:
     from gbnf.compiler.emit import Emitter
+
+UNIQUE_VALUES = 6
+"""The most listed values whose ``uniqueItems`` the grammar holds (2**n rules at most)."""
 
 
 def emit_array(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
@@ -34,6 +43,11 @@ def emit_array(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: 
         raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the items allowed")
     if high == 0:
         return e.rule(name, f'"["{spacing.lead()} "]"')
+    if schema.get("uniqueItems") is True and (high is None or high > 1):
+        values = _listed(e, items, f"{path}[]") if not heads and item is not None else None
+        if values is not None and len(values) <= UNIQUE_VALUES:
+            return _unique(e, values, low, high, name, path, level)
+        e.loose(key_path(path, "uniqueItems"), "left to the validator (which drops repeated items)")
 
     def tail(i: int) -> str:
         if high is not None and i >= high:
@@ -44,4 +58,32 @@ def emit_array(e: Emitter, schema: dict[str, Any], name: str, path: str, depth: 
         return element if i < low else f"({element})?"
 
     first = f"{spacing.open(level)} {heads[0] if heads else item} {tail(1)}".strip() + spacing.close(level)
+    return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')
+
+
+def _listed(e: Emitter, items: Any, path: str) -> list[str] | None:
+    """The literals of the values ``items`` lists, or None when it is not an enum or const."""
+    node = canonicalize(items, e.root, path)
+    return e.listed(node.schema, path) if node.kind == "enum" else None
+
+
+def _unique(e: Emitter, values: list[str], low: int, high: int | None, name: str, path: str, level: int) -> str:
+    """An array of distinct ``values``, ``low``..``high`` of them: after each set of values
+    written, a rule offers the ones not yet written."""
+    spacing, most = e.spacing, len(values) if high is None else min(high, len(values))
+    if low > most:
+        raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the distinct values allowed")
+    rest: dict[int, str] = {}
+
+    def after(used: int) -> str:
+        if used not in rest:
+            count = bin(used).count("1")
+            options = [f"{spacing.sep(level)} {value} {after(used | 1 << i)}".strip()
+                       for i, value in enumerate(values) if not used >> i & 1] if count < most else []
+            body = " | ".join(options)
+            rest[used] = "" if not options else e.rule(f"{name}Rest", body if count < low else f"({body})?")
+        return rest[used]
+
+    first = " | ".join(f"{spacing.open(level)} {value} {after(1 << i)}".strip() for i, value in enumerate(values))
+    first = f"({first})" + spacing.close(level)
     return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')

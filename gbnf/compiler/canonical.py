@@ -18,7 +18,7 @@ _HANDLED = {
     "definitions", "anyOf", "oneOf", "allOf", "minItems", "maxItems", "minLength", "maxLength",
     "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "nullable",
     "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
-    "multipleOf", *ANNOTATIONS,
+    "multipleOf", "uniqueItems", *ANNOTATIONS,
 }
 _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
 _UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")

@@ -129,6 +129,10 @@ class Emitter:
 
     def _enum(self, schema: dict[str, Any], name: str, path: str) -> str:
         """const/enum: the listed values that also satisfy the schema's other keywords."""
+        return self.rule(name, " | ".join(self.listed(schema, path)))
+
+    def listed(self, schema: dict[str, Any], path: str) -> list[str]:
+        """The JSON literals of a const/enum schema's values that satisfy its other keywords."""
         values = [schema["const"]] if "const" in schema else schema["enum"]
         if not isinstance(values, list):
             raise SchemaError(key_path(path, "enum"), "must be a list")
@@ -142,7 +146,7 @@ class Emitter:
         kept = [v for v in values if valid(v)]
         if not kept:
             raise Unsatisfiable(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
-        return self.rule(name, " | ".join(dict.fromkeys(json_literal(v) for v in kept)))
+        return list(dict.fromkeys(json_literal(v) for v in kept))
 
 
 TypeEmitter = Callable[[Emitter, dict[str, Any], str, str, int], str]
