@@ -173,6 +173,10 @@ def bfcl_schema(schema: Any, notes: list[str] | None = None, path: str = "parame
     for key, value in schema.items():
         if key == "optional" and isinstance(value, bool):
             continue
+        if key == "type" and value == "":  # BFCL's simple_javascript_23: the type is left blank
+            if notes is not None:
+                notes.append(f"{path}.type: the empty type is dropped (any value)")
+            continue
         if key == "type":
             mapped = _bfcl_type(value)
             if mapped is not None:

@@ -177,7 +177,8 @@ def test_bfcl_scalar_with_a_string_enum_is_repaired():
         "veg": {"type": "boolean", "enum": ["True", "False", "dontcare"]},
         "adults": {"type": "integer", "enum": ["1", "2", "dontcare"]},
         "group": {"type": "integer", "enum": ["Group A", "Group B"]},
-        "kinds": {"type": ["integer", "null"], "enum": [1, None]}}}}
+        "kinds": {"type": ["integer", "null"], "enum": [1, None]},
+        "issuer": {"type": "", "description": "blank, as in simple_javascript_23"}}}}
     imported = import_each([entry], "bfcl", "live.json")
     properties = imported.tools[0].parameters["properties"]
     assert properties["veg"] == {"type": "boolean", "enum": [True, False]}
@@ -190,7 +191,9 @@ def test_bfcl_scalar_with_a_string_enum_is_repaired():
         'live.json[0] (f): parameters.properties.adults: integer with the enum ["1", "2", "dontcare"]: '
         'the enum becomes [1, 2]',
         'live.json[0] (f): parameters.properties.group: integer with the enum ["Group A", "Group B"]: '
-        'the enum is dropped']
+        'the enum is dropped',
+        'live.json[0] (f): parameters.properties.issuer.type: the empty type is dropped (any value)']
+    assert properties["issuer"] == {"description": "blank, as in simple_javascript_23"}
 
 
 def test_cli_import_keeps_every_bfcl_entry_inside_the_output(tmp_path):
