@@ -43,6 +43,8 @@ TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
     "gbnf serve --no-decide, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-decide")),
     "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
+    "gbnf serve --copy-bias 2, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--copy-bias", "2")),
+    "gbnf serve --asked-only, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--asked-only")),
     "gbnf serve, Gemma 3 270M": ("serve", ("--model", "gemma3-270m")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
 }

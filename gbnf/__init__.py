@@ -46,10 +46,12 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion", "ContextExceeded",
-    "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend",
+    "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall",
+    "LlamaCppBackend",
     "LlamaServer", "ManifestError", "Overloaded", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
     "ServerBackend", "ServerError", "ServerLoading", "ServerTimeout", "SoftParse", "Tool", "ToolCall",
     "TraceWriter", "Unrepresentable", "Untranslatable", "compile_pool", "compile_schema", "compile_schema_grammar",
-    "filter_pool", "function_tool", "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools",
+    "filter_pool", "function_tool", "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage",
+    "select_tools",
     "soft_parse", "validate_call", "validate_calls", "validate_json",
 ]

@@ -76,8 +76,11 @@ class _Translator:
                 return _EMPTY
             return self.terminal("".join(_char(c) for c in node.text))
         if isinstance(node, Cls):
-            body = "".join(_char(chr(lo)) if lo == hi else f"{_char(chr(lo))}-{_char(chr(hi))}" for lo, hi in node.ranges)
-            return self.terminal(f"[{'^' if node.negated else ''}{body}]" if body else ("(?s:.)" if node.negated else "(?!)"))
+            body = "".join(_char(chr(lo)) if lo == hi else f"{_char(chr(lo))}-{_char(chr(hi))}"
+                           for lo, hi in node.ranges)
+            if not body:
+                return self.terminal("(?s:.)" if node.negated else "(?!)")
+            return self.terminal(f"[{'^' if node.negated else ''}{body}]")
         if isinstance(node, AnyChar):
             return self.terminal("(?s:.)")
         if isinstance(node, Ref):

@@ -80,7 +80,8 @@ def tool_from_dict(data: dict[str, Any], where: str = "<memory>", base: Path | N
         raise ManifestError(where, "filter", "must be a table")
     for key in filters:
         if key not in _FILTER_KEYS:
-            raise ManifestError(where, f"filter.{key}", f"unknown key (expected one of {', '.join(sorted(_FILTER_KEYS))})")
+            raise ManifestError(where, f"filter.{key}",
+                                f"unknown key (expected one of {', '.join(sorted(_FILTER_KEYS))})")
     markers = filters.get("markers", [])
     if not isinstance(markers, list) or not all(isinstance(m, str) and m.strip() for m in markers):
         raise ManifestError(where, "filter.markers", "must be a list of non-empty strings")

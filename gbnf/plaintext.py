@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from gbnf.backends.base import Backend, Completion, Message, Sampling
@@ -93,9 +92,8 @@ def exact_lines(backend: Backend, instruction: str, n: int, *, sampling: Samplin
 
 def _ask(backend: Backend, messages: list[Message], sampling: Sampling, timeout: float) -> Completion | str:
     """The completion, or the reason there is none (an error or a timeout)."""
-    call: Callable[[], Completion] = lambda: backend.complete(messages, None, sampling)
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(call)
+    future = pool.submit(backend.complete, messages, None, sampling)
     try:
         return future.result(timeout=timeout)
     except concurrent.futures.TimeoutError:

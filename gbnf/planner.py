@@ -221,7 +221,8 @@ class Planner:
     def _loop(self, query: str, relevance: ModelRelevance | None
               ) -> Generator[_Request, Completion | GbnfError, PlanResult]:
         result = PlanResult("max_steps", None, 0)
-        decisions = pool_decisions(self.tools, query, self.policy) if self.filter_pool else [(t, None) for t in self.tools]
+        decisions = (pool_decisions(self.tools, query, self.policy) if self.filter_pool
+                     else [(t, None) for t in self.tools])
         pool = [tool for tool, reason in decisions if reason is None]
         self._emit(result, "pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})

@@ -23,7 +23,8 @@ PARALLEL = """You may reply with a JSON array of up to {n} calls when they do no
 OFFER = {
     "auto": """You can call these tools. To call one, reply with only a JSON object
 {{"name": <tool name>, "arguments": {{...}}}}; otherwise answer in plain text.""",
-    "required": """Reply with only a JSON object {{"name": <tool name>, "arguments": {{...}}}} that calls one of these tools.""",
+    "required": "Reply with only a JSON object {{\"name\": <tool name>, \"arguments\": {{...}}}} "
+                "that calls one of these tools.",
 }
 
 

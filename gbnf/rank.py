@@ -118,8 +118,9 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
     name or description, not only of its parameters), step 1 must act: it offers those tools,
     without the final tool; when the query has several clauses ("... and ...", "... then ...")
     and its first clause names a tool, those the first clause names (what to do first). When it
-    names none, the model's relevance (when there is a model) breaks BM25's ties, and a tool it puts ``MARGIN`` ahead of all others is offered alone
-    (with ``act_first``); otherwise the model decides among the top ``k`` and the final tool.
+    names none, the model's relevance (when there is a model) breaks BM25's ties, and a tool it
+    puts ``MARGIN`` ahead of all others is offered alone (with ``act_first``); otherwise the
+    model decides among the top ``k`` and the final tool.
     """
     final = [t for t in tools if t.name == final_tool]
     candidates = [t for t in tools if t.name != final_tool]
@@ -161,6 +162,25 @@ def decide_reply(tools: list[Tool], query: str) -> Decision:
     if any(count for _, count in shared) or any(words & set(terms(tool_document(tool))) for tool in tools):
         return Decision("either", list(tools))
     return Decision("text", [])
+
+
+def unasked(tool: Tool, query: str) -> tuple[str, ...]:
+    """The optional arguments of ``tool`` (top-level properties not required) that ``query``
+    says nothing about: it has no word of the property's own, those of its name, description
+    and listed values that the tool's name and description and its other properties' names do
+    not also have. Small models otherwise fill every optional argument with a value nobody gave."""
+    words = set(terms(query))
+    props = tool.parameters.get("properties") or {}
+    required = tool.parameters.get("required") or []
+    shared = set(terms(" ".join([_words(tool.name), tool.description])))
+    names = {key: set(terms(_words(key))) for key in props}
+    left = []
+    for key, sub in props.items():
+        others = set().union(*(n for k, n in names.items() if k != key))
+        own = set(terms(" ".join([_words(key), *_schema_words(sub)]))) - shared - others
+        if key not in required and not words & own:
+            left.append(key)
+    return tuple(left)
 
 
 def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,

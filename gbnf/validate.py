@@ -43,7 +43,8 @@ def validate_call(call: str | dict[str, Any], pool: list[Tool], *, truncated: bo
     return one
 
 
-def validate_calls(calls: str | list[Any] | dict[str, Any], pool: list[Tool], *, truncated: bool = False) -> list[ToolCall]:
+def validate_calls(calls: str | list[Any] | dict[str, Any], pool: list[Tool], *,
+                   truncated: bool = False) -> list[ToolCall]:
     """Like :func:`validate_call` for a step that may carry one call or a JSON array of calls."""
     return _validate(calls, pool, truncated=truncated, many=True)
 

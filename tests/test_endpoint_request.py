@@ -164,3 +164,13 @@ def test_numbers_the_schema_leaves_open_are_capped_in_the_grammar():
     open_ended = parse_request({"messages": ASK, "tools": [count], "tool_choice": "required"},
                                Shaping(number_digits=None))
     assert "integer ::=" in open_ended.grammar and "number ::=" in open_ended.grammar
+
+
+def test_asked_only_leaves_unasked_optional_arguments_out_of_grammar_and_prompt():
+    ask = [{"role": "user", "content": "Weather in Oslo?"}]
+    asked = parse_request({"messages": ask, "tools": [WEATHER]}, Shaping(asked_only=True))
+    assert '"days"' not in asked.grammar and '"days"' not in asked.messages[0]["content"]
+    assert list(asked.offered[0].parameters["properties"]) == ["city", "days"]  # validated in full
+    for_days = [{"role": "user", "content": "Weather in Oslo for 3 days?"}]
+    assert '\\"days\\"' in parse_request({"messages": for_days, "tools": [WEATHER]}, Shaping(asked_only=True)).grammar
+    assert '\\"days\\"' in parse_request({"messages": ask, "tools": [WEATHER]}, MODEL_DECIDES).grammar

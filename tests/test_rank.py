@@ -6,7 +6,7 @@ import pytest
 
 from gbnf import Tool
 from gbnf.rank import (MARGIN, ModelRelevance, decide_reply, first_clause, follow_up, rank_tools, select_tools,
-                       tool_document)
+                       tool_document, unasked)
 from tests.conftest import REPO
 
 BENCH_TOOLS = REPO / "bench" / "tools"
@@ -150,3 +150,12 @@ def test_the_query_decides_whether_a_reply_must_call(query, kind, called):
     assert decision.kind == kind
     if called is not None:
         assert [t.name for t in decision.tools] == called
+
+
+def test_optional_arguments_the_query_says_nothing_about():
+    restaurants = Tool("find_restaurants", "Find restaurants", {"type": "object", "properties": {
+        "location": {"type": "string"}, "cuisine": {"type": "string"},
+        "count": {"type": "integer", "description": "how many results"},
+        "diet": {"type": "array", "items": {"enum": ["vegan", "halal"]}}}, "required": ["location"]})
+    assert unasked(restaurants, "Thai restaurants in Manhattan") == ("cuisine", "count", "diet")
+    assert unasked(restaurants, "Five vegan places for Thai cuisine, show me 5 results") == ()

@@ -293,7 +293,8 @@ class LlamaCppBackend:
         return vector
 
     def _pick(self, sampler: llama_cpp.llama_sampler_p | None, matcher: Any, rng: np.random.Generator,
-              sampling: Sampling, out: list[int], bias: np.ndarray | None, dry: llama_cpp.llama_sampler_p | None) -> int:
+              sampling: Sampling, out: list[int], bias: np.ndarray | None,
+              dry: llama_cpp.llama_sampler_p | None) -> int:
         logits = self._logits() if bias is None else self._logits() + bias
         if dry is not None:
             logits = self._applied(logits, dry)

@@ -53,7 +53,8 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
         unevaluated = [keyword for keyword in _UNEVALUATED if keyword in schema]
         if unevaluated and not _APPLICATORS.isdisjoint(schema):
-            notes += [(key_path(path, keyword), "beside applicators: left to the validator") for keyword in sorted(unevaluated)]
+            notes += [(key_path(path, keyword), "beside applicators: left to the validator")
+                      for keyword in sorted(unevaluated)]
             schema = {k: v for k, v in schema.items() if k not in unevaluated}
         if "$ref" in schema:
             ref = schema["$ref"]

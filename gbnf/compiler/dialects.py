@@ -145,7 +145,8 @@ def _rust_class(node: Cls) -> str:
     for low, high in node.ranges:
         if low > high:
             continue
-        if low < _SURROGATES[0] <= high or low <= _SURROGATES[1] < high or _SURROGATES[0] <= low <= high <= _SURROGATES[1]:
+        first, last = _SURROGATES
+        if low < first <= high or low <= last < high or first <= low <= high <= last:
             if low < _SURROGATES[0]:
                 ranges.append((low, min(high, _SURROGATES[0] - 1)))
             if high > _SURROGATES[1]:

@@ -9,7 +9,7 @@ from gbnf.compiler.canonical import numeric_bounds
 from gbnf.compiler.formats import EXACT, FORMATS
 from gbnf.compiler.ranges import int_range
 from gbnf.compiler.regex import pattern_to_gbnf
-from gbnf.errors import SchemaError, Unsatisfiable, Untranslatable
+from gbnf.errors import Unsatisfiable, Untranslatable
 from gbnf.literals import repeat
 from gbnf.schema import key_path
 

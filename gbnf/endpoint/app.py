@@ -94,7 +94,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         status = await model.health()
         return JSONResponse({"status": status}, status_code=200 if status == "ok" else 503)
 
-    routes = [Route("/v1/chat/completions", chat, methods=["POST"]), Route("/v1/responses", responses, methods=["POST"]),
+    routes = [Route("/v1/chat/completions", chat, methods=["POST"]),
+              Route("/v1/responses", responses, methods=["POST"]),
               Route("/v1/models", models, methods=["GET"]), Route("/health", health, methods=["GET"])]
     handlers = {ApiError: _api_error, GbnfError: _gbnf_error, HTTPException: _http_error, Exception: _crash}
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)  # type: ignore[arg-type]

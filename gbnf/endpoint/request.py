@@ -20,9 +20,10 @@ from gbnf.compiler import compile_pool, compile_schema
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.importers import import_tools
 from gbnf.literals import json_text
+from gbnf.planner import copy_bias
 from gbnf.tool import Tool
 from gbnf.prompt import tools_offer
-from gbnf.rank import decide_reply
+from gbnf.rank import decide_reply, unasked
 from gbnf.schema import bounded, key_path
 
 MAX_PARALLEL = 4
@@ -53,6 +54,13 @@ class Shaping:
     the model chooses. Small models otherwise answer a request for a tool in prose, or call a
     tool for a request none fits. Under ``auto``, prose ends at its first blank line, and a
     reply that can only be text at ``prose_tokens`` tokens (None: neither bound).
+
+    With ``asked_only``, when the user has the last word, a tool's optional arguments that the
+    request says nothing about (:func:`gbnf.rank.unasked`) are left out of the grammar and the
+    prompt: the tool's defaults apply, instead of values the model makes up.
+
+    ``copy_bias`` (None: off) is added to the logits of the tokens of the user's last words when
+    a reply may call a tool, so argument values are copied from the request rather than made up.
     """
 
     string_chars: int | None = 1000
@@ -60,6 +68,8 @@ class Shaping:
     number_digits: int | None = 15
     decide: bool = True
     prose_tokens: int | None = 256
+    asked_only: bool = False
+    copy_bias: float | None = None
 
 
 @dataclass(frozen=True)
@@ -104,12 +114,17 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
             offered, required = tuple(decision.tools), True
         elif decision.kind == "text" and not required:
             offered = ()
+    if offered and shaping.copy_bias and messages[-1]["role"] == "user":
+        sampling = replace(sampling, bias=copy_bias([messages[-1]["content"]], shaping.copy_bias))
     if choice == "auto" and not required and shaping.prose_tokens is not None:
         sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
+    skip = tuple(unasked(t, messages[-1]["content"]) if shaping.asked_only and messages[-1]["role"] == "user"
+                 else () for t in offered)
     if offered:
-        messages = _with_system(messages, tools_offer(list(offered), required, parallel))
+        shown = [replace(t, parameters=_without(t.parameters, left)) for t, left in zip(offered, skip)]
+        messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
-    grammar = (_pool_grammar(tools_json, names, parallel, not required,
+    grammar = (_pool_grammar(tools_json, names, skip, parallel, not required,
                                  (shaping.string_chars, shaping.array_items, shaping.number_digits)) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     options = body.get("stream_options") or {}
@@ -135,12 +150,23 @@ def _tools(tools_json: str) -> tuple[Tool, ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pool_grammar(tools_json: str, names: tuple[str, ...], parallel: int, text: bool,
-                  caps: tuple[int | None, int | None, int | None]) -> str:
+def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[tuple[str, ...], ...], parallel: int,
+                  text: bool, caps: tuple[int | None, int | None, int | None]) -> str:
     """The grammar of a reply that calls one of ``names`` (or several, or answers in text),
-    with unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits)."""
-    pool = [replace(t, parameters=bounded(t.parameters, *caps)) for t in _tools(tools_json) if t.name in names]
+    each without the optional arguments ``skip`` lists for it, with unbounded strings, arrays
+    and numbers capped at ``caps`` (characters, items, digits)."""
+    tools = {t.name: t for t in _tools(tools_json)}
+    pool = [replace(tools[name], parameters=bounded(_without(tools[name].parameters, left), *caps))
+            for name, left in zip(names, skip)]
     return compile_pool(pool, parallel=parallel, single=True, text=text, layout="indented").text
+
+
+def _without(parameters: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """``parameters`` without the top-level properties ``keys`` (which are optional)."""
+    if not keys:
+        return parameters
+    kept = {k: v for k, v in parameters["properties"].items() if k not in keys}
+    return {**parameters, "properties": kept}
 
 
 @functools.lru_cache(maxsize=64)
