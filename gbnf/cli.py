@@ -24,6 +24,7 @@ from gbnf.supervise import supervised
 from gbnf.tool import Tool
 
 if TYPE_CHECKING:
+    from gbnf.backends.base import Backend
     from gbnf.mcp_servers import McpTools
 
 
@@ -284,8 +285,9 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
     if args.server:
         from gbnf.backends.server import ServerBackend
 
-        backend = ServerBackend(args.server, upstream=args.upstream_kind, dialect=args.grammar_dialect)
-        backend.wait_healthy()
+        remote = ServerBackend(args.server, upstream=args.upstream_kind, dialect=args.grammar_dialect)
+        remote.wait_healthy()
+        backend: Backend = remote
     else:
         from gbnf.backends.inprocess import LlamaCppBackend
 
@@ -390,6 +392,7 @@ def _server_start(args: argparse.Namespace) -> int:
     with server:
         print(f"llama-server ready at {server.url} (log: {server.log_path}); Ctrl-C stops it", flush=True)
         try:
+            assert server.process is not None
             code = server.process.wait()
         except KeyboardInterrupt:
             return 0

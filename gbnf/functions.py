@@ -55,7 +55,7 @@ def tool_from_function(function: Callable[..., Any], *, name: str | None = None,
     its parameters' JSON Schema (each described from the docstring's arguments section)."""
     where = f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', function)}"
     try:
-        schema = pydantic.TypeAdapter(function).json_schema(schema_generator=_Untitled)
+        schema = pydantic.TypeAdapter(function).json_schema(schema_generator=_Untitled)  # type: ignore[arg-type]
     except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError, NameError) as exc:
         raise ManifestError(where, "", f"its type hints make no JSON Schema: {str(exc).splitlines()[0]}") from None
     docs = docstring_parser.parse(inspect.getdoc(function) or "")
@@ -78,7 +78,7 @@ def function_tool(function: Callable[..., Any] | None = None, *, name: str | Non
     @functools.wraps(function)
     def run(**arguments: Any) -> Any:
         value = validated(**arguments)
-        return asyncio.run(value) if inspect.isawaitable(value) else value
+        return asyncio.run(value) if inspect.iscoroutine(value) else value
 
     run.tool = tool_from_function(function, name=name, description=description)  # type: ignore[attr-defined]
     return run

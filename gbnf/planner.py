@@ -234,7 +234,7 @@ class Planner:
             self._emit(result, "rank", 0, ranking=[(r.tool.name, r.score, r.model) for r in chosen.ranking],
                        first=[t.name for t in first])
         specs = openai_tools(pool) if self.mode == "native" else None
-        style = "skeleton" if self.mode == "soft" else "signature"
+        style: Literal["skeleton", "signature"] = "skeleton" if self.mode == "soft" else "signature"
         prompt = system_prompt(pool, self.parallel, style, final_tool=self.final_tool)
         messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
         result.messages = messages

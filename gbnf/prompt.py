@@ -40,7 +40,7 @@ def skeleton(schema: Any, name: str = "value") -> Any:
         if schema.get(keyword):
             return skeleton(schema[keyword][0], name)
     kind = schema.get("type")
-    kind = kind[0] if isinstance(kind, list) and kind else kind
+    kind = str(kind[0]) if isinstance(kind, list) and kind else str(kind)
     if kind == "object" or "properties" in schema:
         props = schema.get("properties", {})
         return {key: skeleton(props.get(key, {}), key) for key in schema.get("required", [])}

@@ -182,8 +182,10 @@ def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         nodes = node.elts if isinstance(node, ast.List) else [node]
-        calls = [_python_call(n, tools) for n in nodes]
-        if nodes and all(calls) and (segment == whole or all(_tool_named(c["name"], tools) for c in calls)):
+        read = [_python_call(n, tools) for n in nodes]
+        calls = [c for c in read if c is not None]
+        if nodes and len(calls) == len(read) and (segment == whole
+                                                  or all(_tool_named(c["name"], tools) for c in calls)):
             out.append(calls)
             done = end
     return out
@@ -192,7 +194,9 @@ def _python_calls(text: str, tools: dict[str, Tool]) -> list[list[dict[str, Any]
 def _python_call(node: ast.expr, tools: dict[str, Tool]) -> dict[str, Any] | None:
     if isinstance(node, ast.Call) and ast.unparse(node.func) == "print" and len(node.args) == 1:
         node = node.args[0]  # Gemma's tool_code: print(f(x=1))
-    name = ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+    if not isinstance(node, ast.Call):
+        return None
+    name = ast.unparse(node.func)
     if not re.fullmatch(r"[\w.]+", name):
         return None
     try:
@@ -260,11 +264,12 @@ def _json_values(text: str) -> list[Any]:
                 if jsonread.unsafe(exc):
                     i = _extent(text, i) or len(text)
                     continue
-                end = _extent(text, i)
-                value = _lenient(text[i:end]) if end is not None else None
-                if value is None:
+                extent = _extent(text, i)
+                value = _lenient(text[i:extent]) if extent is not None else None
+                if value is None or extent is None:
                     i += 1
                     continue
+                end = extent
             values.append(value)
             i = end
         else:
@@ -322,7 +327,8 @@ _PY_NAME = re.compile(r"\[?[ \t]*(?:print\()?([\w.]*)")
 
 
 def _python_name(text: str, start: int) -> str:
-    return _PY_NAME.match(text, start).group(1)
+    match = _PY_NAME.match(text, start)
+    return match.group(1) if match else ""
 
 
 def _json_string(text: str) -> str | None:
@@ -459,8 +465,9 @@ def _fits(value: Any, schema: Any) -> bool:
     """Whether ``value`` has the JSON type ``schema`` declares (any type when it declares none)."""
     kind = schema.get("type") if isinstance(schema, dict) else None
     kinds = set(kind) if isinstance(kind, list) else {kind}
-    types = {"string": str, "object": dict, "array": list, "boolean": bool, "integer": int, "number": (int, float),
-             "null": type(None)}
+    types: dict[str, type | tuple[type, ...]] = {
+        "string": str, "object": dict, "array": list, "boolean": bool, "integer": int, "number": (int, float),
+        "null": type(None)}
     return None in kinds or any(isinstance(value, types[k]) and not (isinstance(value, bool) and k in
                                 ("integer", "number")) for k in kinds if k in types)
 

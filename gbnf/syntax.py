@@ -230,7 +230,7 @@ class _ToTree(Transformer):
 
     def ref(self, children: list[Token]) -> Ref:
         token = children[0]
-        return Ref(str(token), token.line, token.column)
+        return Ref(str(token), token.line or 0, token.column or 0)
 
     def group(self, children: list[Node]) -> Node:
         return children[0]

@@ -122,7 +122,7 @@ def _repaired(schema: Any, value: Any, whose: str, what: str) -> tuple[Any, tupl
     (deepest arrays first, again while dropping makes new repeats), and what was dropped; raise
     :class:`InvalidCall`, describing ``value`` as written, when it fails."""
     first_errors = errors = _errors(schema, value, whose)
-    repaired, notes = value, []
+    repaired, notes = value, list[str]()
     while errors and all(e.validator == "uniqueItems" and isinstance(e.instance, list) for e in errors):
         repaired = copy.deepcopy(repaired) if not notes else repaired
         for error in sorted(errors, key=lambda e: -len(e.absolute_path)):

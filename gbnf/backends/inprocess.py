@@ -104,7 +104,7 @@ class LlamaCppBackend:
         reply's text as it is decoded (never text that a stop string later cuts)."""
         if tools:
             raise BackendError("the in-process backend has no native tool calling: use a grammar, or soft parsing")
-        prompt = self._formatter(messages=messages).prompt
+        prompt = self._formatter(messages=messages).prompt  # type: ignore[arg-type]  # OpenAI-shaped dicts
         if grammar is None and self._stop:
             sampling = replace(sampling, stop=(*sampling.stop, *self._stop))
         with self._lock:

@@ -295,7 +295,7 @@ class AsyncServerBackend(_Base):
 
     async def _read_stream(self, path: str, response: httpx.Response, on_text: TextSink, start: float) -> Completion:
         pieces: list[str] = []
-        finish, usage, timings = None, {}, {}
+        finish, usage, timings = None, dict[str, Any](), dict[str, Any]()
         async for line in response.aiter_lines():
             if not line.startswith("data:"):
                 continue

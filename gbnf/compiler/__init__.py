@@ -40,7 +40,7 @@ def compile_schema_grammar(
     """Like :func:`compile_schema`, returning the :class:`Grammar` with its looser spots; a
     schema the compiler cannot read is a :class:`SchemaError` naming the key path (found by the
     metaschema, checked only then: it costs more than compiling)."""
-    table, looser = RuleTable(layout), []
+    table, looser = RuleTable(layout), list[str]()
     try:
         root = Emitter(table, schema, looser, max_depth=max_depth).visit(schema, "root", "", 0)
         return _in_dialect(table.grammar(root, looser), dialect)
@@ -65,7 +65,7 @@ def compile_pool(
         raise SchemaError("", "cannot compile an empty pool: no tool to call")
     if parallel < 1:
         raise SchemaError("", f"parallel must be at least 1, not {parallel}")
-    table, looser = RuleTable(layout), []
+    table, looser = RuleTable(layout), list[str]()
     spacing = table.spacing
 
     def call(level: int) -> str:

@@ -69,7 +69,10 @@ class LocalModel:
         try:
             async with self._lock:
                 loop = asyncio.get_running_loop()
-                sink = (lambda piece: loop.call_soon_threadsafe(on_text, piece)) if on_text else None
+                sink: TextSink | None = None
+                if on_text is not None:
+                    def sink(piece: str) -> None:
+                        loop.call_soon_threadsafe(on_text, piece)
                 return await asyncio.to_thread(self._backend.complete, messages, grammar, sampling, None, sink)
         finally:
             self._in_flight -= 1

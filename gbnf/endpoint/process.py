@@ -26,9 +26,12 @@ class ServeProcess:
 
     def start(self) -> ServeProcess:
         """Start it and wait for its ready line; raise with its error output if it does not come."""
-        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                                  text=True)
         line: list[str] = []
-        reader = threading.Thread(target=lambda: line.append(self.process.stdout.readline()), daemon=True)
+        out = process.stdout
+        assert out is not None
+        reader = threading.Thread(target=lambda: line.append(out.readline()), daemon=True)
         reader.start()
         reader.join(self.startup_timeout)
         if not line or not line[0].startswith(READY):

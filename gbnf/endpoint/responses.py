@@ -191,7 +191,7 @@ class ResponseRendering:
         for i, call in enumerate(answer.calls if answer else ()):
             output.append(self._call(i, call.name, json_text(call.arguments), "completed"))
         truncated = answer is not None and answer.finish_reason == "length"
-        text = self.body.get("text") if isinstance(self.body.get("text"), dict) else {}
+        text: dict[str, Any] = self.body["text"] if isinstance(self.body.get("text"), dict) else {}
         return {
             "id": self.id, "object": "response", "created_at": self.created,
             "status": "incomplete" if truncated else status, "model": self.model, "output": output,
