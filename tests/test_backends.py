@@ -128,6 +128,20 @@ def test_a_grammar_llguidance_refuses_is_decided_by_llama_cpp(guided, tools, mon
     validate_calls(reply.text, tools[:3])
 
 
+def test_a_grammar_deeper_than_llguidance_survives_is_never_given_to_it(guided):
+    chain = "\n".join(["root ::= r0", *(f'r{i} ::= "a" r{i + 1} | ""' for i in range(3000)), 'r3000 ::= "b"'])
+    try:  # llguidance 1.9 dies with SIGSEGV loading a chain of 3,000 rules; llama.cpp decides it instead
+        with pytest.warns(UserWarning, match="3002 rules nest in one chain"):
+            assert guided._matcher(chain) is None
+    finally:
+        guided._matchers.pop(chain)
+    shallow = "\n".join(["root ::= r0", *(f'r{i} ::= "a" r{i + 1} | ""' for i in range(1000)), 'r1000 ::= "b"'])
+    try:
+        assert guided._matcher(shallow) is not None
+    finally:
+        guided._matchers.pop(shallow)
+
+
 @pytest.mark.parametrize("temperature", [0.0, 0.9])
 def test_llguidance_engine_decodes_valid_calls_and_counts_every_token(guided, tools, temperature):
     tools = [replace(t, parameters=bounded(t.parameters, 40, 3)) for t in tools]  # as the planner bounds them:

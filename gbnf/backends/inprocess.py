@@ -38,7 +38,7 @@ from gbnf.backends.base import (DRY_ALLOWED, DRY_BASE, REPEAT_LAST_N, Completion
                                 TextSink, ToolSpec)
 from gbnf.compiler.dialects import translate
 from gbnf.llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, load_llama, token_allowed
-from gbnf.errors import BackendError, ContextExceeded
+from gbnf.errors import BackendError, ContextExceeded, GrammarError
 from gbnf.model import resolve_model
 
 GrammarMode = Literal["fast", "full"]
@@ -250,10 +250,14 @@ class LlamaCppBackend:
         if text in self._matchers:
             pristine = self._matchers.pop(text)
         else:
-            pristine = llguidance.LLMatcher(self._llguidance_tokenizer, translate(text, "llguidance"), log_level=0)
-            if pristine.is_error():
-                warnings.warn(f"llguidance refused a grammar, so llama.cpp decides it: {pristine.get_error()[:200]}",
-                              stacklevel=2)
+            try:
+                pristine = llguidance.LLMatcher(self._llguidance_tokenizer, translate(text, "llguidance"),
+                                                log_level=0)
+                refusal = pristine.get_error() if pristine.is_error() else None
+            except GrammarError as exc:
+                refusal = str(exc)
+            if refusal is not None:
+                warnings.warn(f"llguidance refused a grammar, so llama.cpp decides it: {refusal[:300]}", stacklevel=2)
                 pristine = None
         self._matchers[text] = pristine
         while len(self._matchers) > self._grammar_cache:

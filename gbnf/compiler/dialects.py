@@ -22,7 +22,7 @@ import functools
 import re
 from typing import Literal
 
-from gbnf.errors import GbnfError
+from gbnf.errors import GbnfError, GrammarError
 from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Rep, Seq, parse_gbnf, references
 
 Dialect = Literal["gbnf", "llguidance", "xgrammar"]
@@ -44,6 +44,10 @@ def translate(gbnf_text: str, dialect: Dialect) -> str:
 
 # -- llguidance ------------------------------------------------------------------------
 
+LLGUIDANCE_NESTING = 1500
+"""The deepest chain of rules written for llguidance: llguidance 1.9 loads a chain of 2,000
+nested rules and dies with SIGSEGV on one of 3,000 (its grammar passes recurse)."""
+
 
 def to_llguidance(grammar: Grammar) -> str:
     """The grammar in llguidance's Lark-like syntax (``start`` is ``root``)."""
@@ -54,6 +58,11 @@ def to_llguidance(grammar: Grammar) -> str:
     undefined = sorted(set().union(*refs.values()) - set(rules))
     if undefined:
         raise GbnfError(f"undefined rule {undefined[0]!r}")
+    depth = _nesting(refs, "root")
+    if depth > LLGUIDANCE_NESTING:
+        raise GrammarError(f"{depth} rules nest in one chain (an object with that many optional properties): "
+                           f"llguidance overflows its stack loading a chain past about 2,500 (SIGSEGV), so "
+                           f"this grammar is not written for it past {LLGUIDANCE_NESTING}", "")
     context_free = _lexed(refs)
     names = {name: _snake(name) if name in context_free else _snake(name).upper() for name in rules}
     names = {name: "start-" if value == "start" else value for name, value in names.items()}  # "start" is ours
@@ -206,3 +215,22 @@ def _ebnf_char(char: str, special: str) -> str:
     if code < 0x20 or code == 0x7F:
         return f"\\u{code:04X}"  # XGrammar reads every hex digit after \\x: \\x1Fb would be U+01FB
     return char
+
+
+def _nesting(refs: dict[str, set[str]], root: str) -> int:
+    """The longest chain of rules from ``root``, each referring to the next (a rule met again on
+    the way ends the chain); iterative, since the chain may be longer than Python's recursion."""
+    depth: dict[str, int] = {}
+    path = {root}
+    stack = [(root, iter(sorted(refs[root])))]
+    while stack:
+        name, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            path.discard(name)
+            depth[name] = 1 + max((depth.get(c, 0) for c in refs[name] if c not in path), default=0)
+        elif child not in depth and child not in path:
+            path.add(child)
+            stack.append((child, iter(sorted(refs[child]))))
+    return depth[root]
