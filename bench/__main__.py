@@ -9,8 +9,8 @@ mask time, in one run.
     python -m bench --label v2 --compare bench/results/v1.json
     python -m bench --tasks-only --configs +indented   # task success only (both task sets)
 
-Writes bench/results/LABEL.json, LABEL.md and LABEL.png; a full run also rewrites the README's
-bench section.
+Writes bench/results/LABEL.json, LABEL.md and LABEL.png; a full run also rewrites the measured
+section of docs/bench.md.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from bench.bfcl import bfcl_cases, run_case
 from bench.configs import CALL_CONFIGS, CONFIGS, NEEDS_SERVER, SECOND_CONFIGS
 from bench.endpoint import endpoint_bench
 from bench.masks import mask_bench
-from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_readme
+from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_docs
 from bench.speed import Recorder, call_bench, compile_bench, decoding_bench
 from bench.tasks import Task, load_tasks, run_task, task_planner
 from gbnf.backends.base import Sampling
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / f"{label}.md").write_text(report, encoding="utf-8")
     chart(result, args.out / f"{label}.png")
     if not args.quick and not args.tasks_only and args.out == RESULTS:
-        update_readme(report + f"\n![task success](bench/results/{label}.png)\n", "bench")
+        update_docs(report + f"\n(chart: `bench/results/{label}.png`)\n", "bench", "bench.md")
     print(report)
     return 0
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-from bench.report import update_readme
+from bench.report import update_docs
 from bench.schema_suite import run_file, suite_files
 from gbnf.compiler import compile_pool, compile_schema
 from gbnf.dialect_oracles import llguidance_oracle, xgrammar_oracle
@@ -261,7 +261,7 @@ def main() -> None:
     report = markdown(bfcl_report(engine), suite_report(engine), compile_times())
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "coverage.md").write_text(report, encoding="utf-8")
-    update_readme(report, "coverage")
+    update_docs(report, "coverage", "grammar.md")
     print(report)
 
 

@@ -1,4 +1,4 @@
-"""Aggregate bench rows into tables, a markdown report, a chart, and the README section."""
+"""Aggregate bench rows into tables, a markdown report, a chart, and the docs' measured sections."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ TASK_METRICS = ("success", "own_success", "first_tool_match", "args_valid")
 BFCL_METRICS = ("first_tool_match", "args_valid", "args_match", "abstention_correct")
 ENDPOINT_METRICS = ("called", "args_valid", "ast_match", "error")
 FINISHERS = ("model", "loop", "salvage", "none")
-README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def aggregate(rows: list[dict[str, Any]], by: tuple[str, ...], metrics: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -144,10 +144,11 @@ def chart(result: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-def update_readme(text: str, marker: str) -> None:
-    """Replace the README's text between ``<!-- marker -->`` and ``<!-- /marker -->``."""
-    content = README.read_text(encoding="utf-8")
+def update_docs(text: str, marker: str, page: str) -> None:
+    """Replace the text of ``docs/page`` between ``<!-- marker -->`` and ``<!-- /marker -->``."""
+    path = DOCS / page
+    content = path.read_text(encoding="utf-8")
     start, end = f"<!-- {marker} -->", f"<!-- /{marker} -->"
     if start in content and end in content:
         head, rest = content.split(start, 1)
-        README.write_text(head + start + "\n" + text + rest[rest.index(end):], encoding="utf-8")
+        path.write_text(head + start + "\n" + text + rest[rest.index(end):], encoding="utf-8")
