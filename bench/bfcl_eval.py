@@ -41,11 +41,13 @@ HANDLER = "gpt-4.1-nano-2025-04-14-FC"
 requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
 TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
-    "gbnf serve --no-decide, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-decide")),
+    "gbnf serve --all-optional, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--all-optional")),
+    "gbnf serve --no-decide --all-optional, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-decide",
+                                                                      "--all-optional")),
     "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
-    "gbnf serve --copy-bias 2, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--copy-bias", "2")),
-    "gbnf serve --asked-only, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--asked-only")),
-    "gbnf serve, Gemma 3 270M": ("serve", ("--model", "gemma3-270m")),
+    "gbnf serve --copy-bias 2 --all-optional, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--copy-bias", "2",
+                                                                        "--all-optional")),
+    "gbnf serve --all-optional, Gemma 3 270M": ("serve", ("--model", "gemma3-270m", "--all-optional")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
 }
 

@@ -143,9 +143,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--prose-tokens", type=int, default=256, metavar="N",
                        help="token limit of an auto reply that can only be text; it ends at its first blank line "
                             "(default 256; 0: no bound)")
-    serve.add_argument("--asked-only", action="store_true",
-                       help="leave out of the grammar a tool's optional arguments the user's words say nothing "
-                       "about")
+    serve.add_argument("--all-optional", action="store_true",
+                       help="offer every optional argument (default: a tool's optional arguments the user's words "
+                       "say nothing about are left out of the grammar)")
     serve.add_argument("--copy-bias", type=float, default=0.0, metavar="W",
                        help="add W to the logits of the tokens of the user's words when a reply may call a "
                        "tool (0: off)")
@@ -369,7 +369,7 @@ def _serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s:     %(name)s: %(message)s")
     shaping = Shaping(args.string_chars or None, args.array_items or None, args.number_digits or None,
-                      not args.no_decide, args.prose_tokens or None, args.asked_only, args.copy_bias or None)
+                      not args.no_decide, args.prose_tokens or None, not args.all_optional, args.copy_bias or None)
     with _mcp_tools(args) as mcp:
         served = ServedTools(tuple(mcp.tools), mcp.executors) if mcp.tools else None
         serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, served=served,

@@ -19,7 +19,7 @@ WEATHER = {"type": "function", "function": {"name": "get_weather", "description"
 NOTE = {"type": "function", "function": {"name": "add_note", "parameters": {
     "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}}
 ASK = [{"role": "user", "content": "Weather in Oslo?"}]
-MODEL_DECIDES = Shaping(decide=False)
+MODEL_DECIDES = Shaping(decide=False, asked_only=False)
 
 
 def test_tools_are_offered_in_the_system_prompt_with_their_argument_order():
@@ -166,11 +166,11 @@ def test_numbers_the_schema_leaves_open_are_capped_in_the_grammar():
     assert "integer ::=" in open_ended.grammar and "number ::=" in open_ended.grammar
 
 
-def test_asked_only_leaves_unasked_optional_arguments_out_of_grammar_and_prompt():
+def test_optional_arguments_the_user_says_nothing_about_are_left_out_of_grammar_and_prompt():
     ask = [{"role": "user", "content": "Weather in Oslo?"}]
-    asked = parse_request({"messages": ask, "tools": [WEATHER]}, Shaping(asked_only=True))
+    asked = parse_request({"messages": ask, "tools": [WEATHER]})
     assert '"days"' not in asked.grammar and '"days"' not in asked.messages[0]["content"]
     assert list(asked.offered[0].parameters["properties"]) == ["city", "days"]  # validated in full
     for_days = [{"role": "user", "content": "Weather in Oslo for 3 days?"}]
-    assert '\\"days\\"' in parse_request({"messages": for_days, "tools": [WEATHER]}, Shaping(asked_only=True)).grammar
-    assert '\\"days\\"' in parse_request({"messages": ask, "tools": [WEATHER]}, MODEL_DECIDES).grammar
+    assert '\\"days\\"' in parse_request({"messages": for_days, "tools": [WEATHER]}).grammar
+    assert '\\"days\\"' in parse_request({"messages": ask, "tools": [WEATHER]}, Shaping(asked_only=False)).grammar

@@ -68,7 +68,7 @@ class Shaping:
     number_digits: int | None = 15
     decide: bool = True
     prose_tokens: int | None = 256
-    asked_only: bool = False
+    asked_only: bool = True
     copy_bias: float | None = None
 
 
