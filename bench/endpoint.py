@@ -64,7 +64,7 @@ def ask(client: openai.OpenAI, case: Case, choice: str) -> dict[str, Any]:
 
 def _valid(name: str, arguments: str, tools: list) -> bool:
     try:
-        validate_call({"name": name, "arguments": json.loads(arguments)}, tools)
+        validate_call({"name": name, "arguments": json.loads(arguments)}, tools, copies=False)
     except (InvalidCall, json.JSONDecodeError):
         return False
     return True

@@ -37,16 +37,20 @@ class ToolCall:
     repairs: tuple[str, ...] = field(default=(), compare=False)
 
 
-def validate_call(call: str | dict[str, Any], pool: list[Tool], *, truncated: bool = False) -> ToolCall:
-    """Parse (if text) and check one call; raise :class:`InvalidCall` with a model-facing message."""
-    [one] = _validate(call, pool, truncated=truncated, many=False)
+def validate_call(call: str | dict[str, Any], pool: list[Tool], *, truncated: bool = False,
+                  copies: bool = True) -> ToolCall:
+    """Parse (if text) and check one call; raise :class:`InvalidCall` with a model-facing message.
+    ``copies=False`` checks the schema alone (see :func:`validate_calls`)."""
+    [one] = _validate(call, pool, truncated=truncated, many=False, copies=copies)
     return one
 
 
 def validate_calls(calls: str | list[Any] | dict[str, Any], pool: list[Tool], *,
-                   truncated: bool = False) -> list[ToolCall]:
-    """Like :func:`validate_call` for a step that may carry one call or a JSON array of calls."""
-    return _validate(calls, pool, truncated=truncated, many=True)
+                   truncated: bool = False, copies: bool = True) -> list[ToolCall]:
+    """Like :func:`validate_call` for a step that may carry one call or a JSON array of calls;
+    ``copies=False`` checks the schema alone (a prompt placeholder or a name only repeated from
+    the prompt passes)."""
+    return _validate(calls, pool, truncated=truncated, many=True, copies=copies)
 
 
 def validate_json(text: str, schema: dict[str, Any] | bool, *, truncated: bool = False) -> Any:
@@ -56,14 +60,14 @@ def validate_json(text: str, schema: dict[str, Any] | bool, *, truncated: bool =
     return value
 
 
-def _validate(value: Any, pool: list[Tool], *, truncated: bool, many: bool) -> list[ToolCall]:
+def _validate(value: Any, pool: list[Tool], *, truncated: bool, many: bool, copies: bool = True) -> list[ToolCall]:
     if isinstance(value, str):
         value = _parse(value, truncated)
     items = value if many and isinstance(value, list) else [value]
     if not items:
         raise InvalidCall("empty list of calls: give at least one call")
     tools = {tool.name: tool for tool in pool}
-    return [_check(item, tools, f"call {i}: " if len(items) > 1 else "") for i, item in enumerate(items)]
+    return [_check(item, tools, f"call {i}: " if len(items) > 1 else "", copies) for i, item in enumerate(items)]
 
 
 _CALL_HINT = '; answer with {"name": ..., "arguments": {...}}'
@@ -89,7 +93,7 @@ def _errors(schema: Any, value: Any, whose: str) -> list[Any]:
         raise SchemaError(whose, f"its schema cannot check a value ({type(exc).__name__}: {exc})") from None
 
 
-def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
+def _check(item: Any, tools: dict[str, Tool], where: str, copies: bool = True) -> ToolCall:
     if not isinstance(item, dict) or "name" not in item:
         raise InvalidCall(f'{where}a call is a JSON object {{"name": <tool>, "arguments": {{...}}}}')
     name = item["name"]
@@ -106,11 +110,11 @@ def _check(item: Any, tools: dict[str, Tool], where: str) -> ToolCall:
         arguments, repairs = _repaired(tools[name].parameters, arguments, f"tool {name!r}", f"tool '{name}'")
     except InvalidCall as exc:
         raise InvalidCall(f"{where}{exc}") from None
-    copied = _placeholders_in(arguments, tools[name])
+    copied = _placeholders_in(arguments, tools[name]) if copies else None
     if copied:
         raise InvalidCall(f"{where}{copied} still holds the prompt's placeholder; put the real value "
                           f"for tool '{name}'")
-    echoed = _echo_in(arguments, tools[name])
+    echoed = _echo_in(arguments, tools[name]) if copies else None
     if echoed:
         raise InvalidCall(f"{where}{echoed} only repeats a name from the prompt; put the value the user "
                           f"gave for tool '{name}'")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
 from gbnf.errors import ApiError, InvalidCall
-from gbnf.endpoint.chat import read
+from gbnf.endpoint.chat import read, reply
 from gbnf.endpoint.request import MAX_PARALLEL, Shaping, parse_request
 from gbnf.backends.base import Completion
 
@@ -48,6 +49,8 @@ def test_unbounded_strings_are_capped_in_the_grammar_only():
     request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, Shaping(string_chars=50))
     assert "{0,50}" in request.grammar
     assert "maxLength" not in json.dumps(request.offered[0].parameters)
+    short = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required", "max_tokens": 30})
+    assert "{0,30}" in short.grammar and "{0,1000}" not in short.grammar  # a string fits the reply's tokens
 
 
 def test_the_conversation_carries_calls_and_named_results():
@@ -174,3 +177,21 @@ def test_optional_arguments_the_user_says_nothing_about_are_left_out_of_grammar_
     for_days = [{"role": "user", "content": "Weather in Oslo for 3 days?"}]
     assert '\\"days\\"' in parse_request({"messages": for_days, "tools": [WEATHER]}).grammar
     assert '\\"days\\"' in parse_request({"messages": ask, "tools": [WEATHER]}, Shaping(asked_only=False)).grammar
+
+
+def test_when_the_retries_run_out_a_call_valid_for_its_schema_is_returned_else_422():
+    request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, MODEL_DECIDES)
+    asked: list[int] = []
+
+    def model(text: str):
+        async def complete(messages, grammar, sampling, sink):
+            asked.append(len(messages))
+            return Completion(text)
+        return complete
+
+    echo = asyncio.run(reply(request, model('{"name": "get_weather", "arguments": {"city": "city"}}'), 2))
+    assert [(c.name, c.arguments) for c in echo.calls] == [("get_weather", {"city": "city"})]
+    assert echo.finish_reason == "tool_calls" and len(asked) == 3  # asked again first: a copied name is likely wrong
+    with pytest.raises(ApiError, match="missing required args") as refused:
+        asyncio.run(reply(request, model('{"name": "get_weather", "arguments": {}}'), 1))
+    assert refused.value.status == 422 and refused.value.code == "invalid_model_output"

@@ -3,9 +3,11 @@
 A reply that calls a tool is checked against the tool's full schema; a structured reply
 against its schema. An invalid reply goes back to the model as a ``tool`` message and is
 asked again (sampled, since greedy decoding would repeat it), up to ``max_retries`` times;
-when they run out the request fails with HTTP 422 and the last error, naming the constraint
-(the request was sound and the server did not fail: the model could not meet the schema, and
-a client's automatic retry of a 5xx would only repeat the attempts). An invalid call is never
+when they run out, the last reply valid for the schema is returned if there was one (one that
+only copied a prompt placeholder or repeated a name from the prompt: retried, since it is likely
+wrong, but valid), else the request fails with HTTP 422 and the last error, naming the
+constraint (the request was sound and the server did not fail: the model could not meet the
+schema, and a client's automatic retry of a 5xx would only repeat the attempts). An invalid call is never
 returned; a value the validator repairs without changing its meaning (repeated ``uniqueItems``
 items dropped) is returned repaired, with no retry.
 """
@@ -55,6 +57,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
     messages = list(request.messages)
     prompt_tokens = completion_tokens = 0
     error: InvalidCall | None = None
+    fallback: tuple[ToolCall, ...] | None = None
     for attempt in range(max_retries + 1):
         sampling = request.sampling
         if attempt:
@@ -69,13 +72,28 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
             content, calls = read(request, completion)
         except InvalidCall as exc:
             error = exc
+            fallback = _schema_valid(request, completion) or fallback
             messages += [{"role": "assistant", "content": completion.text},
                          {"role": "tool", "content": f"error: {exc}"}]
             continue
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
         return Reply(content, calls, finish, prompt_tokens, completion_tokens)
+    if fallback is not None:
+        log.warning("returned a call valid for its schema after %d attempts; last error: %s", max_retries + 1, error)
+        return Reply(None, fallback, "tool_calls", prompt_tokens, completion_tokens)
     raise ApiError(422, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
+
+
+def _schema_valid(request: ChatRequest, completion: Completion) -> tuple[ToolCall, ...] | None:
+    """The calls of a refused completion when they are valid for their schemas alone."""
+    if not request.offered or not (request.required or completion.text[:1] in ("{", "[")):
+        return None
+    try:
+        calls = validate_calls(completion.text, list(request.offered), truncated=completion.truncated, copies=False)
+    except InvalidCall:
+        return None
+    return tuple(calls)
 
 
 def pieces(text: str) -> list[str]:

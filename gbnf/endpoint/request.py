@@ -45,7 +45,8 @@ class Shaping:
     ``string_chars``, ``array_items`` and ``number_digits`` cap, in the grammar only, every tool
     string, array and number argument the schema leaves unbounded (characters, items, digits
     before the point; None: no cap): a small model's run-on ("1000000000...") then ends as a
-    complete call, which the validator still checks against the schema as written.
+    complete call, which the validator still checks against the schema as written. Strings are
+    also capped at the reply's token limit, in characters.
 
     With ``decide``, when the user has the last word, the request's own words decide what the
     reply is (:func:`gbnf.rank.decide_reply`): when the user asks for what some tools do, a
@@ -125,7 +126,8 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
     grammar = (_pool_grammar(tools_json, names, skip, parallel, not required,
-                                 (shaping.string_chars, shaping.array_items, shaping.number_digits)) if offered
+                                 (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items,
+                                  shaping.number_digits)) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
@@ -159,6 +161,13 @@ def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[tuple[str
     pool = [replace(tools[name], parameters=bounded(_without(tools[name].parameters, left), *caps))
             for name, left in zip(names, skip)]
     return compile_pool(pool, parallel=parallel, single=True, text=text, layout="indented").text
+
+
+def _string_cap(chars: int | None, max_tokens: int) -> int | None:
+    """The cap on free strings: ``chars``, and no more characters than the reply has tokens (a
+    string of that many characters takes at most that many tokens, so a run-on string ends
+    while the call can still close)."""
+    return max_tokens if chars is None else min(chars, max_tokens)
 
 
 def _without(parameters: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
