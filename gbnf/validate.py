@@ -56,8 +56,13 @@ def validate_calls(calls: str | list[Any] | dict[str, Any], pool: list[Tool], *,
 def validate_json(text: str, schema: dict[str, Any] | bool, *, truncated: bool = False) -> Any:
     """Parse a reply that must be one instance of ``schema`` (a structured-output reply) and
     check it; raise :class:`InvalidCall` with a model-facing message."""
-    value, _ = _repaired(schema, _parse(text, truncated, "JSON", ""), "the reply's schema", "the reply")
-    return value
+    return checked_json(text, schema, truncated=truncated)[0]
+
+
+def checked_json(text: str, schema: dict[str, Any] | bool, *, truncated: bool = False
+                 ) -> tuple[Any, tuple[str, ...]]:
+    """Like :func:`validate_json`, with the repairs the value needed (none: it is as written)."""
+    return _repaired(schema, _parse(text, truncated, "JSON", ""), "the reply's schema", "the reply")
 
 
 def _validate(value: Any, pool: list[Tool], *, truncated: bool, many: bool, copies: bool = True) -> list[ToolCall]:
@@ -126,9 +131,8 @@ def _repaired(schema: Any, value: Any, whose: str, what: str) -> tuple[Any, tupl
     (deepest arrays first, again while dropping makes new repeats), and what was dropped; raise
     :class:`InvalidCall`, describing ``value`` as written, when it fails."""
     first_errors = errors = _errors(schema, value, whose)
-    repaired, notes = value, list[str]()
-    while errors and all(e.validator == "uniqueItems" and isinstance(e.instance, list) for e in errors):
-        repaired = copy.deepcopy(repaired) if not notes else repaired
+    repaired, notes = copy.deepcopy(value) if _only_repeats(errors) else value, list[str]()
+    while _only_repeats(errors):
         for error in sorted(errors, key=lambda e: -len(e.absolute_path)):
             array = repaired
             for part in error.absolute_path:
@@ -146,6 +150,11 @@ def _repaired(schema: Any, value: Any, whose: str, what: str) -> tuple[Any, tupl
     if errors:
         raise InvalidCall(_describe(first_errors, what))  # the model is told what it wrote
     return repaired, tuple(notes)
+
+
+def _only_repeats(errors: list[Any]) -> bool:
+    """Whether there are errors and each is a ``uniqueItems`` array with repeated items."""
+    return bool(errors) and all(e.validator == "uniqueItems" and isinstance(e.instance, list) for e in errors)
 
 
 def _placeholders_in(arguments: dict[str, Any], tool: Tool) -> str | None:

@@ -24,9 +24,8 @@ from typing import Any, Literal
 from gbnf.errors import ApiError, InvalidCall
 from gbnf.backends.base import Completion, Message, Sampling, TextSink
 from gbnf.endpoint.request import ChatRequest
-from gbnf import jsonread
 from gbnf.literals import json_text
-from gbnf.validate import ToolCall, validate_calls, validate_json
+from gbnf.validate import ToolCall, checked_json, validate_calls
 
 log = logging.getLogger("gbnf.serve")
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
@@ -87,7 +86,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
 
 def _schema_valid(request: ChatRequest, completion: Completion) -> tuple[ToolCall, ...] | None:
     """The calls of a refused completion when they are valid for their schemas alone."""
-    if not request.offered or not (request.required or completion.text[:1] in ("{", "[")):
+    if not _is_call(request, completion.text):
         return None
     try:
         calls = validate_calls(completion.text, list(request.offered), truncated=completion.truncated, copies=False)
@@ -120,15 +119,20 @@ class TextOnly:
 def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tuple[ToolCall, ...]]:
     """(content, calls) of one completion; raise :class:`InvalidCall` when it fails its schema."""
     text = completion.text
-    if request.offered and (request.required or text[:1] in ("{", "[")):
+    if _is_call(request, text):
         calls = validate_calls(text, list(request.offered), truncated=completion.truncated)
         for call in calls:
             if call.repairs:
                 log.info("repaired a call of %s: %s", call.name, "; ".join(call.repairs))
         return None, tuple(calls)
     if request.schema is not None:
-        value = validate_json(text, request.schema, truncated=completion.truncated)
-        if value != jsonread.loads(text):
-            log.info("repaired a structured reply: repeated uniqueItems items dropped")
+        value, repairs = checked_json(text, request.schema, truncated=completion.truncated)
+        if repairs:
+            log.info("repaired a structured reply: %s", "; ".join(repairs))
             return json_text(value), ()
     return text, ()
+
+
+def _is_call(request: ChatRequest, text: str) -> bool:
+    """Whether a reply is a call: one must be, or the grammar let it open as one."""
+    return bool(request.offered) and (request.required or text[:1] in ("{", "["))
