@@ -29,7 +29,8 @@ from gbnf.endpoint.chat import Reply, pieces, reply
 from gbnf.endpoint.models import Model
 from gbnf.endpoint.request import ChatRequest, Shaping, parse_request
 from gbnf.endpoint.responses import ResponseRendering, chat_body, input_param
-from gbnf.endpoint.served import ServedTools, plan_reply
+from gbnf.endpoint.served import ServedTools, plan_reply, served_planner
+from gbnf.planner import Planner
 from gbnf.errors import ApiError, ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
 
 log = logging.getLogger("gbnf.serve")
@@ -43,9 +44,14 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
     replies asked again up to ``max_retries`` times; a request with no ``tools`` is planned with
     ``served`` when given (:mod:`gbnf.endpoint.served`)."""
 
+    planner: Planner | None = None  # the one planner for requests without tools, made on the app's loop
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        nonlocal planner
         await model.start()
+        if served is not None:
+            planner = served_planner(served, model, asyncio.get_running_loop())
         yield
         await model.close()
 
@@ -54,7 +60,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         parsed = await asyncio.to_thread(parse_request, body, shaping)  # compiling may take a while
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
         rendering = ChatRendering(parsed, ident, created)
-        if served is not None and not body.get("tools"):
+        if planner is not None and not body.get("tools"):
             return await _planned(parsed, rendering, lambda answer: _completion(parsed, answer, ident, created))
         if parsed.stream:
             return await _stream(parsed, model, max_retries, rendering)
@@ -70,7 +76,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
             exc.param = input_param(exc.param, origins)
             raise
         rendering = ResponseRendering(body, chat_request)
-        if served is not None and not chat_request.get("tools"):
+        if planner is not None and not chat_request.get("tools"):
             return await _planned(parsed, rendering, rendering.response)
         if parsed.stream:
             return await _stream(parsed, model, max_retries, rendering)
@@ -79,8 +85,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
     async def _planned(parsed: ChatRequest, rendering: Rendering,
                        whole: Callable[[Reply], dict[str, Any]]) -> Response:
         """The reply of a request that sent no tools, planned with the server's own."""
-        assert served is not None
-        answer = await plan_reply(served, model, parsed.messages)
+        assert planner is not None
+        answer = await plan_reply(planner, parsed.messages)
         if parsed.stream:
             return EventSourceResponse(_whole(rendering, answer), sep="\n", ping=15)
         return JSONResponse(whole(answer))

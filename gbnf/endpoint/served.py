@@ -3,8 +3,9 @@
 A request that sends no ``tools`` to a server given tools of its own is a plan: its last user
 message is the query, the :class:`~gbnf.planner.Planner` runs with the server's tools (grammar,
 validation, execution, the loop's stop rules), and the reply is the plan's answer as text.
-Earlier turns are not part of the plan. The planner runs in a worker thread, so a slow tool
-never holds up other requests; its model requests go back to the event loop's model.
+Earlier turns are not part of the plan. One planner serves every such request (its grammars
+compiled once); each plan runs in a worker thread, so a slow tool never holds up other
+requests, and its model requests go back to the event loop's model.
 """
 
 from __future__ import annotations
@@ -33,12 +34,16 @@ class ServedTools:
     executors: Mapping[str, Executor] = field(default_factory=dict)
 
 
-async def plan_reply(served: ServedTools, model: Model, messages: Any) -> Reply:
+def served_planner(served: ServedTools, model: Model, loop: asyncio.AbstractEventLoop) -> Planner:
+    """The planner for requests without tools: ``served``'s tools, ``model`` (on ``loop``) asked
+    from worker threads."""
+    return Planner(list(served.tools), _ModelBackend(model, loop), served.executors)
+
+
+async def plan_reply(planner: Planner, messages: Any) -> Reply:
     """The answer of a plan for the last user message of ``messages`` (a request's checked
     ``messages``); :class:`ApiError` when there is none, or when the plan ends with no answer."""
     query = _query(messages)
-    backend = _ModelBackend(model, asyncio.get_running_loop())
-    planner = Planner(list(served.tools), backend, served.executors)
     result = await asyncio.to_thread(planner.run, query)
     for call, _ in result.results:
         log.info("ran %s for %r", call.name, query[:80])
