@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -174,10 +175,11 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     required = tool.parameters.get("required") or []
     shared = set(terms(" ".join([_words(tool.name), tool.description])))
     names = {key: set(terms(_words(key))) for key in props}
+    named = Counter(term for terms_of_name in names.values() for term in terms_of_name)
     left = []
     for key, sub in props.items():
-        others = set().union(*(n for k, n in names.items() if k != key))
-        own = set(terms(" ".join([_words(key), *_schema_words(sub)]))) - shared - others
+        own = {term for term in terms(" ".join([_words(key), *_schema_words(sub)]))
+               if term not in shared and named[term] <= (term in names[key])}  # no other property's name has it
         if key not in required and not words & own:
             left.append(key)
     return tuple(left)

@@ -11,8 +11,10 @@ import sys
 import time
 from collections.abc import Iterator
 
+import openai
 import pytest
 
+from gbnf.endpoint.process import ServeProcess
 from gbnf.errors import ManifestError, McpError
 from gbnf.mcp_servers import McpServer, McpTools, http_server, read_config, stdio_server
 from gbnf.server.process import free_port
@@ -124,10 +126,6 @@ def test_gbnf_plan_with_a_server_killed_mid_plan_ends_in_one_line_and_exit_1():
 
 
 def test_gbnf_serve_plans_a_request_without_tools_with_the_mcp_servers_tools():
-    import openai
-
-    from gbnf.endpoint.process import ServeProcess
-
     process = ServeProcess("--mcp", NOTES, "-v").start()
     try:
         client = openai.OpenAI(base_url=process.url, api_key="unused", max_retries=0, timeout=120)
