@@ -31,12 +31,9 @@ from bench.masks import mask_bench
 from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_docs
 from bench.speed import Recorder, call_bench, compile_bench, decoding_bench
 from bench.tasks import Task, load_tasks, run_task, task_planner
-from gbnf.backends.base import Sampling
-from gbnf.backends.inprocess import LlamaCppBackend
-from gbnf.backends.server import ServerBackend
-from gbnf.planner import Planner
-from gbnf.server.build import find_llama_server
-from gbnf.server.process import LlamaServer
+from gbnf.backends import LlamaCppBackend, Sampling, ServerBackend
+from gbnf.llama_server import LlamaServer, find_llama_server
+from gbnf.plan import Planner
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -8,16 +8,14 @@ and irrelevance (no tool fits: the plan should answer without calling one).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bench.coverage import bfcl_entries
-from gbnf.backends.base import Backend, Sampling
-from gbnf.events import Event
-from gbnf.importers import import_tools
-from gbnf.tool import Tool
-from gbnf.planner import FINAL_ANSWER, Planner
-from gbnf.validate import ToolCall
+from gbnf.backends import Backend, Sampling
+from gbnf.plan import FINAL_ANSWER, Event, Planner, PlanOptions
+from gbnf.read import ToolCall
+from gbnf.tools import Tool, import_tools
 
 SETS = {"simple": "BFCL_v4_simple_python.json", "multiple": "BFCL_v4_multiple.json",
         "parallel": "BFCL_v4_parallel.json", "irrelevance": "BFCL_v4_irrelevance.json"}
@@ -48,12 +46,13 @@ def bfcl_cases(per_set: int) -> list[Case]:
 
 
 def run_case(case: Case, backend: Backend, sampling: Sampling, max_steps: int,
-             options: dict[str, Any]) -> dict[str, Any]:
+             options: PlanOptions) -> dict[str, Any]:
     """One plan for one BFCL entry, scored."""
     events: list[Event] = []
     executors = {t.name: (lambda **_: {"status": "ok"}) for t in case.tools if t.name != "final_answer"}
-    planner = Planner(case.tools, backend, executors, max_steps=max_steps, sampling=sampling,
-                      parallel=4 if case.set == "parallel" else 1, **options)
+    parallel = 4 if case.set == "parallel" else 1
+    options = replace(options, max_steps=max_steps, sampling=sampling, parallel=parallel)
+    planner = Planner(case.tools, backend, executors, options=options)
     planner.subscribe(events.append)
     result = planner.run(case.query)
     calls = [ToolCall(e.data["name"], e.data["arguments"]) for e in events if e.kind == "call"]

@@ -30,8 +30,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from gbnf.endpoint.process import ServeProcess
-from gbnf.server.process import LlamaServer
+from gbnf.endpoint import ServeProcess
+from gbnf.llama_server import LlamaServer
 
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance", "live_simple",
               "live_multiple", "live_irrelevance")

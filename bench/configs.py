@@ -1,7 +1,7 @@
 """The planner configurations the bench compares, each adding one lever to the one before.
 
 ``baseline`` is a small model unaided (no grammar: soft parsing and repair); ``grammar`` is the
-compiled grammar with every tool offered (round one's planner); then the pool filter, BM25
+compiled grammar with every tool offered and every other lever off; then the pool filter, BM25
 ranking (the top 3 tools and the final tool in the prompt; once a call succeeded, only the tools
 matching what the query still asks for), the model's own relevance (query likelihood) when no
 tool shares a word with the query, act first (step 1 must call a tool when the query names what
@@ -12,7 +12,7 @@ a reply that repeats itself), citing (an answer that leaves out values the tools
 followed by them), the clause still to do (after a result, the query's next clause is named,
 and the tool used is offered again when that clause names no other), and the indented layout
 (calls written as ``json.dumps(indent=2)`` writes them, so the in-process engine appends the
-whitespace unsampled): the planner's defaults.
+whitespace unsampled): the planner's defaults, :class:`~gbnf.plan.PlanOptions`.
 A worked example in the system prompt was measured too, and
 dropped: the embedded model copied the example's answers. ``native`` is llama-server's own tool
 calling, when a server is there.
@@ -20,25 +20,26 @@ calling, when a server is there.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-TOP_K = 3
-_OFF = {"top_k": None, "model_rank": False, "act_first": False, "single_use": False, "string_chars": None,
-        "array_items": None, "retry_temperature": 0.0, "stop_on_repeat": False, "copy_bias": 0.0, "dry": 0.0,
-        "cite": False, "still_to_do": False, "layout": "free"}
-_GRAMMAR = {"mode": "grammar", "filter_pool": False, **_OFF}
-_FILTER = {**_GRAMMAR, "filter_pool": True}
-_RANK = {**_FILTER, "top_k": TOP_K}
-_MODEL_RANK = {**_RANK, "model_rank": True}
-_ACT_FIRST = {**_MODEL_RANK, "act_first": True}
-_ENDING = {**_ACT_FIRST, "string_chars": 200, "array_items": 10, "stop_on_repeat": True,
-           "single_use": True, "retry_temperature": 0.7}
-_COPY = {**_ENDING, "copy_bias": 2.0, "dry": 0.8}
-_CITE = {**_COPY, "cite": True}
-_TO_DO = {**_CITE, "still_to_do": True}
-_INDENTED = {**_TO_DO, "layout": "indented"}
-CONFIGS: dict[str, dict[str, Any]] = {
-    "baseline": {"mode": "soft", "filter_pool": False, **_OFF},
+from gbnf.plan import PlanOptions
+
+DEFAULTS = PlanOptions()
+_OFF = replace(DEFAULTS, top_k=None, model_rank=False, act_first=False, single_use=False, string_chars=None,
+               array_items=None, retry_temperature=0.0, stop_on_repeat=False, copy_bias=0.0, dry=0.0, cite=False,
+               still_to_do=False, layout="free")
+_GRAMMAR = replace(_OFF, mode="grammar", filter_pool=False)
+_FILTER = replace(_GRAMMAR, filter_pool=True)
+_RANK = replace(_FILTER, top_k=DEFAULTS.top_k)
+_MODEL_RANK = replace(_RANK, model_rank=True)
+_ACT_FIRST = replace(_MODEL_RANK, act_first=True)
+_ENDING = replace(_ACT_FIRST, string_chars=DEFAULTS.string_chars, array_items=DEFAULTS.array_items,
+                  stop_on_repeat=True, single_use=True, retry_temperature=DEFAULTS.retry_temperature)
+_COPY = replace(_ENDING, copy_bias=DEFAULTS.copy_bias, dry=DEFAULTS.dry)
+_CITE = replace(_COPY, cite=True)
+_TO_DO = replace(_CITE, still_to_do=True)
+CONFIGS: dict[str, PlanOptions] = {
+    "baseline": replace(_OFF, mode="soft", filter_pool=False),
     "grammar": _GRAMMAR,
     "+filter": _FILTER,
     "+rank": _RANK,
@@ -48,8 +49,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "+copy": _COPY,
     "+cite": _CITE,
     "+still to do": _TO_DO,
-    "+indented": _INDENTED,
-    "native": {"mode": "native", "filter_pool": True, **_OFF},
+    "+indented": replace(_TO_DO, layout="indented"),
+    "native": replace(_OFF, mode="native", filter_pool=True),
 }
 NEEDS_SERVER = {"native"}
 SECOND_CONFIGS = ("baseline", "+indented")

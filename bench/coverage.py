@@ -11,7 +11,6 @@ import importlib.util
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +18,11 @@ from llama_cpp.llama_grammar import json_schema_to_gbnf
 
 from bench.report import update_docs
 from bench.schema_suite import run_file, suite_files
-from gbnf.compiler import compile_pool, compile_schema
-from gbnf.dialect_oracles import llguidance_oracle, xgrammar_oracle
-from gbnf.engine import GrammarEngine, shared_engine
+from gbnf.compiler import compile_pool, compile_schema, in_grammar_order, json_text
 from gbnf.errors import GbnfError, GrammarError, InvalidCall, Unrepresentable
-from gbnf.importers import bfcl_schema, import_tools
-from gbnf.literals import json_text
-from gbnf.schema import in_grammar_order
-from gbnf.validate import validate_calls
+from gbnf.read import validate_calls
+from gbnf.testing import Oracle, llamacpp_oracle, llguidance_oracle, xgrammar_oracle
+from gbnf.tools import bfcl_schema, import_tools
 
 REPO = Path(__file__).resolve().parent.parent
 BFCL = REPO / "corpora" / "bfcl"
@@ -34,24 +30,9 @@ RESULTS = Path(__file__).resolve().parent / "results"
 OTHERS = {"llguidance": ("llguidance", llguidance_oracle), "XGrammar": ("xgrammar", xgrammar_oracle)}
 
 
-class DialectEngine:
-    """Another engine behind the interface of llama.cpp's: it decides the grammar written in its
-    dialect (``oracle(gbnf)`` builds the decider; a refusal is a GrammarError)."""
-
-    def __init__(self, oracle: Callable[[str], Any]) -> None:
-        self.oracle = oracle
-
-    def check(self, grammar: str) -> None:
-        self.oracle(grammar)
-
-    def accepts(self, grammar: str, text: str) -> bool:
-        return self.oracle(grammar).accepts(text)
-
-
-def other_engines() -> dict[str, DialectEngine]:
+def other_engines() -> dict[str, Oracle]:
     """llguidance, and XGrammar when it is installed (it needs torch)."""
-    return {name: DialectEngine(oracle) for name, (module, oracle) in OTHERS.items()
-            if importlib.util.find_spec(module)}
+    return {name: oracle() for name, (module, oracle) in OTHERS.items() if importlib.util.find_spec(module)}
 
 
 def bfcl_entries(name: str, folder: Path = BFCL) -> list[dict[str, Any]]:
@@ -92,7 +73,7 @@ def _nested(value: Any) -> Any:
     return value
 
 
-def bfcl_report(engine: GrammarEngine, folder: Path = BFCL) -> list[dict[str, Any]]:
+def bfcl_report(engine: Oracle, folder: Path = BFCL) -> list[dict[str, Any]]:
     """Per BFCL file in ``folder``: functions imported, compiled, parsed by llama.cpp (and loaded
     by the other engines); ground-truth calls accepted by each engine."""
     others = other_engines()
@@ -167,7 +148,7 @@ def theirs(schema: Any) -> str:
     return json_schema_to_gbnf(json.dumps(schema))
 
 
-def suite_report(engine: GrammarEngine) -> list[dict[str, Any]]:
+def suite_report(engine: Oracle) -> list[dict[str, Any]]:
     """Per keyword file: share of valid instances accepted and invalid ones rejected, both
     compilers on llama.cpp, and ours on the other engines."""
     runs: list[tuple[str, Any, Any, Any]] = [("ours", compile_schema, in_grammar_order, engine)]
@@ -257,7 +238,7 @@ def markdown(bfcl: list[dict[str, Any]], suite: list[dict[str, Any]], times: dic
 
 
 def main() -> None:
-    engine = shared_engine()
+    engine = llamacpp_oracle()
     report = markdown(bfcl_report(engine), suite_report(engine), compile_times())
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "coverage.md").write_text(report, encoding="utf-8")

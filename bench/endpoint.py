@@ -16,10 +16,10 @@ from typing import Any
 import openai
 
 from bench.bfcl import Case, bfcl_cases, matches_truth
+from gbnf.endpoint import ServeProcess
 from gbnf.errors import InvalidCall
-from gbnf.endpoint.process import ServeProcess
-from gbnf.prompt import openai_tools
-from gbnf.validate import ToolCall, validate_call
+from gbnf.plan import openai_tools
+from gbnf.read import ToolCall, validate_call
 
 SETS = ("simple", "multiple", "parallel")
 CHOICES = ("auto", "required")
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     from bench.report import ENDPOINT_METRICS, aggregate, table
-    from gbnf.server.process import LlamaServer
+    from gbnf.llama_server import LlamaServer
 
     parser = argparse.ArgumentParser(prog="python -m bench.endpoint", description=__doc__.splitlines()[0])
     parser.add_argument("--server", help="a running llama-server (default: start one with the embedded model)")

@@ -14,12 +14,10 @@ from typing import Any
 import llama_cpp
 import numpy as np
 
-from gbnf.backends.base import Sampling
-from gbnf.backends.inprocess import LlamaCppBackend
+from gbnf.backends import LlamaCppBackend, Sampling, grammar_sampler, llguidance_tokenizer
 from gbnf.compiler import compile_pool, translate
-from gbnf.llamacpp import grammar_sampler, llguidance_tokenizer
-from gbnf.manifest import load_manifests
-from gbnf.prompt import system_prompt
+from gbnf.plan import system_prompt
+from gbnf.tools import load_manifests
 
 QUERY = "What is the weather in Paris for the next 3 days?"
 Step = Callable[[int], bool]

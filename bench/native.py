@@ -1,7 +1,7 @@
 """What llama.cpp's extra CPU buffer types (repacked weights, and AMX where compiled in) are worth:
 tokens per second with them and without (``GBNF_REPACK=1`` and ``0``), in-process and through
 llama-server, on one model, in one run. Without them is what a CPU with AMX gets by default
-(:mod:`gbnf.native`), so the ratio is the price of never faulting there.
+(:mod:`gbnf.backends._native`), so the ratio is the price of never faulting there.
 
 Each configuration is loaded once; the rounds alternate between them, so both see the same
 machine. Prompt speed: a long prompt and one generated token; generation speed: 128 tokens
@@ -18,11 +18,8 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from gbnf.backends.base import Backend, Message, Sampling
-from gbnf.backends.inprocess import LlamaCppBackend
-from gbnf.backends.server import ServerBackend
-from gbnf.native import ENV_REPACK
-from gbnf.server.process import LlamaServer
+from gbnf.backends import ENV_REPACK, Backend, LlamaCppBackend, Message, Sampling, ServerBackend
+from gbnf.llama_server import LlamaServer
 
 SHORT = "Tell me about the history of the bicycle."
 LONG = " ".join(["The quick brown fox jumps over the lazy dog."] * 50)

@@ -28,11 +28,10 @@ LIMIT = 30.0
 
 def _worker(paths: Any, results: Any) -> None:
     from gbnf.compiler import compile_schema_grammar
-    from gbnf.dialect_oracles import LlguidanceOracle
-    from gbnf.engine import shared_engine
     from gbnf.errors import GbnfError, GrammarError
+    from gbnf.testing import llamacpp_oracle, llguidance_oracle
 
-    engine = shared_engine()
+    engine = llamacpp_oracle()
     for path in iter(paths.get, None):
         row: dict[str, Any] = {"path": path}
         try:
@@ -43,7 +42,7 @@ def _worker(paths: Any, results: Any) -> None:
             engine.check(grammar.text)
             row["outcome"] = "compiled, parsed by llama.cpp"
             try:
-                LlguidanceOracle(grammar.text)
+                llguidance_oracle().check(grammar.text)
                 row["llguidance"] = "loaded"
             except GrammarError as exc:
                 row["llguidance"] = f"refused: {str(exc)[:200]}"
@@ -110,9 +109,9 @@ def main() -> None:
         print(schema_markdown(schema_rows(sorted(args.schemas.rglob("*.json"))), args.schemas))
     if args.bfcl:
         from bench.coverage import bfcl_report
-        from gbnf.engine import shared_engine
+        from gbnf.testing import llamacpp_oracle
 
-        for row in bfcl_report(shared_engine(), args.bfcl):
+        for row in bfcl_report(llamacpp_oracle(), args.bfcl):
             print(json.dumps(row))
 
 

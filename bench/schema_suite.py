@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gbnf.compiler import json_text
 from gbnf.errors import GrammarError, Unrepresentable
-from gbnf.engine import GrammarEngine
-from gbnf.lark_oracle import lark_oracle
-from gbnf.literals import json_text
+from gbnf.testing import Oracle, lark_oracle
 
 SUITE = Path(__file__).resolve().parent.parent / "corpora" / "json-schema-test-suite" / "tests" / "draft2020-12"
 
@@ -42,7 +41,7 @@ def suite_files(optional: bool = False) -> list[Path]:
     return files + sorted((SUITE / "optional").rglob("*.json")) if optional else files
 
 
-def run_file(path: Path, compile_: Compile, order: Order, engine: GrammarEngine) -> Iterator[Outcome]:
+def run_file(path: Path, compile_: Compile, order: Order, engine: Oracle) -> Iterator[Outcome]:
     """Every test of one suite file, decided by llama.cpp's engine (lark when the vocabulary
     cannot spell the instance)."""
     name = str(path.relative_to(SUITE))
@@ -60,15 +59,14 @@ def run_file(path: Path, compile_: Compile, order: Order, engine: GrammarEngine)
             try:
                 accepted = engine.accepts(grammar, text)
             except Unrepresentable:
-                accepted = lark_oracle(grammar).accepts(text)
+                accepted = lark_oracle().accepts(grammar, text)
             result = "ok" if accepted == test["valid"] else ("accepts invalid" if accepted else "rejects valid")
             yield Outcome(name, case["description"], test["description"], test["valid"], result)
 
 
-def write_listed(path: Path, engine: GrammarEngine) -> tuple[int, int]:
+def write_listed(path: Path, engine: Oracle) -> tuple[int, int]:
     """Rewrite the listed set from our compiler's current outcomes; returns (added, removed)."""
-    from gbnf.compiler import compile_schema
-    from gbnf.schema import in_grammar_order
+    from gbnf.compiler import compile_schema, in_grammar_order
 
     before = set(path.read_text(encoding="utf-8").splitlines()) if path.exists() else set()
     lines = [f"{o.key} => {o.result}" for f in suite_files()
@@ -84,9 +82,9 @@ def write_listed(path: Path, engine: GrammarEngine) -> tuple[int, int]:
 if __name__ == "__main__":
     import sys
 
-    from gbnf.engine import shared_engine
+    from gbnf.testing import llamacpp_oracle
 
     if sys.argv[1:2] != ["--write-listed"] or len(sys.argv) != 3:
         raise SystemExit("usage: python -m bench.schema_suite --write-listed FILE")
-    added, removed = write_listed(Path(sys.argv[2]), shared_engine())
+    added, removed = write_listed(Path(sys.argv[2]), llamacpp_oracle())
     print(f"{removed} entries removed, {added} added" + (" (the list grew: look at why)" if added else ""))

@@ -17,13 +17,20 @@ from typing import Any
 from llama_cpp import LlamaGrammar
 from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-from gbnf.backends.base import Backend, Completion, Message, Sampling, TextSink, ToolSpec
-from gbnf.backends.inprocess import GrammarEngine, GrammarMode, LlamaCppBackend
+from gbnf.backends import (
+    Backend,
+    Completion,
+    GrammarEngine,
+    GrammarMode,
+    LlamaCppBackend,
+    Message,
+    Sampling,
+    TextSink,
+    ToolSpec,
+)
 from gbnf.compiler import compile_pool
-from gbnf.manifest import load_manifests
-from gbnf.tool import Tool
-from gbnf.planner import Planner
-from gbnf.prompt import system_prompt
+from gbnf.plan import Planner, system_prompt
+from gbnf.tools import Tool, load_manifests
 
 QUERY = "What is the weather in Paris for the next 3 days?"
 

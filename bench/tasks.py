@@ -17,16 +17,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gbnf.backends.base import Backend, Sampling
-from gbnf.events import Event
-from gbnf.manifest import load_manifests
-from gbnf.tool import Tool
-from gbnf.planner import Planner
-from gbnf.validate import ToolCall
+from gbnf.backends import Backend, Sampling
+from gbnf.plan import Event, Planner, PlanOptions
+from gbnf.read import ToolCall
+from gbnf.tools import Tool, load_manifests
 
 HERE = Path(__file__).resolve().parent
 KINDS = ("single", "multi", "none", "ambiguous")
@@ -95,10 +93,10 @@ def executors(task: Task, pool: list[Tool]) -> dict[str, Callable[..., Any]]:
     return {tool.name: make(tool.name) for tool in pool if tool.name != "final_answer"}
 
 
-def task_planner(backend: Backend, sampling: Sampling, max_steps: int, options: dict[str, Any],
+def task_planner(backend: Backend, sampling: Sampling, max_steps: int, options: PlanOptions,
                  name: str = "bench") -> Planner:
     """One planner over a set's pool for a configuration (its caches serve every task)."""
-    return Planner(task_pool(name), backend, max_steps=max_steps, sampling=sampling, **options)
+    return Planner(task_pool(name), backend, options=replace(options, max_steps=max_steps, sampling=sampling))
 
 
 def run_task(task: Task, planner: Planner) -> dict[str, Any]:
@@ -117,7 +115,7 @@ def run_task(task: Task, planner: Planner) -> dict[str, Any]:
     done = [call for call, _ in result.results]
     first = calls[0].name if calls else ("final_answer" if result.converged else None)  # prose answers
     return {
-        "task": task.id, "set": task.set, "kind": task.kind, "seed": planner.sampling.seed,
+        "task": task.id, "set": task.set, "kind": task.kind, "seed": planner.options.sampling.seed,
         "success": succeeded(task, done, result.answer),
         "own_success": succeeded(task, done, own),
         "first_tool_match": first in task.first_tools,

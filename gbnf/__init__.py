@@ -7,51 +7,52 @@ their engines (llama-cpp-python, httpx) on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from gbnf.backends.base import Backend, Completion, Sampling
+from gbnf._lazy import lazy_names
+from gbnf.backends import Backend, Completion, Sampling
 from gbnf.compiler import MAX_DEPTH, Grammar, compile_pool, compile_schema, compile_schema_grammar
-from gbnf.errors import (ApiError, BackendError, ContextExceeded, GbnfError, GbnfSyntaxError, GrammarError,
-                         InvalidCall, ManifestError, Overloaded, SchemaError, ServerError, ServerLoading,
-                         ServerTimeout, Unrepresentable, Untranslatable)
-from gbnf.events import Event, TraceWriter
-from gbnf.manifest import load_manifest, load_manifests
-from gbnf.planner import Planner, PlanResult
-from gbnf.pool import Policy, filter_pool, load_policy
-from gbnf.rank import rank_tools, select_tools
-from gbnf.salvage import salvage
-from gbnf.softparse import SoftParse, soft_parse
-from gbnf.tool import Tool
-from gbnf.validate import ToolCall, validate_call, validate_calls, validate_json
+from gbnf.errors import (
+    ApiError,
+    BackendError,
+    ContextExceeded,
+    GbnfError,
+    GbnfSyntaxError,
+    GrammarError,
+    InvalidCall,
+    ManifestError,
+    McpError,
+    Overloaded,
+    SchemaError,
+    ServerError,
+    ServerLoading,
+    ServerTimeout,
+    ToolError,
+    Unrepresentable,
+    Unsatisfiable,
+    Untranslatable,
+)
+from gbnf.plan import Event, Planner, PlanOptions, PlanResult, TraceWriter, salvage
+from gbnf.read import SoftParse, ToolCall, soft_parse, validate_call, validate_calls, validate_json
+from gbnf.select import Policy, filter_pool, load_policy, rank_tools, select_tools
+from gbnf.tools import McpTools, Tool, load_manifest, load_manifests
 
 if TYPE_CHECKING:
-    from gbnf.functions import FunctionTool, function_tool
-    from gbnf.backends.inprocess import LlamaCppBackend
-    from gbnf.backends.server import AsyncServerBackend, ServerBackend
-    from gbnf.server.process import LlamaServer
+    from gbnf.backends import AsyncServerBackend, LlamaCppBackend, ServerBackend
+    from gbnf.llama_server import LlamaServer
+    from gbnf.tools import FunctionTool, function_tool
 
-_LAZY = {"LlamaCppBackend": "gbnf.backends.inprocess", "ServerBackend": "gbnf.backends.server",
-         "AsyncServerBackend": "gbnf.backends.server", "LlamaServer": "gbnf.server.process",
-         "FunctionTool": "gbnf.functions", "function_tool": "gbnf.functions"}
+__getattr__ = lazy_names(__name__, {
+    "LlamaCppBackend": "gbnf.backends._inprocess", "ServerBackend": "gbnf.backends._http",
+    "AsyncServerBackend": "gbnf.backends._http", "LlamaServer": "gbnf.llama_server._process",
+    "FunctionTool": "gbnf.tools._functions", "function_tool": "gbnf.tools._functions"})
 
-
-def __getattr__(name: str) -> Any:
-    """The backends, the llama-server runner and function tools (pydantic), imported when first
-    asked for."""
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'gbnf' has no attribute {name!r}")
-
-
-__all__ = [
-    "MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion", "ContextExceeded",
-    "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall",
-    "LlamaCppBackend",
-    "LlamaServer", "ManifestError", "Overloaded", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
-    "ServerBackend", "ServerError", "ServerLoading", "ServerTimeout", "SoftParse", "Tool", "ToolCall",
-    "TraceWriter", "Unrepresentable", "Untranslatable", "compile_pool", "compile_schema", "compile_schema_grammar",
-    "filter_pool", "function_tool", "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage",
-    "select_tools",
-    "soft_parse", "validate_call", "validate_calls", "validate_json",
-]
+__all__ = ["MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion", "ContextExceeded",
+           "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError",
+           "InvalidCall", "LlamaCppBackend", "LlamaServer", "ManifestError", "McpError", "McpTools",
+           "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
+           "ServerBackend", "ServerError", "ServerLoading", "ServerTimeout", "SoftParse", "Tool",
+           "ToolCall", "ToolError", "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable",
+           "compile_pool", "compile_schema", "compile_schema_grammar", "filter_pool", "function_tool",
+           "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools",
+           "soft_parse", "validate_call", "validate_calls", "validate_json"]

@@ -1,3 +1,3 @@
-from gbnf.cli import run
+from gbnf.cli._main import run
 
 raise SystemExit(run())

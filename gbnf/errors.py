@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = ["ApiError", "BackendError", "ContextExceeded", "GbnfError", "GbnfSyntaxError", "GrammarError",
+           "InvalidCall", "ManifestError", "McpError", "Overloaded", "SchemaError", "ServerError",
+           "ServerLoading", "ServerTimeout", "ToolError", "Unrepresentable", "Unsatisfiable",
+           "Untranslatable"]
+
 
 class GbnfError(Exception):
     """Base of every error this toolkit raises on purpose."""

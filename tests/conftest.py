@@ -1,20 +1,19 @@
-"""Shared fixtures: llama.cpp's grammar engine (a vocabulary-only load of the embedded model)."""
+"""Shared fixtures (llama.cpp's grammar engine, the embedded model in-process and in a real
+llama-server), the hypothesis profiles, and the ``model`` marker: ``pytest -m "not model"`` runs
+the tests that need neither a model nor llama-server, in seconds."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from gbnf.backends.inprocess import LlamaCppBackend
-from gbnf.backends.server import ServerBackend
-from gbnf.engine import GrammarEngine, shared_engine
-from gbnf.manifest import load_manifests
-from gbnf.tool import Tool
-from gbnf.server.process import LlamaServer
+from gbnf.backends import LlamaCppBackend, ServerBackend
+from gbnf.llama_server import LlamaServer
+from gbnf.testing import LlamaCppOracle, llamacpp_oracle
+from gbnf.tools import Tool, load_manifests
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,12 +29,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("slow" if config.getoption("--slow") else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+    config.addinivalue_line("markers", "model: needs the embedded model or a llama-server (weights, a vocabulary, "
+                                       "or a gbnf command that loads them)")
+
+
+MODEL_FIXTURES = {"engine", "inprocess", "llama_server", "backend",
+                  "local_url"}  # gbnf serve on the embedded model (tests/test_serve.py)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that uses a model fixture ``model``; tests that start ``gbnf`` commands
+    on the model are marked where they are written."""
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.model)
+
+
 MANIFESTS = REPO / "manifests"
 
 
 @pytest.fixture(scope="session")
-def engine() -> GrammarEngine:
-    return shared_engine()
+def engine() -> LlamaCppOracle:
+    return llamacpp_oracle()
 
 
 @pytest.fixture(scope="session")

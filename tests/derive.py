@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gbnf.syntax import Alt, AnyChar, Cls, Grammar, Lit, Node, Ref, Seq, parse_gbnf
+from gbnf.compiler import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Seq, parse_gbnf
 
 # Characters tried for negated classes and '.': ASCII, accents, CJK, an astral, separators.
 _POOL = [chr(c) for c in range(32, 127)] + list("éüñß漢字😀𝄞\u2028\t\n")
@@ -14,7 +14,7 @@ class Deriver:
     """Walk a grammar choosing at random; past the budget, take the shortest way out."""
 
     def __init__(self, text: str) -> None:
-        self.grammar: Grammar = parse_gbnf(text)
+        self.grammar: ParsedGrammar = parse_gbnf(text)
         self.rules = self.grammar.by_name()
         self.cost = self._costs()
 

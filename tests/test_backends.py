@@ -14,15 +14,21 @@ import numpy as np
 import pytest
 
 from gbnf import compile_pool
-from gbnf.backends.base import Sampling
-from gbnf.backends.inprocess import PLAIN_STOP, LlamaCppBackend, penalized, pick_constrained
-from gbnf.backends.server import AsyncServerBackend, ServerBackend
-from gbnf.compiler import translate
+from gbnf.backends import (
+    PLAIN_STOP,
+    AsyncServerBackend,
+    LlamaCppBackend,
+    Sampling,
+    ServerBackend,
+    embedded_model,
+    penalized,
+    pick_constrained,
+    resolve_model,
+)
+from gbnf.compiler import bounded, translate
 from gbnf.errors import BackendError, GbnfError, GrammarError
-from gbnf.model import embedded_model, resolve_model
-from gbnf.planner import Planner
-from gbnf.schema import bounded
-from gbnf.validate import validate_calls
+from gbnf.plan import Planner, PlanOptions
+from gbnf.read import validate_calls
 
 QUERIES = ["What time is it in Tokyo?", "Find the PDF files in /tmp", "Create the folder /tmp/reports",
            "Send Anna a message saying I will be late", "What is the weather in Paris for 3 days?"]
@@ -47,8 +53,8 @@ def checking_executors(tools, received):
 def test_plan_terminates_and_no_executor_gets_invalid_arguments(backend, tools, query):
     received = []
     events = []
-    planner = Planner(tools, backend, checking_executors(tools, received), max_steps=4,
-                      sampling=Sampling(max_tokens=160, temperature=0.7))
+    planner = Planner(tools, backend, checking_executors(tools, received),
+                      options=PlanOptions(max_steps=4, sampling=Sampling(max_tokens=160, temperature=0.7)))
     planner.subscribe(events.append)
     result = planner.run(query)
     assert result.status in ("final", "blocked", "max_steps"), result.error
@@ -117,7 +123,7 @@ def guided(inprocess):
 
 def test_a_grammar_llguidance_refuses_is_decided_by_llama_cpp(guided, tools, monkeypatch):
     grammar = compile_pool(tools[:3]).text
-    monkeypatch.setattr("gbnf.backends.inprocess.translate", lambda text, dialect: "start: (")
+    monkeypatch.setattr("gbnf.backends._inprocess.translate", lambda text, dialect: "start: (")
     try:
         with pytest.warns(UserWarning, match="llguidance refused a grammar"):
             assert guided._matcher(grammar) is None
@@ -304,7 +310,8 @@ def test_async_planner_on_the_server(llama_server, tools):
         client = AsyncServerBackend(llama_server.url)
         try:
             await client.wait_healthy()
-            return await Planner(tools, client, max_steps=3, sampling=Sampling(max_tokens=120)).arun("What time is it?")
+            options = PlanOptions(max_steps=3, sampling=Sampling(max_tokens=120))
+            return await Planner(tools, client, options=options).arun("What time is it?")
         finally:
             await client.aclose()
 
@@ -314,8 +321,8 @@ def test_async_planner_on_the_server(llama_server, tools):
 
 def test_soft_mode_on_both_backends(backend, tools):
     received = []
-    result = Planner(tools, backend, checking_executors(tools, received), mode="soft", max_steps=3,
-                     sampling=Sampling(max_tokens=120)).run("Read the file /etc/hostname")
+    result = Planner(tools, backend, checking_executors(tools, received),
+                     options=PlanOptions(mode="soft", max_steps=3, sampling=Sampling(max_tokens=120))).run("Read the file /etc/hostname")
     assert result.status in ("final", "blocked", "max_steps")
 
 
@@ -323,8 +330,8 @@ def test_native_tool_calling_on_llama_server_without_grammar(llama_server, tools
     transport = Recording()
     client = ServerBackend(llama_server.url, transport=transport)
     received = []
-    result = Planner(tools, client, checking_executors(tools, received), mode="native", max_steps=3,
-                     sampling=Sampling(max_tokens=120)).run("What time is it in Tokyo?")
+    result = Planner(tools, client, checking_executors(tools, received),
+                     options=PlanOptions(mode="native", max_steps=3, sampling=Sampling(max_tokens=120))).run("What time is it in Tokyo?")
     assert result.status in ("final", "blocked", "max_steps")
     path, body = transport.bodies[0]
     assert "grammar" not in body and {t["function"]["name"] for t in body["tools"]} >= {"get_now"}
@@ -368,6 +375,7 @@ def test_repeat_penalty_reaches_llama_server(llama_server):
     assert plain.text != penalized_reply.text
 
 
+@pytest.mark.model
 def test_cli_plan_prints_the_answer_first_and_the_trace_on_request(tmp_path):
     import subprocess
     import sys
@@ -422,6 +430,7 @@ def test_packaged_models_resolve_by_name():
         resolve_model("gpt-5")
 
 
+@pytest.mark.model
 def test_a_base_model_plans_through_the_plain_transcript(tools):
     """Gemma 3 270M (base) has no chat template: the backend writes a plain transcript, a free
     reply stops where the model would write the next turn, and the grammar still holds."""
@@ -432,7 +441,7 @@ def test_a_base_model_plans_through_the_plain_transcript(tools):
         free = backend.complete([{"role": "user", "content": "Write a short dialogue between two friends."}],
                                 None, Sampling(max_tokens=96, temperature=0.8, seed=3))
         assert not any(stop.strip() in free.text for stop in PLAIN_STOP), free.text
-        planner = Planner(tools, backend, max_steps=3, sampling=Sampling(max_tokens=160))
+        planner = Planner(tools, backend, options=PlanOptions(max_steps=3, sampling=Sampling(max_tokens=160)))
         result = planner.run("What's the weather in Paris?")
     assert result.status != "error", result.error
     replies = [m["content"] for m in result.messages if m["role"] == "assistant"]

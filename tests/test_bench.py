@@ -3,7 +3,6 @@ are asserted: those are measurements, not tests)."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import subprocess
 import sys
@@ -12,11 +11,12 @@ import pytest
 
 from bench.configs import CONFIGS, SECOND_CONFIGS
 from bench.tasks import KINDS, Task, args_match, load_tasks, succeeded, task_pool
-from gbnf.planner import Planner
-from gbnf.validate import ToolCall
+from gbnf.plan import PlanOptions
+from gbnf.read import ToolCall
 from tests.conftest import REPO
 
 
+@pytest.mark.model
 @pytest.mark.timeout(900)
 def test_quick_bench_writes_its_report(tmp_path):
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path), "--label", "t",
@@ -74,10 +74,9 @@ def test_every_task_names_tools_of_its_pool(name, least):
 
 
 def test_the_ladders_top_rung_is_the_planners_defaults():
-    defaults = {k: p.default for k, p in inspect.signature(Planner).parameters.items()}
-    top = CONFIGS[SECOND_CONFIGS[-1]]
     assert list(CONFIGS).index(SECOND_CONFIGS[-1]) == len(CONFIGS) - 2  # the rung before "native"
-    assert {k: v for k, v in top.items() if defaults[k] != v} == {}  # top_k included
+    assert CONFIGS[SECOND_CONFIGS[-1]] == PlanOptions()
+    assert CONFIGS["grammar"] != PlanOptions()
 
 
 def test_realworld_bench_reports_each_schema(tmp_path):

@@ -14,13 +14,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis_jsonschema import from_schema
 
-from gbnf import SchemaError, Tool, compile_pool, compile_schema, compile_schema_grammar
 import gbnf.compiler as compiler
-from gbnf.compiler import references, rules
+from gbnf import SchemaError, Tool, compile_pool, compile_schema, compile_schema_grammar
+from gbnf.compiler import in_grammar_order, json_text, references
 from gbnf.errors import InvalidCall, Unsatisfiable
-from gbnf.validate import validate_json
-from gbnf.literals import json_text
-from gbnf.schema import in_grammar_order
+from gbnf.read import validate_json
 from tests.conftest import MANIFESTS, REPO
 
 RULE = re.compile(r"^([^\s]+) ::= ", re.M)
@@ -377,13 +375,13 @@ def test_a_remote_ref_is_left_to_the_validator(engine):
 def test_past_the_compile_budget_the_rest_is_any_value(engine, monkeypatch):
     schema = {"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}, "b": {
         "type": "object", "properties": {"c": {"type": "integer"}}}}, "required": ["a", "b"]}
-    monkeypatch.setattr(rules, "GRAMMAR_CHARS", 20)  # passed once a's rule is written
+    monkeypatch.setattr("gbnf.compiler._rules.GRAMMAR_CHARS", 20)  # passed once a's rule is written
     grammar = compile_schema_grammar(schema)
     assert grammar.looser == ("b: the grammar passed 20 characters: this part and every part not yet emitted "
                               "are any JSON value",)
     assert engine.accepts(grammar.text, '{"a": "x", "b": [true]}')
     assert not engine.accepts(grammar.text, '{"a": "long", "b": {"c": 1}}')
-    monkeypatch.setattr(rules, "COMPILE_SECONDS", 0)
+    monkeypatch.setattr("gbnf.compiler._rules.COMPILE_SECONDS", 0)
     grammar = compile_schema_grammar(schema)
     assert grammar.looser == ("(root): the compile passed 0 s: this part and every part not yet emitted are any "
                               "JSON value",)

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from gbnf import ManifestError, SchemaError, compile_pool, compile_schema, compile_schema_grammar, load_manifests
-from gbnf.importers import bfcl_schema, import_each, import_tools, read_import_file, write_manifests
+from gbnf.compiler import json_text
 from gbnf.errors import Unsatisfiable
-from gbnf.literals import json_text
+from gbnf.tools import bfcl_schema, import_each, import_tools, read_import_file, write_manifests
 from tests.conftest import REPO
 
 

@@ -7,11 +7,9 @@ import json
 
 import pytest
 
+from gbnf.backends import Completion
+from gbnf.endpoint import MAX_PARALLEL, Shaping, parse_request, read, reply
 from gbnf.errors import ApiError, InvalidCall
-from gbnf.endpoint.chat import read, reply
-from gbnf.endpoint.request import MAX_PARALLEL, Shaping, parse_request
-from gbnf.backends.base import Completion
-
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
                                             "parameters": {"type": "object", "properties": {

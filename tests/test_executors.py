@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from gbnf.executors import MAX_BYTES, RESULT_CAP, find_files, get_now, read_file
+from gbnf.tools import MAX_BYTES, RESULT_CAP, find_files, get_now, read_file
 
 
 @pytest.fixture()

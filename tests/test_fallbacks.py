@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 
 from gbnf import GbnfError
-from gbnf.backends.base import Completion, Sampling
+from gbnf.backends import Completion, Sampling
 from gbnf.errors import BackendError
-from gbnf.plaintext import exact_lines, parse_lines, parse_pick, pick_one
-from gbnf.salvage import cite, cut_repetition, grounded, omitted, salvage, salvage_messages
-from gbnf.softparse import soft_parse
-from gbnf.validate import ToolCall
-from tests.scripted import ScriptedBackend
+from gbnf.plan import cite, cut_repetition, grounded, omitted, salvage, salvage_messages
+from gbnf.read import ToolCall, exact_lines, parse_lines, parse_pick, pick_one, soft_parse
+from gbnf.testing import ScriptedBackend
 
 CORPUS = json.loads(Path(__file__).with_name("data").joinpath("sloppy.json").read_text(encoding="utf-8"))
 

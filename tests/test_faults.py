@@ -14,10 +14,9 @@ import time
 import httpx
 import pytest
 
-from gbnf.backends.base import Sampling
-from gbnf.backends.server import AsyncServerBackend, ServerBackend
+from gbnf.backends import AsyncServerBackend, Sampling, ServerBackend
 from gbnf.errors import BackendError, ServerError
-from gbnf.server.process import LlamaServer, free_port
+from gbnf.llama_server import LlamaServer, free_port
 from tests.fakes import Fake
 
 HI = [{"role": "user", "content": "hi"}]

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from gbnf import Planner, Tool, compile_pool, function_tool
 from gbnf.errors import ManifestError
-from gbnf.manifest import load_manifest
+from gbnf.tools import load_manifest
 
 
 @function_tool

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from gbnf.endpoint.process import ServeProcess
+from gbnf.endpoint import ServeProcess
 from gbnf.errors import ManifestError, McpError
-from gbnf.mcp_servers import McpServer, McpTools, http_server, read_config, stdio_server
-from gbnf.server.process import free_port
+from gbnf.llama_server import free_port
+from gbnf.tools import McpServer, McpTools, http_server, read_config, stdio_server
 from tests.conftest import REPO
 
 NOTES = f"{sys.executable} {REPO / 'tests' / 'servers' / 'notes_server.py'}"
@@ -111,12 +111,14 @@ def _plan(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=300, cwd=REPO)
 
 
+@pytest.mark.model
 def test_gbnf_plan_answers_from_an_mcp_servers_tool():
     done = _plan("--mcp", NOTES, "Find my note about the dentist", "-v")
     assert done.returncode == 0, done.stderr
     assert '"name":"search_notes"' in done.stderr and "Dr Rossi" in done.stdout
 
 
+@pytest.mark.model
 def test_gbnf_plan_with_a_server_killed_mid_plan_ends_in_one_line_and_exit_1():
     start = time.monotonic()
     done = _plan("--mcp", f"{NOTES} --fault crash", "--mcp-timeout", "10", "Find my note about the dentist")
@@ -125,6 +127,7 @@ def test_gbnf_plan_with_a_server_killed_mid_plan_ends_in_one_line_and_exit_1():
     assert "gbnf: MCP server notes_server failed to call search_notes" in done.stderr
 
 
+@pytest.mark.model
 def test_gbnf_serve_plans_a_request_without_tools_with_the_mcp_servers_tools():
     process = ServeProcess("--mcp", NOTES, "-v").start()
     try:

@@ -9,12 +9,10 @@ import sys
 
 import pytest
 
-from gbnf import native
-from gbnf.doctor import inprocess_decode, server_decode
+from gbnf.backends import ENV_REPACK, extra_buffers, signal_name
+from gbnf.cli import inprocess_decode, server_decode, supervised
 from gbnf.errors import BackendError
-from gbnf.server import build
-from gbnf.server.process import LlamaServer
-from gbnf.supervise import supervised
+from gbnf.llama_server import CMAKE_FLAGS, LlamaServer, built_binary
 
 
 def test_the_embedded_model_decodes_in_process_in_a_child():
@@ -48,36 +46,36 @@ def test_doctor_prints_the_facts_and_fails_on_a_bad_model(tmp_path):
 
 
 def test_extra_buffers_follow_the_cpu_and_the_switch(monkeypatch):
-    monkeypatch.delenv(native.ENV_REPACK, raising=False)
-    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"avx2", "amx_tile", "amx_int8"}))
-    assert native.extra_buffers(amx_kernels=True) is False
-    assert native.extra_buffers(amx_kernels=False) is True
-    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"avx2"}))
-    assert native.extra_buffers(amx_kernels=True) is True
-    monkeypatch.setenv(native.ENV_REPACK, "0")
-    assert native.extra_buffers(amx_kernels=False) is False
-    monkeypatch.setenv(native.ENV_REPACK, "1")
-    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"amx_int8"}))
-    assert native.extra_buffers(amx_kernels=True) is True
-    monkeypatch.setenv(native.ENV_REPACK, "maybe")
+    monkeypatch.delenv(ENV_REPACK, raising=False)
+    monkeypatch.setattr("gbnf.backends._native.cpu_flags", lambda: frozenset({"avx2", "amx_tile", "amx_int8"}))
+    assert extra_buffers(amx_kernels=True) is False
+    assert extra_buffers(amx_kernels=False) is True
+    monkeypatch.setattr("gbnf.backends._native.cpu_flags", lambda: frozenset({"avx2"}))
+    assert extra_buffers(amx_kernels=True) is True
+    monkeypatch.setenv(ENV_REPACK, "0")
+    assert extra_buffers(amx_kernels=False) is False
+    monkeypatch.setenv(ENV_REPACK, "1")
+    monkeypatch.setattr("gbnf.backends._native.cpu_flags", lambda: frozenset({"amx_int8"}))
+    assert extra_buffers(amx_kernels=True) is True
+    monkeypatch.setenv(ENV_REPACK, "maybe")
     with pytest.raises(BackendError, match="GBNF_REPACK='maybe'"):
-        native.extra_buffers(amx_kernels=True)
+        extra_buffers(amx_kernels=True)
 
 
 def test_llama_server_is_started_without_repack_where_it_is_not_safe(monkeypatch):
-    monkeypatch.setenv(native.ENV_REPACK, "0")
+    monkeypatch.setenv(ENV_REPACK, "0")
     assert "--no-repack" in LlamaServer(binary="/bin/true").command()
-    monkeypatch.delenv(native.ENV_REPACK)
-    monkeypatch.setattr(native, "cpu_flags", lambda: frozenset({"amx_int8"}))
+    monkeypatch.delenv(ENV_REPACK)
+    monkeypatch.setattr("gbnf.backends._native.cpu_flags", lambda: frozenset({"amx_int8"}))
     assert "--no-repack" in LlamaServer(binary="/bin/true").command()  # a binary of unknown build
-    assert "--no-repack" not in LlamaServer(binary=build.built_binary()).command()  # ours has no AMX kernels
+    assert "--no-repack" not in LlamaServer(binary=built_binary()).command()  # ours has no AMX kernels
 
 
 def test_the_server_cache_is_keyed_on_the_build_options(monkeypatch):
-    first = build.built_binary()
-    monkeypatch.setattr(build, "CMAKE_FLAGS", [*build.CMAKE_FLAGS, "-DGGML_AVX512=OFF"])
-    assert build.built_binary() != first
-    assert build.built_binary().parent.parent == first.parent.parent
+    first = built_binary()
+    monkeypatch.setattr("gbnf.llama_server._build.CMAKE_FLAGS", [*CMAKE_FLAGS, "-DGGML_AVX512=OFF"])
+    assert built_binary() != first
+    assert built_binary().parent.parent == first.parent.parent
 
 
 def test_a_native_crash_is_one_line_naming_the_signal(capfd):
@@ -103,4 +101,4 @@ def test_a_supervised_command_keeps_its_output_and_exit_code(capfd):
 
 @pytest.mark.parametrize(("code", "name"), [(-11, "SIGSEGV"), (139, "SIGSEGV"), (-6, "SIGABRT"), (1, None)])
 def test_signal_names(code, name):
-    assert native.signal_name(code) == name
+    assert signal_name(code) == name

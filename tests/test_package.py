@@ -1,33 +1,52 @@
-"""The package's shape: one public face, one error tree, no import cycles."""
+"""The package's shape: public faces that resolve, one error tree, no import cycles, one name for
+one thing, and bench/ and tests/ using only public names."""
 
 from __future__ import annotations
 
 import ast
 import importlib
 import inspect
+from collections import defaultdict
 from pathlib import Path
+
+import pytest
 
 import gbnf
 from gbnf import errors
 
 PACKAGE = Path(gbnf.__file__).parent
+REPO = PACKAGE.parent
 
 
-def test_every_public_name_resolves_from_the_package():
-    missing = [name for name in gbnf.__all__ if getattr(gbnf, name, None) is None]
-    assert missing == []
+def _modules() -> dict[str, Path]:
+    """Every module of the package by dotted name."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+MODULES = _modules()
+PUBLIC = sorted(name for name in MODULES if not any(part.startswith("_") for part in name.split(".")))
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_every_public_name_resolves(name):
+    module = importlib.import_module(name)
+    assert [n for n in getattr(module, "__all__", []) if getattr(module, n, None) is None] == []
 
 
 def test_every_exception_is_a_gbnf_error_defined_in_errors():
     defined = {name: [cls.__name__ for _, cls in inspect.getmembers(importlib.import_module(name), inspect.isclass)
                       if issubclass(cls, BaseException) and cls.__module__ == name]
-               for name in _modules() if not name.endswith("__main__")}
+               for name in MODULES if not name.endswith("__main__")}
     assert {name: classes for name, classes in defined.items() if classes and name != "gbnf.errors"} == {}
     assert all(issubclass(getattr(errors, name), gbnf.GbnfError) for name in defined["gbnf.errors"])
 
 
-def test_no_import_cycles_between_modules():
-    graph = {name: _imports(path) for name, path in _modules().items()}
+def test_no_import_cycles_typing_imports_included():
+    graph = {name: _imports(name, path) for name, path in MODULES.items()}
     cycles = []
 
     def walk(name: str, stack: list[str]) -> None:
@@ -44,27 +63,62 @@ def test_no_import_cycles_between_modules():
     assert cycles == []
 
 
-def _modules() -> dict[str, Path]:
-    """Every module of the package by dotted name."""
-    found = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return found
+def test_no_two_classes_or_functions_share_a_name():
+    where = defaultdict(list)
+    for name, path in MODULES.items():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                where[node.name].append(name)
+    assert {name: found for name, found in where.items() if len(found) > 1 and name != "__getattr__"} == {}
 
 
-def _imports(path: Path) -> set[str]:
-    """The package modules a module imports when it is loaded (not under TYPE_CHECKING, not in functions)."""
-    known = _modules()
+def test_no_module_is_shadowed_by_a_name_of_its_package():
+    shadowed = []
+    for name in PUBLIC:
+        module = importlib.import_module(name)
+        for child in MODULES:
+            head, _, last = child.rpartition(".")
+            if head == name and last in getattr(module, "__all__", []):
+                shadowed.append(child)
+    assert shadowed == []
+
+
+@pytest.mark.parametrize("folder", ["bench", "tests"])
+def test_bench_and_tests_import_only_public_names(folder):
+    private = []
+    for path in (REPO / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "gbnf":
+                public = set(getattr(importlib.import_module(node.module), "__all__", ()))
+                private += [f"{path.name}: {node.module}.{a.name}" for a in node.names
+                            if a.name not in public and f"{node.module}.{a.name}" not in PUBLIC]
+            elif isinstance(node, ast.Import):
+                private += [f"{path.name}: {a.name}" for a in node.names
+                            if a.name.split(".")[0] == "gbnf" and a.name not in PUBLIC]
+    assert private == []
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The package modules a module imports when loaded, typing-only imports included (not those
+    in functions, which run later), and the packages they are in (whose ``__init__`` runs
+    first), leaving out the module's own packages (already being loaded)."""
     found = set()
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            continue
-        for item in [node] if not isinstance(node, (ast.If, ast.Try)) else ast.walk(node):
-            if isinstance(item, ast.ImportFrom) and item.module and item.module.split(".")[0] == "gbnf":
-                found |= {f"{item.module}.{a.name}" if f"{item.module}.{a.name}" in known else item.module
-                          for a in item.names}
-            elif isinstance(item, ast.Import):
-                found |= {a.name for a in item.names if a.name.split(".")[0] == "gbnf"}
-    return found & set(known)
+    for node in _loaded(ast.parse(path.read_text()).body):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "gbnf":
+            found |= {f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in MODULES else node.module
+                      for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "gbnf"}
+    packages = {".".join(dep.split(".")[:i]) for dep in found for i in range(1, dep.count(".") + 1)}
+    own = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)}
+    return (found | packages) & set(MODULES) - own - {name}
 
+
+def _loaded(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements that run when a module is loaded, in ``if`` and ``try`` blocks too."""
+    found = []
+    for node in body:
+        found.append(node)
+        if isinstance(node, (ast.If, ast.Try)):
+            found += _loaded(node.body + node.orelse + getattr(node, "finalbody", []))
+    return found

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
 from gbnf import GbnfError, Tool
-from gbnf.backends.base import Completion
+from gbnf.backends import Completion
 from gbnf.errors import BackendError
-from gbnf.events import Event, TraceWriter
-from gbnf.planner import Planner, copy_bias
+from gbnf.plan import Event, Planner, PlanOptions, TraceWriter, copy_bias
+from gbnf.testing import ScriptedBackend
 from tests.conftest import MANIFESTS
-from tests.scripted import ScriptedBackend
 
 
 def call(name, **arguments):
@@ -34,7 +33,7 @@ def planner(tools, *replies, executors=None, **options):
     options.setdefault("single_use", False)
     options.setdefault("cite", False)  # citing and clauses have tests of their own
     options.setdefault("still_to_do", False)
-    p = Planner(tools, backend, executors or {}, **options)
+    p = Planner(tools, backend, executors or {}, options=PlanOptions(**options))
     p.subscribe(events.append)
     return p, backend, events
 
@@ -187,7 +186,7 @@ def test_grammar_is_compiled_once_per_pool(tools):
 
 
 def test_grammar_cache_keeps_the_pools_used_last(tools, monkeypatch):
-    monkeypatch.setattr("gbnf.planner.GRAMMAR_CACHE", 2)
+    monkeypatch.setattr("gbnf.plan._planner.GRAMMAR_CACHE", 2)
     p, _, _ = planner(tools)
     a, b, c = tools[:1], tools[1:2], tools[2:3]
     first = p.grammar(a)
@@ -229,7 +228,7 @@ def test_async_run(tools):
 def test_a_pool_without_a_final_tool_gets_final_answer_unless_it_names_another():
     assert [t.name for t in Planner([Tool("a", "d")], ScriptedBackend()).tools] == ["a", "final_answer"]
     with pytest.raises(GbnfError, match="no 'done' tool"):
-        Planner([Tool("a", "d")], ScriptedBackend(), final_tool="done")
+        Planner([Tool("a", "d")], ScriptedBackend(), options=PlanOptions(final_tool="done"))
 
 
 def test_trace_writes_json_lines(tools, tmp_path):
@@ -289,7 +288,7 @@ def test_soft_mode_parses_sloppy_calls_and_takes_prose_as_final(tools):
 
 
 def test_native_mode_sends_tools_never_a_grammar(tools):
-    from gbnf.backends.base import Completion as C
+    from gbnf.backends import Completion as C
 
     native = C("", tool_calls=({"name": "get_now", "arguments": {"timezone": "UTC"}},))
     p, backend, _ = planner(tools, native, "Noon.", executors={"get_now": lambda timezone: "12:00"}, mode="native")
@@ -337,7 +336,7 @@ def test_strings_and_arrays_are_bounded_in_the_grammar_and_the_validator(tools):
     send = next(t for t in p.tools if t.name == "send_messages").parameters
     assert send["properties"]["recipients"]["maxItems"] == 10 and send["properties"]["text"]["maxLength"] == 200
     assert "maxLength" not in next(t for t in p.tools if t.name == "schedule_reminder").parameters["properties"]["when"]
-    unbounded = Planner(tools, ScriptedBackend(), string_chars=None, array_items=None)
+    unbounded = Planner(tools, ScriptedBackend(), options=PlanOptions(string_chars=None, array_items=None))
     assert unbounded.tools == tools
 
 
@@ -372,10 +371,11 @@ def test_without_lexical_evidence_the_model_may_answer_at_once(tools):
     assert len(next(e for e in events if e.kind == "rank").data["first"]) == 4  # the top 3 and final_answer
 
 
-@pytest.mark.parametrize("option", [{"max_steps": 0}, {"max_blocked": 0}, {"top_k": -1}, {"result_chars": 0}])
-def test_bad_settings_are_refused(tools, option):
+@pytest.mark.parametrize("option", [{"max_steps": 0}, {"max_blocked": 0}, {"top_k": -1}, {"result_chars": 0},
+                                    {"parallel": 0}])
+def test_bad_settings_are_refused(option):
     with pytest.raises(GbnfError):
-        Planner(tools, ScriptedBackend(), **option)
+        PlanOptions(**option)
 
 
 def test_copy_bias_favours_the_words_of_the_query_then_of_the_results(tools):

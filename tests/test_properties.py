@@ -17,10 +17,8 @@ from hypothesis_jsonschema import from_schema
 
 from bench.schema_suite import run_file, suite_files
 from gbnf import MAX_DEPTH, GbnfError, Tool, compile_pool, compile_schema, compile_schema_grammar
-from gbnf.lark_oracle import lark_oracle
-from gbnf.dialect_oracles import llguidance_oracle, xgrammar_oracle
-from gbnf.literals import json_text
-from gbnf.schema import in_grammar_order
+from gbnf.compiler import in_grammar_order, json_text
+from gbnf.testing import lark_oracle, llguidance_oracle, xgrammar_oracle
 from tests.derive import Deriver
 
 LISTED = Path(__file__).with_name("validator_only.txt")
@@ -76,10 +74,10 @@ schemas_2020 = st.recursive(leaves, lambda c: _extend(c, tuples=True), max_leave
 
 def accepted(engine, grammar: str, text: str) -> bool:
     """The oracles' common verdict; a disagreement fails the test."""
-    verdicts = {"llama.cpp": engine.accepts(grammar, text), "lark": lark_oracle(grammar).accepts(text),
-                "llguidance": llguidance_oracle(grammar).accepts(text)}
+    verdicts = {"llama.cpp": engine.accepts(grammar, text), "lark": lark_oracle().accepts(grammar, text),
+                "llguidance": llguidance_oracle().accepts(grammar, text)}
     if XGRAMMAR:
-        verdicts["xgrammar"] = xgrammar_oracle(grammar).accepts(text)
+        verdicts["xgrammar"] = xgrammar_oracle().accepts(grammar, text)
     assert len(set(verdicts.values())) == 1, f"the oracles disagree on {text!r}: {verdicts}"
     return verdicts["llama.cpp"]
 
@@ -166,10 +164,10 @@ def test_json_schema_test_suite_decided_alike_by_other_engines(engine, path, dia
             grammar = compile_schema(case["schema"])
         except GbnfError:
             continue
-        oracle = DIALECT_ORACLES[dialect](grammar)
+        oracle = DIALECT_ORACLES[dialect]()
         for test in case["tests"]:
             text = json_text(in_grammar_order(test["data"], case["schema"]))
-            if engine.representable(text) and oracle.accepts(text) != engine.accepts(grammar, text):
+            if engine.representable(text) and oracle.accepts(grammar, text) != engine.accepts(grammar, text):
                 differ.append(f"{case['description']} :: {test['description']}")
     assert differ == []
 

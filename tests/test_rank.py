@@ -5,8 +5,17 @@ from __future__ import annotations
 import pytest
 
 from gbnf import Tool
-from gbnf.rank import (MARGIN, ModelRelevance, decide_reply, first_clause, follow_up, rank_tools, select_tools,
-                       tool_document, unasked)
+from gbnf.select import (
+    MARGIN,
+    ModelRelevance,
+    decide_reply,
+    first_clause,
+    follow_up,
+    rank_tools,
+    select_tools,
+    tool_document,
+    unasked,
+)
 from tests.conftest import REPO
 
 BENCH_TOOLS = REPO / "bench" / "tools"

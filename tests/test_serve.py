@@ -16,8 +16,8 @@ import jsonschema
 import openai
 import pytest
 
-from gbnf.endpoint.process import ServeProcess
-from gbnf.server.process import LlamaServer
+from gbnf.endpoint import ServeProcess
+from gbnf.llama_server import LlamaServer
 from tests.fakes import Fake
 
 WEATHER = {"type": "function", "function": {

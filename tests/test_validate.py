@@ -6,10 +6,9 @@ import json
 
 import pytest
 
-from gbnf.errors import InvalidCall
 from gbnf import SchemaError, Tool
-from gbnf.softparse import soft_parse
-from gbnf.validate import ToolCall, validate_call, validate_calls
+from gbnf.errors import InvalidCall
+from gbnf.read import ToolCall, soft_parse, validate_call, validate_calls
 
 
 def error(call, pool) -> str:

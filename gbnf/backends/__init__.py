@@ -1,5 +1,36 @@
-"""Model backends behind one interface: in-process llama-cpp-python, or llama-server over HTTP."""
+"""Model backends behind one interface: in-process llama-cpp-python, or an OpenAI-compatible
+server (llama-server) over HTTP; where the model file lives; what native llama.cpp may do on
+this CPU. The engines (llama-cpp-python, httpx) are imported when first asked for."""
 
-from gbnf.backends.base import AsyncBackend, Backend, Completion, Message, Sampling
+from __future__ import annotations
 
-__all__ = ["AsyncBackend", "Backend", "Completion", "Message", "Sampling"]
+from typing import TYPE_CHECKING
+
+from gbnf._lazy import lazy_names
+from gbnf.backends._base import AsyncBackend, Backend, Completion, Message, Sampling, TextSink, ToolSpec
+from gbnf.backends._model import default_model, embedded_model, gemma_model, resolve_model
+from gbnf.backends._native import ENV_REPACK, cpu_has_amx, crash_line, extra_buffers, signal_name
+
+if TYPE_CHECKING:
+    from gbnf.backends._http import AsyncServerBackend, ServerBackend
+    from gbnf.backends._inprocess import (
+        PLAIN_STOP,
+        GrammarEngine,
+        GrammarMode,
+        LlamaCppBackend,
+        penalized,
+        pick_constrained,
+    )
+    from gbnf.backends._llamacpp import grammar_sampler, llguidance_tokenizer, load_llama, system_info
+
+_LAZY = {"gbnf.backends._http": ("AsyncServerBackend", "ServerBackend"),
+         "gbnf.backends._inprocess": ("PLAIN_STOP", "GrammarEngine", "GrammarMode", "LlamaCppBackend", "penalized",
+                                      "pick_constrained"),
+         "gbnf.backends._llamacpp": ("grammar_sampler", "llguidance_tokenizer", "load_llama", "system_info")}
+__getattr__ = lazy_names(__name__, {name: module for module, names in _LAZY.items() for name in names})
+
+__all__ = ["ENV_REPACK", "PLAIN_STOP", "AsyncBackend", "AsyncServerBackend", "Backend", "Completion", "GrammarEngine",
+           "GrammarMode", "LlamaCppBackend", "Message", "Sampling", "ServerBackend", "TextSink", "ToolSpec",
+           "cpu_has_amx", "crash_line", "default_model", "embedded_model", "extra_buffers", "gemma_model",
+           "grammar_sampler", "llguidance_tokenizer", "load_llama", "penalized", "pick_constrained",
+           "resolve_model", "signal_name", "system_info"]

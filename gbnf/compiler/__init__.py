@@ -1,8 +1,8 @@
 """JSON Schema to GBNF: one bare schema, or a pool of tools as a discriminated union.
 
-Each schema position is canonicalized (:mod:`~gbnf.compiler.canonical`), emitted by the
-emitter for its kind (:mod:`~gbnf.compiler.emit`: objects, arrays, scalars) into one rule table
-(:mod:`~gbnf.compiler.rules`), which writes the grammar with only the rules and primitives the
+Each schema position is canonicalized (:mod:`~gbnf.compiler._canonical`), emitted by the
+emitter for its kind (:mod:`~gbnf.compiler._emit`: objects, arrays, scalars) into one rule table
+(:mod:`~gbnf.compiler._rules`), which writes the grammar with only the rules and primitives the
 root reaches.
 """
 
@@ -10,26 +10,39 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
-from gbnf.compiler.dialects import DIALECTS, Dialect, translate
-from gbnf.compiler.emit import MAX_DEPTH, Emitter
-from gbnf.compiler.primitives import Layout
-from gbnf.compiler.rules import Grammar, RuleTable, references, renamed, rule_word
+from gbnf.compiler._dialects import DIALECTS, Dialect, translate
+from gbnf.compiler._emit import MAX_DEPTH, Emitter
+from gbnf.compiler._literals import gbnf_literal, json_text, repeat
+from gbnf.compiler._primitives import Layout
+from gbnf.compiler._rules import Grammar, RuleTable, references, renamed, rule_word
+from gbnf.compiler._schema import bounded, check_schema, in_grammar_order, skeleton
+from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
 from gbnf.errors import SchemaError
-from gbnf.literals import gbnf_literal, json_text, repeat
-from gbnf.schema import check_schema
-from gbnf.tool import Tool
 
-__all__ = ["DIALECTS", "MAX_DEPTH", "Dialect", "Grammar", "Layout", "compile_pool", "compile_schema",
-           "compile_schema_grammar", "references", "translate"]
+__all__ = ["DIALECTS", "MAX_DEPTH", "Alt", "AnyChar", "Cls", "Dialect", "Grammar", "Layout", "Lit", "NamedSchema",
+           "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "bounded", "check_schema", "compile_pool",
+           "compile_schema", "compile_schema_grammar", "in_grammar_order", "json_text", "parse_gbnf",
+           "references", "skeleton", "translate"]
+
+
+class NamedSchema(Protocol):
+    """What the compiler reads of a tool: its name and its arguments' JSON Schema."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def parameters(self) -> dict[str, Any]: ...
 
 
 def compile_schema(schema: dict[str, Any] | bool, *, layout: Layout = "free", max_depth: int = MAX_DEPTH,
                    dialect: Dialect = "gbnf") -> str:
     """Compile one bare JSON Schema to a grammar whose start rule is one instance of it, with
-    whitespace as ``layout`` has it (see :data:`~gbnf.compiler.primitives.Layout`), in
+    whitespace as ``layout`` has it (see :data:`~gbnf.compiler._primitives.Layout`), in
     ``dialect``: GBNF (llama.cpp), ``llguidance`` or ``xgrammar``."""
     return compile_schema_grammar(schema, layout=layout, max_depth=max_depth, dialect=dialect).text
 
@@ -50,8 +63,8 @@ def compile_schema_grammar(
 
 
 def compile_pool(
-    tools: list[Tool], *, parallel: int = 1, single: bool = False, text: bool = False, layout: Layout = "free",
-    max_depth: int = MAX_DEPTH, dialect: Dialect = "gbnf"
+    tools: Sequence[NamedSchema], *, parallel: int = 1, single: bool = False, text: bool = False,
+    layout: Layout = "free", max_depth: int = MAX_DEPTH, dialect: Dialect = "gbnf"
 ) -> Grammar:
     """Compile tools to one grammar for ``{"name": <tool>, "arguments": <its args>}``.
 
@@ -108,7 +121,7 @@ _fragments: OrderedDict[tuple[str, int, str, int, int], _Fragment] = OrderedDict
 _fragments_lock = threading.Lock()
 
 
-def _arguments(table: RuleTable, tool: Tool, word: str, looser: list[str], max_depth: int, base: int) -> str:
+def _arguments(table: RuleTable, tool: NamedSchema, word: str, looser: list[str], max_depth: int, base: int) -> str:
     """The GBNF of ``tool``'s arguments in ``table``: emitted, or replayed from an earlier
     compile of the same tool (its name and the same parameters object, taken as immutable once
     compiled, as the planner's cache of pools takes them), so a new pool of known tools (a

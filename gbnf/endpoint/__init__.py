@@ -15,13 +15,16 @@ from collections.abc import Callable
 
 import uvicorn
 
-from gbnf.endpoint.app import create_app
-from gbnf.endpoint.models import LocalModel, Model, RemoteModels
-from gbnf.endpoint.request import Shaping
-from gbnf.endpoint.served import ServedTools
+from gbnf.endpoint._app import create_app
+from gbnf.endpoint._chat import read, reply
+from gbnf.endpoint._models import LocalModel, Model, RemoteModels
+from gbnf.endpoint._process import ServeProcess
+from gbnf.endpoint._request import MAX_PARALLEL, Shaping, parse_request
+from gbnf.endpoint._served import ServedTools
 from gbnf.errors import GbnfError
 
-__all__ = ["LocalModel", "Model", "RemoteModels", "ServedTools", "Shaping", "create_app", "serve"]
+__all__ = ["MAX_PARALLEL", "LocalModel", "Model", "RemoteModels", "ServeProcess", "ServedTools", "Shaping",
+           "create_app", "parse_request", "read", "reply", "serve"]
 
 
 def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retries: int = 2,
@@ -34,7 +37,7 @@ def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retrie
     config = uvicorn.Config(app, log_level=log_level,
                             access_log=log_level in ("info", "debug"))
     url = f"http://{host}:{sock.getsockname()[1]}/v1"
-    asyncio.run(_run(uvicorn.Server(config), sock, model, lambda: (on_ready or _announce)(url)))
+    asyncio.run(_serve_until_done(uvicorn.Server(config), sock, model, lambda: (on_ready or _announce)(url)))
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -53,7 +56,8 @@ def _announce(url: str) -> None:
     print(f"gbnf serve ready at {url}", flush=True)
 
 
-async def _run(server: uvicorn.Server, sock: socket.socket, model: Model, ready: Callable[[], None]) -> None:
+async def _serve_until_done(server: uvicorn.Server, sock: socket.socket, model: Model,
+                            ready: Callable[[], None]) -> None:
     await model.start()
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started and not task.done():

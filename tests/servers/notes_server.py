@@ -13,9 +13,8 @@ import os
 import time
 from typing import Annotated
 
-from pydantic import Field
-
 from mcp.server.mcpserver import MCPServer
+from pydantic import Field
 
 NOTES = {
     "dentist": "Dentist appointment on 4 December at 10:30 with Dr Rossi.",

@@ -1,0 +1,87 @@
+"""Arrays: ``prefixItems`` in order, then ``items``, within ``minItems``..``maxItems``.
+
+``uniqueItems`` over items that are a few listed values (``enum``/``const``, at most
+:data:`UNIQUE_VALUES`) is exact: one rule per set of values already written. Over anything
+else it is left to the validator, which drops repeated items.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gbnf.compiler._canonical import canonicalize
+from gbnf.compiler._literals import repeat
+from gbnf.compiler._schema import key_path
+from gbnf.compiler._walk import Walk
+from gbnf.errors import Unsatisfiable
+
+UNIQUE_VALUES = 6
+"""The most listed values whose ``uniqueItems`` the grammar holds (2**n rules at most)."""
+
+
+def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
+    """An array: its prefix items, then further items, as many as the counts allow; the array
+    ends before the first position that no value satisfies."""
+    spacing, level = e.spacing, e.base + depth
+    items = schema.get("items", True)
+    if "items" not in schema and "contains" not in schema:
+        items = schema.get("unevaluatedItems", True)
+    heads: list[str] = []
+    for i, sub in enumerate(schema.get("prefixItems") or []):
+        head = e.visit_or_none(sub, f"{name}Item{i}", f"{path}[{i}]", depth + 1)
+        if head is None:
+            items = False
+            break
+        heads.append(head)
+    item = e.visit_or_none(items, name + "Item", f"{path}[]", depth + 1)
+    low, high = e.counts(schema, path, "minItems", "maxItems")
+    if item is None:
+        high = len(heads) if high is None else min(high, len(heads))
+    if high is not None and low > high:
+        raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the items allowed")
+    if high == 0:
+        return e.rule(name, f'"["{spacing.lead()} "]"')
+    if schema.get("uniqueItems") is True and (high is None or high > 1):
+        values = _listed(e, items, f"{path}[]") if not heads and item is not None else None
+        if values is not None and len(values) <= UNIQUE_VALUES:
+            return _unique(e, values, low, high, name, path, level)
+        e.loose(key_path(path, "uniqueItems"), "left to the validator (which drops repeated items)")
+
+    def tail(i: int) -> str:
+        if high is not None and i >= high:
+            return ""
+        if i >= len(heads):
+            return repeat(f"{spacing.sep(level)} {item}", max(low - i, 0), None if high is None else high - i)
+        element = f"{spacing.sep(level)} {heads[i]} {tail(i + 1)}".strip()
+        return element if i < low else f"({element})?"
+
+    first = f"{spacing.open(level)} {heads[0] if heads else item} {tail(1)}".strip() + spacing.close(level)
+    return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')
+
+
+def _listed(e: Walk, items: Any, path: str) -> list[str] | None:
+    """The literals of the values ``items`` lists, or None when it is not an enum or const."""
+    node = canonicalize(items, e.root, path)
+    return e.listed(node.schema, path) if node.kind == "enum" else None
+
+
+def _unique(e: Walk, values: list[str], low: int, high: int | None, name: str, path: str, level: int) -> str:
+    """An array of distinct ``values``, ``low``..``high`` of them: after each set of values
+    written, a rule offers the ones not yet written."""
+    spacing, most = e.spacing, len(values) if high is None else min(high, len(values))
+    if low > most:
+        raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the distinct values allowed")
+    rest: dict[int, str] = {}
+
+    def after(used: int) -> str:
+        if used not in rest:
+            count = bin(used).count("1")
+            options = [f"{spacing.sep(level)} {value} {after(used | 1 << i)}".strip()
+                       for i, value in enumerate(values) if not used >> i & 1] if count < most else []
+            body = " | ".join(options)
+            rest[used] = "" if not options else e.rule(f"{name}Rest", body if count < low else f"({body})?")
+        return rest[used]
+
+    first = " | ".join(f"{spacing.open(level)} {value} {after(1 << i)}".strip() for i, value in enumerate(values))
+    first = f"({first})" + spacing.close(level)
+    return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')

@@ -1,0 +1,163 @@
+"""Canonicalize one schema position before it is emitted: ``$ref`` followed, ``allOf`` merged,
+``type`` read as a list, counts and numeric bounds read as numbers. Pure functions: what the
+grammar will not hold comes back as notes (key path, why) for ``looser``."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from gbnf.compiler._literals import COUNT_LIMIT
+from gbnf.compiler._schema import ANNOTATIONS, TYPES, follow_ref, is_local, key_path, merge_all_of
+from gbnf.errors import SchemaError, Unsatisfiable
+
+# Keywords that only annotate, or that the compiler turns into grammar.
+_HANDLED = {
+    "type", "properties", "required", "items", "prefixItems", "enum", "const", "$ref", "$defs",
+    "definitions", "anyOf", "oneOf", "allOf", "minItems", "maxItems", "minLength", "maxLength",
+    "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "nullable",
+    "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
+    "multipleOf", "uniqueItems", *ANNOTATIONS,
+}
+_APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
+_UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
+
+Note = tuple[str, str]
+Kind = Literal["any", "anyOf", "oneOf", "enum", "typed"]
+
+
+@dataclass(frozen=True)
+class Node:
+    """One schema position, canonical: ``any`` (every JSON value), a union (``anyOf``/``oneOf``
+    branches still to merge with the rest), ``enum`` (``const`` or ``enum``), or ``typed`` (one
+    alternative per type in ``types``). ``refs`` are the ``$ref`` s followed to reach it without
+    nesting (one more is a cycle)."""
+
+    kind: Kind
+    schema: dict[str, Any]
+    refs: frozenset[str]
+    notes: tuple[Note, ...] = ()
+    types: tuple[str, ...] = ()
+
+
+def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = frozenset()) -> Node:
+    """``schema`` at ``path`` (a part of ``root``, which its ``$ref`` s point into) as a :class:`Node`."""
+    notes: list[Note] = []
+    while True:
+        if schema is True or schema == {}:
+            return Node("any", {}, refs, tuple(notes))
+        if schema is False:
+            raise Unsatisfiable(path, "the schema 'false' matches no value")
+        if not isinstance(schema, dict):
+            raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
+        unevaluated = [keyword for keyword in _UNEVALUATED if keyword in schema]
+        if unevaluated and not _APPLICATORS.isdisjoint(schema):
+            notes += [(key_path(path, keyword), "beside applicators: left to the validator")
+                      for keyword in sorted(unevaluated)]
+            schema = {k: v for k, v in schema.items() if k not in unevaluated}
+        if "$ref" in schema:
+            ref = schema["$ref"]
+            if ref in refs:
+                raise SchemaError(key_path(path, "$ref"), f"{ref!r} refers to itself without nesting")
+            if isinstance(ref, str) and not is_local(root, ref):
+                notes.append((key_path(path, "$ref"), f"{ref!r} is not fetched: any value, left to the validator"))
+                return Node("any", {}, refs, tuple(notes))
+            target = follow_ref(root, ref, path)
+            said = target if isinstance(target, dict) else {}
+            # keywords beside the $ref that add nothing leave the target itself, which the emitter
+            # then meets again (and emits once) wherever the $ref is used
+            rest = {k: v for k, v in schema.items()
+                    if k not in ("$ref", "$defs", "definitions", *ANNOTATIONS) and (k not in said or said[k] != v)}
+            schema, refs = merge_all_of([target, rest], path) if rest else target, refs | {ref}
+            continue
+        if "allOf" in schema:
+            rest = {k: v for k, v in schema.items() if k != "allOf"}
+            parts = [_without_unevaluated(_deref(part, root, path)) for part in schema["allOf"]]
+            schema = merge_all_of([rest, *parts], path)
+            continue
+        break
+    for keyword in ("anyOf", "oneOf"):
+        if keyword in schema:
+            return Node(keyword, schema, refs, tuple(notes))
+    notes += [(key_path(path, keyword), "left to the validator") for keyword in sorted(set(schema) - _HANDLED)]
+    if "const" in schema or "enum" in schema:
+        return Node("enum", schema, refs, tuple(notes))
+    return Node("typed", schema, refs, tuple(notes), _declared_types(schema, path))
+
+
+def count_bounds(schema: dict[str, Any], path: str, low_key: str, high_key: str
+                 ) -> tuple[int, int | None, list[Note]]:
+    """A count's bounds (``minLength``/``maxLength`` and the like) as whole numbers; a bound
+    past ``COUNT_LIMIT`` is left to the validator (a note); a minimum above the maximum is a
+    :class:`SchemaError`."""
+    bounds: list[int | None] = []
+    notes: list[Note] = []
+    for key, default in ((low_key, 0), (high_key, None)):
+        value = schema.get(key, default)
+        if value is None:
+            bounds.append(None)
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or (
+                math.isfinite(value) and value != int(value)):
+            raise SchemaError(key_path(path, key), f"{key} must be a whole number >= 0, not {value!r}")
+        if value > COUNT_LIMIT:
+            notes.append((key_path(path, key), f"past {COUNT_LIMIT}: left to the validator"))
+            bounds.append(COUNT_LIMIT if key == low_key else None)
+        else:
+            bounds.append(int(value))
+    low, high = bounds
+    if high is not None and low is not None and low > high:
+        raise Unsatisfiable(key_path(path, low_key), f"{low_key} is larger than {high_key}")
+    return low or 0, high, notes
+
+
+def numeric_bounds(schema: dict[str, Any], integer: bool) -> tuple[Any, Any]:
+    """(low, high) from minimum/maximum/exclusive*: whole numbers for integers."""
+    low = high = None
+    for key, strict in (("minimum", False), ("exclusiveMinimum", True)):
+        if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool):
+            value = schema[key]
+            value = (math.floor(value) + 1 if strict else math.ceil(value)) if integer else value
+            low = value if low is None else max(low, value)
+    for key, strict in (("maximum", False), ("exclusiveMaximum", True)):
+        if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool):
+            value = schema[key]
+            value = (math.ceil(value) - 1 if strict else math.floor(value)) if integer else value
+            high = value if high is None else min(high, value)
+    return low, high
+
+
+def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:
+    """The declared types (every type when none is), ``nullable`` read as ``null``, and
+    ``integer`` folded into ``number`` when both are there."""
+    declared = schema.get("type")
+    types = list(TYPES) if declared is None else ([declared] if isinstance(declared, str) else list(declared))
+    unknown = [t for t in types if t not in TYPES]
+    if unknown:
+        raise SchemaError(key_path(path, "type"), f"unknown type {unknown[0]!r}")
+    if schema.get("nullable") is True and "null" not in types:
+        types.append("null")
+    if "integer" in types and "number" in types:
+        types.remove("integer")
+    return tuple(types)
+
+
+def _deref(schema: Any, root: Any, path: str) -> Any:
+    """An allOf part with its top-level local ``$ref`` followed (so two refs can merge)."""
+    seen = set()
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
+        seen.add(schema["$ref"])
+        target = follow_ref(root, schema["$ref"], path)
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        if not isinstance(target, dict):
+            return target if not rest else merge_all_of([target, rest], path)
+        schema = {**target, **rest} if not set(rest) & set(target) else merge_all_of([target, rest], path)
+    return schema
+
+
+def _without_unevaluated(schema: Any) -> Any:
+    """An allOf part without unevaluated* (they cannot be judged once parts are merged)."""
+    if isinstance(schema, dict):
+        return {k: v for k, v in schema.items() if k not in _UNEVALUATED}
+    return schema

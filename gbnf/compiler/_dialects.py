@@ -1,0 +1,236 @@
+"""The same grammar for other engines: llguidance's Lark-like syntax and XGrammar's EBNF.
+
+Both are written from the parsed GBNF, so they hold exactly the language llama.cpp decides.
+
+llguidance lexes before it parses: string literals and ``/regex/`` s are lexemes, uppercase
+rules are terminals (compiled to one regex each), lowercase rules are context-free, and its
+lexer is greedy without backtracking. Every rule that reaches no recursion and is used by none
+that does is written as a terminal, so a whole call without generic JSON is one regular
+expression; the rules on a cycle (the generic ``jsonValue``), those that use one, and every rule
+below them are lowercase with one-character lexemes, so no lexing choice can differ from
+llama.cpp's character-level decision. Character classes are written for Rust's ``regex`` crate
+(which llguidance uses): every character but ASCII letters and digits as ``\\x{...}``,
+surrogates (which UTF-8 cannot carry) left out.
+
+XGrammar's EBNF is GBNF's syntax, written back from the tree with the escapes XGrammar reads as
+llama.cpp does (``\\uXXXX``: it reads every hex digit after ``\\x``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Literal
+
+from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf, refs_in
+from gbnf.errors import GbnfError, GrammarError
+
+Dialect = Literal["gbnf", "llguidance", "xgrammar"]
+DIALECTS: tuple[Dialect, ...] = ("gbnf", "llguidance", "xgrammar")
+_SURROGATES = (0xD800, 0xDFFF)
+
+
+@functools.lru_cache(maxsize=64)
+def translate(gbnf_text: str, dialect: Dialect) -> str:
+    """``gbnf_text`` written for ``dialect``'s engine (unchanged for ``gbnf``); the last 64
+    translations are kept, so a planner's or server's repeated grammar is parsed once."""
+    if dialect == "gbnf":
+        return gbnf_text
+    if dialect not in DIALECTS:
+        raise GbnfError(f"unknown dialect {dialect!r}: choose one of {', '.join(DIALECTS)}")
+    grammar = parse_gbnf(gbnf_text)
+    return to_llguidance(grammar) if dialect == "llguidance" else to_xgrammar(grammar)
+
+
+# -- llguidance ------------------------------------------------------------------------
+
+LLGUIDANCE_NESTING = 1500
+"""The deepest chain of rules written for llguidance: llguidance 1.9 loads a chain of 2,000
+nested rules and dies with SIGSEGV on one of 3,000 (its grammar passes recurse)."""
+
+
+def to_llguidance(grammar: ParsedGrammar) -> str:
+    """The grammar in llguidance's Lark-like syntax (``start`` is ``root``)."""
+    rules = grammar.by_name()
+    if "root" not in rules:
+        raise GbnfError("the grammar has no root rule")
+    refs = {name: {ref.name for ref in refs_in(rule.body)} for name, rule in rules.items()}
+    undefined = sorted(set().union(*refs.values()) - set(rules))
+    if undefined:
+        raise GbnfError(f"undefined rule {undefined[0]!r}")
+    depth = _nesting(refs, "root")
+    if depth > LLGUIDANCE_NESTING:
+        raise GrammarError(f"{depth} rules nest in one chain (an object with that many optional properties): "
+                           f"llguidance overflows its stack loading a chain past about 2,500 (SIGSEGV), so "
+                           f"this grammar is not written for it past {LLGUIDANCE_NESTING}", "")
+    context_free = _lexed(refs)
+    names = {name: _snake(name) if name in context_free else _snake(name).upper() for name in rules}
+    names = {name: "start-" if value == "start" else value for name, value in names.items()}  # "start" is ours
+    lines = ["%llguidance {}", "", f"start: {names['root']}"]
+    for name, rule in rules.items():
+        lines.append(f"{names[name]}: {_lark(rule.body, names, name in context_free)}")
+    return "\n".join(lines) + "\n"
+
+
+def _lexed(refs: dict[str, set[str]]) -> set[str]:
+    """The rules that must stay context-free: those on a reference cycle, those that refer to
+    one, and every rule these refer to."""
+    def reaches(start: str) -> set[str]:
+        seen, stack = set(), list(refs[start])
+        while stack:
+            name = stack.pop()
+            if name not in seen:
+                seen.add(name)
+                stack.extend(refs[name])
+        return seen
+
+    reach = {name: reaches(name) for name in refs}
+    cyclic = {name for name in refs if name in reach[name]}
+    above = {name for name in refs if name in cyclic or reach[name] & cyclic}
+    return above | {below for name in above for below in reach[name]}
+
+
+def _snake(name: str) -> str:
+    """``jsonValue`` -> ``json_value``: one-to-one, since GBNF names here have no ``_``."""
+    return re.sub(r"[A-Z]", lambda m: "_" + m.group().lower(), name).replace("-", "_-")
+
+
+def _lark(node: Node, names: dict[str, str], lexed: bool) -> str:
+    """``node`` in Lark syntax; in a ``lexed`` (lowercase) rule every literal is cut into
+    one-character lexemes (see :func:`to_llguidance`)."""
+    if isinstance(node, Lit):
+        pieces = list(node.text) if lexed and len(node.text) > 1 else [node.text]
+        return " ".join(_lark_literal(piece) for piece in pieces)
+    if isinstance(node, Cls):
+        return f"/{_rust_class(node)}/"
+    if isinstance(node, AnyChar):
+        return "/(?s:.)/"
+    if isinstance(node, Ref):
+        return names[node.name]
+    if isinstance(node, Seq):
+        return " ".join(_group(item, names, lexed, False) for item in node.items) if node.items else '""'
+    if isinstance(node, Alt):
+        return " | ".join(_lark(option, names, lexed) for option in node.options)
+    item = _group(node.item, names, lexed, True)
+    if (node.low, node.high) == (0, None):
+        return f"{item}*"
+    if (node.low, node.high) == (1, None):
+        return f"{item}+"
+    if (node.low, node.high) == (0, 1):
+        return f"{item}?"
+    return f"{item}{{{node.low},{'' if node.high is None else node.high}}}"
+
+
+def _group(node: Node, names: dict[str, str], lexed: bool, repeated: bool) -> str:
+    text = _lark(node, names, lexed)
+    return f"({text})" if _compound(node, repeated) or repeated and " " in text else text
+
+
+def _compound(node: Node, repeated: bool) -> bool:
+    """Whether ``node`` needs parentheses as an item of a sequence (or of a repetition)."""
+    return repeated and isinstance(node, Rep) or isinstance(node, (Seq, Alt)) and len(_items(node)) > 1
+
+
+def _items(node: Seq | Alt) -> tuple[Node, ...]:
+    return node.items if isinstance(node, Seq) else node.options
+
+
+def _lark_literal(text: str) -> str:
+    """A string literal: JSON-style escapes for quote, backslash and control characters."""
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return f'"{"".join(out)}"'
+
+
+def _rust_class(node: Cls) -> str:
+    """A character class for Rust's ``regex`` crate; an empty one matches nothing."""
+    ranges = []
+    for low, high in node.ranges:
+        if low > high:
+            continue
+        first, last = _SURROGATES
+        if low < first <= high or low <= last < high or first <= low <= high <= last:
+            if low < _SURROGATES[0]:
+                ranges.append((low, min(high, _SURROGATES[0] - 1)))
+            if high > _SURROGATES[1]:
+                ranges.append((max(low, _SURROGATES[1] + 1), high))
+            continue
+        ranges.append((low, high))
+    if not ranges:
+        return "(?s:.)" if node.negated else "[^\\x{0}-\\x{10FFFF}]"
+    body = "".join(_rust_char(lo) if lo == hi else f"{_rust_char(lo)}-{_rust_char(hi)}" for lo, hi in ranges)
+    return f"[{'^' if node.negated else ''}{body}]"
+
+
+def _rust_char(code: int) -> str:
+    return chr(code) if chr(code).isascii() and chr(code).isalnum() else f"\\x{{{code:X}}}"
+
+
+# -- XGrammar --------------------------------------------------------------------------
+
+
+def to_xgrammar(grammar: ParsedGrammar) -> str:
+    """The grammar in XGrammar's EBNF (GBNF's syntax, escapes normalized)."""
+    return "".join(f"{rule.name} ::= {_ebnf(rule.body)}\n" for rule in grammar.rules)
+
+
+def _ebnf(node: Node) -> str:
+    if isinstance(node, Lit):
+        return '"' + "".join(_ebnf_char(c, '"') for c in node.text) + '"'
+    if isinstance(node, Cls):
+        body = "".join(_ebnf_char(chr(lo), "]-^") if lo == hi else
+                       f"{_ebnf_char(chr(lo), ']-^')}-{_ebnf_char(chr(hi), ']-^')}" for lo, hi in node.ranges)
+        return f"[{'^' if node.negated else ''}{body}]"
+    if isinstance(node, AnyChar):
+        return "[\\u0000-\\U0010FFFF]"
+    if isinstance(node, Ref):
+        return node.name
+    if isinstance(node, Seq):
+        return " ".join(_ebnf_group(item, False) for item in node.items) if node.items else '""'
+    if isinstance(node, Alt):
+        return " | ".join(_ebnf(option) for option in node.options)
+    item = _ebnf_group(node.item, True)
+    if (node.low, node.high) == (0, None):
+        return f"{item}*"
+    if (node.low, node.high) == (0, 1):
+        return f"{item}?"
+    return f"{item}{{{node.low},{'' if node.high is None else node.high}}}"
+
+
+def _ebnf_group(node: Node, repeated: bool) -> str:
+    text = _ebnf(node)
+    return f"({text})" if _compound(node, repeated) else text
+
+
+def _ebnf_char(char: str, special: str) -> str:
+    code = ord(char)
+    if char == "\\" or char in special:
+        return "\\" + char
+    if code < 0x20 or code == 0x7F:
+        return f"\\u{code:04X}"  # XGrammar reads every hex digit after \\x: \\x1Fb would be U+01FB
+    return char
+
+
+def _nesting(refs: dict[str, set[str]], root: str) -> int:
+    """The longest chain of rules from ``root``, each referring to the next (a rule met again on
+    the way ends the chain); iterative, since the chain may be longer than Python's recursion."""
+    depth: dict[str, int] = {}
+    path = {root}
+    stack = [(root, iter(sorted(refs[root])))]
+    while stack:
+        name, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            path.discard(name)
+            depth[name] = 1 + max((depth.get(c, 0) for c in refs[name] if c not in path), default=0)
+        elif child not in depth and child not in path:
+            path.add(child)
+            stack.append((child, iter(sorted(refs[child]))))
+    return depth[root]

@@ -1,0 +1,162 @@
+"""The walk: each schema position canonicalized, then emitted by the emitter for its kind into
+one rule table. Unions and enums are here; objects, arrays and scalars have modules of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gbnf import _jsonread as jsonread
+from gbnf.compiler._arrays import emit_array
+from gbnf.compiler._canonical import Node, canonicalize, count_bounds
+from gbnf.compiler._literals import json_literal
+from gbnf.compiler._objects import emit_object
+from gbnf.compiler._rules import RuleTable
+from gbnf.compiler._scalars import emit_integer, emit_number, emit_string
+from gbnf.compiler._schema import ANNOTATIONS, key_path, validity
+from gbnf.errors import SchemaError, Unsatisfiable
+
+MAX_DEPTH = 4
+"""Objects and arrays nested deeper than this below the root become generic JSON."""
+
+
+class Emitter:
+    """Emits the instances of one root schema (a tool's parameters) into a shared rule table;
+    what the grammar holds loosely goes to ``looser``.
+
+    Each part of the schema is emitted once per depth: a part reached again (a ``$ref`` used in
+    many places, a recursive union) reuses its rule, and its looser spots are reported at the
+    first path that reached it. Without this, recursive unions cost time exponential in depth.
+    """
+
+    def __init__(self, table: RuleTable, root: Any, looser: list[str], *, max_depth: int = MAX_DEPTH,
+                 base: int = 0) -> None:
+        self.table = table
+        self.root = root
+        self.looser = looser
+        self.max_depth = max_depth
+        self.spacing = table.spacing
+        """The GBNF of the layout's whitespace."""
+        self.base = base
+        """The nesting level of the root's value in the reply (a tool's arguments: 1)."""
+        self._done: dict[tuple[int, int, frozenset[str]], tuple[Any, str | Unsatisfiable]] = {}
+        """Each visit's result by (id of its schema, depth, refs), with the schema kept alive."""
+        self.cut = False
+        """Whether the compile's budget was spent (see :data:`~gbnf.compiler._rules.COMPILE_SECONDS`)."""
+        self.key_rules: dict[tuple[str, ...], str] = {}
+        """The rule for keys other than these declared ones, by the declared keys."""
+
+    def rule(self, name: str, body: str) -> str:
+        return self.table.add(name, body)
+
+    def loose(self, path: str, why: str) -> None:
+        self.looser.append(f"{path or '(root)'}: {why}")
+
+    def counts(self, schema: dict[str, Any], path: str, low_key: str, high_key: str) -> tuple[int, int | None]:
+        """A count's bounds as whole numbers (see :func:`count_bounds`), its notes recorded."""
+        low, high, notes = count_bounds(schema, path, low_key, high_key)
+        for where, why in notes:
+            self.loose(where, why)
+        return low, high
+
+    def visit(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str] = frozenset()) -> str:
+        """A GBNF expression for the instances of ``schema`` (at ``path``, nested ``depth`` deep)."""
+        key = (id(schema), depth, refs)
+        if key not in self._done:
+            try:
+                self._done[key] = (schema, self._emit(schema, name, path, depth, refs))
+            except Unsatisfiable as exc:
+                self._done[key] = (schema, exc.with_traceback(None))  # no frames kept alive
+        result = self._done[key][1]
+        if isinstance(result, Unsatisfiable):
+            raise result
+        return result
+
+    def visit_or_none(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str] = frozenset()
+                      ) -> str | None:
+        """Like :meth:`visit`, or None when no value satisfies ``schema``."""
+        if schema is False:  # the common case (additionalProperties: false), without an exception
+            return None
+        try:
+            return self.visit(schema, name, path, depth, refs)
+        except Unsatisfiable:
+            return None
+
+    def _emit(self, schema: Any, name: str, path: str, depth: int, refs: frozenset[str]) -> str:
+        spent = self.table.spent()
+        if spent:
+            if not self.cut:
+                self.loose(path, f"{spent}: this part and every part not yet emitted are any JSON value")
+                self.cut = True
+            return "jsonValue"
+        node = canonicalize(schema, self.root, path, refs)
+        for where, why in node.notes:
+            self.loose(where, why)
+        if node.kind == "any":
+            return "jsonValue"
+        if node.kind in ("anyOf", "oneOf"):
+            return self._union(node, name, path, depth)
+        if node.kind == "enum":
+            return self._enum(node.schema, name, path)
+        if depth > self.max_depth and ({"object", "array"} & set(node.types)):
+            whole = "object" if node.types == ("object",) else "value"
+            self.loose(path, f"nested deeper than {self.max_depth}: any JSON {whole}")
+            return "jsonObject" if whole == "object" else "jsonValue"
+        alternatives = [EMITTERS[kind](self, node.schema, name, path, depth) for kind in node.types]
+        if len(alternatives) == 1:
+            return alternatives[0]
+        return self.rule(name, " | ".join(alternatives))
+
+    def _union(self, node: Node, name: str, path: str, depth: int) -> str:
+        """anyOf/oneOf: one alternative per branch, each merged with the keywords beside it."""
+        keyword = node.kind
+        rest = {k: v for k, v in node.schema.items() if k != keyword and k not in ANNOTATIONS}
+        branches = node.schema[keyword]
+        if not isinstance(branches, list) or not branches:
+            raise SchemaError(key_path(path, keyword), "must be a non-empty list of schemas")
+        alternatives = []
+        for i, branch in enumerate(branches):
+            where = f"{key_path(path, keyword)}[{i}]"
+            merged = {"allOf": [rest, branch]} if rest else branch
+            alternative = self.visit_or_none(merged, f"{name}{i}", where, depth, node.refs)
+            if alternative is not None:
+                alternatives.append(alternative)
+        if not alternatives:
+            raise Unsatisfiable(key_path(path, keyword), "no branch can match")
+        if keyword == "oneOf" and len(branches) > 1:
+            self.loose(key_path(path, "oneOf"), "exclusivity left to the validator")
+        return self.rule(name, " | ".join(dict.fromkeys(alternatives)))
+
+    def _enum(self, schema: dict[str, Any], name: str, path: str) -> str:
+        """const/enum: the listed values that also satisfy the schema's other keywords."""
+        return self.rule(name, " | ".join(self.listed(schema, path)))
+
+    def listed(self, schema: dict[str, Any], path: str) -> list[str]:
+        """The JSON literals of a const/enum schema's values that satisfy its other keywords."""
+        values = [schema["const"]] if "const" in schema else schema["enum"]
+        if not isinstance(values, list):
+            raise SchemaError(key_path(path, "enum"), "must be a list")
+        if not values:
+            raise Unsatisfiable(key_path(path, "enum"), "an empty list matches no value")
+        if not all(jsonread.is_json(v) for v in values):
+            raise SchemaError(key_path(path, "const" if "const" in schema else "enum"),
+                              "NaN and Infinity are not JSON, nor is any value JSON cannot write")
+        rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
+        valid = validity(rest, self.root)
+        kept = [v for v in values if valid(v)]
+        if not kept:
+            raise Unsatisfiable(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
+        return list(dict.fromkeys(json_literal(v) for v in kept))
+
+
+TypeEmitter = Callable[[Emitter, dict[str, Any], str, str, int], str]
+EMITTERS: dict[str, TypeEmitter] = {
+    "object": emit_object,
+    "array": emit_array,
+    "string": emit_string,
+    "integer": emit_integer,
+    "number": emit_number,
+    "boolean": lambda emitter, schema, name, path, depth: "boolean",
+    "null": lambda emitter, schema, name, path, depth: "null",
+}
+"""One emitter per JSON type: ``emit(emitter, schema, rule name, key path, depth)`` -> GBNF."""

@@ -1,0 +1,162 @@
+"""Objects: declared members in schema order (required always, optional maybe), undeclared
+members as ``additionalProperties``/``patternProperties`` allow, keys that never spell a
+declared key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gbnf.compiler._literals import class_char, gbnf_literal, repeat
+from gbnf.compiler._regex import pattern_to_gbnf
+from gbnf.compiler._rules import rule_word
+from gbnf.compiler._schema import key_path
+from gbnf.compiler._walk import Walk
+from gbnf.errors import Untranslatable
+
+LINEAR_FROM = 8
+"""Objects with more optional properties than this before the first required one share their
+members' tails as rules (see :func:`_members`)."""
+
+
+def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
+    """An object: its declared members, then undeclared ones where allowed."""
+    spacing, level = e.spacing, e.base + depth
+    props = dict(schema.get("properties") or {})
+    required = [k for k in schema.get("required", []) if isinstance(k, str)]
+    for key in required:
+        props.setdefault(key, True)
+    pairs: list[tuple[str, bool]] = []
+    for key, sub in props.items():
+        visit = e.visit if key in required else e.visit_or_none  # an optional key no value fits is left out
+        value = visit(sub, name + rule_word(key), key_path(path, key), depth + 1)
+        if value is None:
+            continue
+        pairs.append((f"{spacing.key(key)} {value}", key in required))
+    extra = _extra_member(e, schema, list(props), name, path, depth)
+    if extra is None and not pairs:
+        return e.rule(name, f'"{{"{spacing.lead()} "}}"')
+    if not pairs:
+        low, high = e.counts(schema, path, "minProperties", "maxProperties")
+        more = repeat(f"{spacing.sep(level)} {extra}", max(low - 1, 0), None if high is None else high - 1)
+        inner = f"{spacing.open(level)} {extra}{more}".strip() + spacing.close(level)
+        return e.rule(name, f'"{{"{spacing.lead()} {inner if low else f"({inner})?"} "}}"')
+    for keyword in ("minProperties", "maxProperties"):
+        if keyword in schema:
+            e.loose(key_path(path, keyword), "left to the validator")
+    if extra is not None:
+        pairs.append((extra, False))
+    return e.rule(name, f'"{{"{spacing.lead()} {_members(e, pairs, extra, name, level)} "}}"')
+
+
+def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: str,
+                  depth: int) -> str | None:
+    """The rule for one undeclared member ``"key": value``, or None when none is allowed.
+
+    Without applicators beside it (see :func:`~gbnf.compiler._canonical.canonicalize`),
+    ``unevaluatedProperties`` means ``additionalProperties``.
+    """
+    extra = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
+    patterns = schema.get("patternProperties") or {}
+    options = []
+    for i, (pattern, sub) in enumerate(patterns.items()):
+        value = e.visit_or_none(sub, f"{name}Pattern{i}", key_path(path, f"/{pattern}/"), depth + 1)
+        if value is None:
+            continue
+        try:
+            key = f'"\\"" {pattern_to_gbnf(pattern)} "\\""'
+        except Untranslatable as exc:
+            e.loose(key_path(path, "patternProperties"), f"pattern {pattern!r} not translated ({exc})")
+            key = "string"
+        options.append(f"{key}{e.spacing.colon()} {value}")
+    if patterns and declared:
+        e.loose(key_path(path, "patternProperties"), "declared keys matching a pattern: left to the validator")
+    value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
+    if value is not None:
+        if patterns:
+            e.loose(key_path(path, "patternProperties"), "keys matching no pattern: left to the validator")
+        options.append(f"{_key(e, schema, declared, name, path)}{e.spacing.colon()} {value}")
+    if not options:
+        return None
+    return e.rule(f"{name}Member", " | ".join(options))
+
+
+def _key(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: str) -> str:
+    """A property name: constrained by propertyNames, and never a declared key's spelling."""
+    names = schema.get("propertyNames")
+    if isinstance(names, dict) and names:
+        if declared:
+            e.loose(key_path(path, "propertyNames"), "undeclared keys may repeat a declared one")
+        return e.visit({**names, "type": "string"}, f"{name}Key", key_path(path, "propertyNames"), 0)
+    plain = [k for k in declared if not any(c in k for c in '"\\') and all(ord(c) >= 0x20 for c in k)]
+    if len(plain) < len(declared):
+        e.loose(path, "undeclared keys may repeat a declared key that needs escapes")
+    if not plain:
+        return "string"
+    keys = tuple(plain)
+    if keys not in e.key_rules:  # objects reached again (a recursive $ref) share the key rule
+        e.key_rules[keys] = e.rule(f"{name}Key", f'"\\"" {_not_keys(e, plain, name + "KeyText")} "\\""')
+    return e.key_rules[keys]
+
+
+def _not_keys(e: Walk, suffixes: list[str], name: str) -> str:
+    """String contents that spell none of the keys (a trie walk: stop where no key ends,
+    deviate from every key, or follow one next character). ``suffixes`` are what the keys
+    still need from this point."""
+    children: dict[str, list[str]] = {}
+    for suffix in suffixes:
+        if suffix:
+            children.setdefault(suffix[0], []).append(suffix[1:])
+    options = [] if "" in suffixes else ['""']
+    excluded = "".join(class_char(c) for c in sorted(children))
+    options.append(f'([^"\\\\\\x00-\\x1F{excluded}] | stringEscape) stringChar*')
+    for i, char in enumerate(sorted(children)):
+        options.append(f"{gbnf_literal(char)} {_not_keys(e, children[char], f'{name}{i}')}")
+    return e.rule(name, " | ".join(options))
+
+
+def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, name: str, level: int) -> str:
+    """Members in schema order: required ones always, optional ones maybe, commas between.
+
+    With ``repeat_last``, the last pair (undeclared members) may repeat. Each optional member
+    that may come first starts a branch followed by the members after it; past
+    ``LINEAR_FROM`` such members, those tails are shared rules (``...Rest``), so the grammar
+    grows linearly with the number of optional properties, not quadratically.
+    """
+    sep = e.spacing.sep(level)
+
+    def framed(members: str) -> str:
+        return f"{e.spacing.open(level)} {members}".strip() + e.spacing.close(level)
+
+    def one(kv: str, req: bool, first: bool) -> str:
+        lead = "" if first else f"{sep} "
+        if kv == repeat_last:
+            return f"{kv} ({sep} {kv})*" if first else f"({sep} {kv})*"
+        return f"{lead}{kv}" if req else f"({lead}{kv})?"
+
+    leading = next((i for i, (_, req) in enumerate(pairs) if req), len(pairs))
+    tails: dict[int, str] = {}
+    if leading > LINEAR_FROM:
+        tail = ""
+        for i in range(len(pairs) - 1, 0, -1):
+            tail = tails[i] = e.rule(f"{name}Rest", f"{one(*pairs[i], False)} {tail}".strip())
+
+    def after(start: int) -> str:
+        if tails or start >= len(pairs):
+            return tails.get(start, "")
+        return " ".join(one(kv, req, False) for kv, req in pairs[start:])
+
+    branches = []
+    for i, (kv, req) in enumerate(pairs):
+        head = f"{kv} ({sep} {kv})*" if kv == repeat_last else kv
+        branches.append(f"{head} {after(i + 1)}".strip())
+        if req:
+            break
+    else:
+        if tails:  # one symbol under "?": llama.cpp refuses to repeat thousands of alternatives
+            return f"({framed(e.rule(f'{name}First', ' | '.join(branches)))})?"
+        return f"({framed(_one_of(branches))})?"
+    return framed(_one_of(branches))
+
+
+def _one_of(options: list[str]) -> str:
+    return options[0] if len(options) == 1 else f"({' | '.join(options)})"

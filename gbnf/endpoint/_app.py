@@ -1,0 +1,286 @@
+"""The ASGI app: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``GET /v1/models``, ``GET /health``.
+
+Errors are answered in OpenAI's shape (``{"error": {"message", "type", "param", "code"}}``):
+400 for a bad body, 422 when the model gives no valid reply, 502 when llama-server fails,
+503 (with Retry-After) while the model loads or the queue is full, 504 on an upstream timeout.
+A stream carries text that needs no validation as it is decoded; anything else (calls,
+structured replies) only once valid. Until its first piece, an error is a plain HTTP error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
+
+from sse_starlette import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from gbnf.endpoint._chat import Reply, pieces, reply
+from gbnf.endpoint._models import Model
+from gbnf.endpoint._request import ChatRequest, Shaping, parse_request
+from gbnf.endpoint._responses import ResponseRendering, chat_body, input_param
+from gbnf.endpoint._served import ServedTools, plan_reply, served_planner
+from gbnf.errors import ApiError, ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
+from gbnf.plan._planner import Planner
+
+log = logging.getLogger("gbnf.serve")
+MAX_BODY = 32 * 2**20
+"""The largest request body accepted, in bytes."""
+
+
+def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping(),
+               served: ServedTools | None = None) -> Starlette:
+    """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping``, invalid
+    replies asked again up to ``max_retries`` times; a request with no ``tools`` is planned with
+    ``served`` when given (:mod:`gbnf.endpoint._served`)."""
+
+    planner: Planner | None = None  # the one planner for requests without tools, made on the app's loop
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        nonlocal planner
+        await model.start()
+        if served is not None:
+            planner = served_planner(served, model, asyncio.get_running_loop())
+        yield
+        await model.close()
+
+    async def chat(request: Request) -> Response:
+        body = await _json_body(request)
+        parsed = await asyncio.to_thread(parse_request, body, shaping)  # compiling may take a while
+        ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
+        rendering = ChatRendering(parsed, ident, created)
+        if planner is not None and not body.get("tools"):
+            return await _planned(parsed, rendering, lambda answer: _completion(parsed, answer, ident, created))
+        if parsed.stream:
+            return await _stream(parsed, model, max_retries, rendering)
+        answer = await reply(parsed, model.complete, max_retries)
+        return JSONResponse(_completion(parsed, answer, ident, created))
+
+    async def responses(request: Request) -> Response:
+        body = await _json_body(request)
+        chat_request, origins = chat_body(body)
+        try:
+            parsed = await asyncio.to_thread(parse_request, chat_request, shaping)
+        except ApiError as exc:
+            exc.param = input_param(exc.param, origins)
+            raise
+        rendering = ResponseRendering(body, chat_request)
+        if planner is not None and not chat_request.get("tools"):
+            return await _planned(parsed, rendering, rendering.response)
+        if parsed.stream:
+            return await _stream(parsed, model, max_retries, rendering)
+        return JSONResponse(rendering.response(await reply(parsed, model.complete, max_retries)))
+
+    async def _planned(parsed: ChatRequest, rendering: Rendering,
+                       whole: Callable[[Reply], dict[str, Any]]) -> Response:
+        """The reply of a request that sent no tools, planned with the server's own."""
+        assert planner is not None
+        answer = await plan_reply(planner, parsed.messages)
+        if parsed.stream:
+            return EventSourceResponse(_whole(rendering, answer), sep="\n", ping=15)
+        return JSONResponse(whole(answer))
+
+    async def models(request: Request) -> Response:
+        name = await model.name()
+        return JSONResponse({"object": "list", "data": [
+            {"id": name, "object": "model", "created": int(time.time()), "owned_by": "gbnf"}]})
+
+    async def health(request: Request) -> Response:
+        status = await model.health()
+        return JSONResponse({"status": status}, status_code=200 if status == "ok" else 503)
+
+    routes = [Route("/v1/chat/completions", chat, methods=["POST"]),
+              Route("/v1/responses", responses, methods=["POST"]),
+              Route("/v1/models", models, methods=["GET"]), Route("/health", health, methods=["GET"])]
+    handlers = {ApiError: _api_error, GbnfError: _gbnf_error, HTTPException: _http_error, Exception: _crash}
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)  # type: ignore[arg-type]
+
+
+async def _json_body(request: Request) -> Any:
+    """The request's JSON; 413 past ``MAX_BODY`` bytes, 400 when it is not JSON."""
+    parts, size = [], 0
+    async for part in request.stream():
+        parts.append(part)
+        size += len(part)
+        if size > MAX_BODY:
+            raise ApiError(413, f"the body is larger than {MAX_BODY // 2**20} MiB", code="body_too_large")
+    try:
+        return json.loads(b"".join(parts))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise ApiError(400, f"the body is not JSON: {str(exc)[:200]}") from None
+
+
+def _completion(request: ChatRequest, answer: Reply, ident: str, created: int) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": answer.content, "refusal": None}
+    if answer.calls:
+        message["tool_calls"] = answer.tool_calls()
+    return {"id": ident, "object": "chat.completion", "created": created, "model": request.model,
+            "choices": [{"index": 0, "message": message, "finish_reason": answer.finish_reason, "logprobs": None}],
+            "usage": _usage(answer)}
+
+
+class Rendering(Protocol):
+    """A reply as server-sent events, in one API's shapes."""
+
+    def start(self) -> list[dict[str, str]]: ...
+
+    def text(self, piece: str) -> list[dict[str, str]]: ...
+
+    def finish(self, answer: Reply, sent: str) -> list[dict[str, str]]: ...
+
+    def error(self, exc: ApiError) -> list[dict[str, str]]: ...
+
+    def done(self) -> list[dict[str, str]]: ...
+
+
+async def _stream(request: ChatRequest, model: Model, max_retries: int, rendering: Rendering) -> Response:
+    """The reply as server-sent events. Text that needs no validation goes out as it is decoded;
+    anything else once it is valid. Until the first piece, a failure is still a plain HTTP error."""
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    task = asyncio.create_task(reply(request, model.complete, max_retries, queue.put_nowait))
+    first = asyncio.create_task(queue.get())
+    await asyncio.wait({task, first}, return_when=asyncio.FIRST_COMPLETED)
+    if not first.done():
+        first.cancel()
+        events = _whole(rendering, task.result())
+    else:
+        events = _live(rendering, task, queue, first.result())
+    return EventSourceResponse(events, sep="\n", ping=15)
+
+
+async def _whole(rendering: Rendering, answer: Reply) -> AsyncIterator[dict[str, str]]:
+    """Events of a reply that is complete already."""
+    for event in [*rendering.start(), *rendering.finish(answer, ""), *rendering.done()]:
+        yield event
+
+
+async def _live(rendering: Rendering, task: asyncio.Task[Reply], queue: asyncio.Queue[str],
+                first: str) -> AsyncIterator[dict[str, str]]:
+    """Events of a text reply while it is decoded, then the rest of the reply."""
+    sent = first
+    for event in [*rendering.start(), *rendering.text(first)]:
+        yield event
+    try:
+        while not (task.done() and queue.empty()):
+            piece = asyncio.create_task(queue.get())
+            await asyncio.wait({task, piece}, return_when=asyncio.FIRST_COMPLETED)
+            if not piece.done():
+                piece.cancel()
+                continue
+            sent += piece.result()
+            for event in rendering.text(piece.result()):
+                yield event
+        try:
+            answer = task.result()
+        except GbnfError as exc:
+            for event in rendering.error(exc if isinstance(exc, ApiError) else _as_api_error(exc)):
+                yield event
+            return
+        for event in [*rendering.finish(answer, sent), *rendering.done()]:
+            yield event
+    finally:
+        task.cancel()
+
+
+class ChatRendering:
+    """A reply as ``chat.completion.chunk`` objects: role, content pieces, each call's id and
+    name then its arguments in pieces, the finish reason, usage when asked for, ``[DONE]``."""
+
+    def __init__(self, request: ChatRequest, ident: str, created: int) -> None:
+        self.request, self.ident, self.created = request, ident, created
+
+    def start(self) -> list[dict[str, str]]:
+        return [self._chunk({"role": "assistant", "content": ""})]
+
+    def text(self, piece: str) -> list[dict[str, str]]:
+        return [self._chunk({"content": piece})]
+
+    def finish(self, answer: Reply, sent: str) -> list[dict[str, str]]:
+        events = [self._chunk({"content": piece}) for piece in pieces((answer.content or "")[len(sent):])]
+        for i, call in enumerate(answer.tool_calls()):
+            function = call["function"]
+            events.append(self._chunk({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                                                       "function": {"name": function["name"], "arguments": ""}}]}))
+            events += [self._chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
+                       for piece in pieces(function["arguments"])]
+        events.append(self._chunk({}, answer.finish_reason))
+        if self.request.include_usage:
+            events.append(_data({**self._body({}), "choices": [], "usage": _usage(answer)}))
+        return events
+
+    def error(self, exc: ApiError) -> list[dict[str, str]]:
+        return [_data(exc.body())]
+
+    def done(self) -> list[dict[str, str]]:
+        return [{"data": "[DONE]"}]
+
+    def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, str]:
+        return _data(self._body(delta, finish))
+
+    def _body(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"id": self.ident, "object": "chat.completion.chunk", "created": self.created,
+                "model": self.request.model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
+
+
+def _data(body: dict[str, Any]) -> dict[str, str]:
+    """One SSE ``data`` event."""
+    return {"data": json.dumps(body)}
+
+
+def _usage(answer: Reply) -> dict[str, int]:
+    return {"prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens,
+            "total_tokens": answer.prompt_tokens + answer.completion_tokens}
+
+
+def _respond(error: ApiError) -> JSONResponse:
+    headers = {"Retry-After": str(error.retry_after)} if error.retry_after is not None else None
+    return JSONResponse(error.body(), status_code=error.status, headers=headers)
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return _respond(exc)
+
+
+async def _gbnf_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, GbnfError)
+    return _respond(_as_api_error(exc))
+
+
+def _as_api_error(exc: GbnfError) -> ApiError:
+    """A model or upstream failure as the status a client can act on."""
+    message = str(exc)
+    if isinstance(exc, (ServerLoading, Overloaded)):
+        return ApiError(503, message, type="server_error", code="overloaded" if isinstance(exc, Overloaded)
+                        else "model_loading", retry_after=1 if isinstance(exc, Overloaded) else 5)
+    if isinstance(exc, ServerTimeout):
+        return ApiError(504, message, type="server_error", code="upstream_timeout")
+    if isinstance(exc, ServerError):
+        return ApiError(502, message, type="server_error", code="upstream_error")
+    if isinstance(exc, ContextExceeded):
+        return ApiError(400, message, param="messages", code="context_length_exceeded")
+    return ApiError(500, message, type="server_error")
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _respond(ApiError(exc.status_code, f"{request.method} {request.url.path}: {exc.detail}",
+                             code="not_found" if exc.status_code == 404 else None))
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    """A bug: logged here with its traceback, answered as one line."""
+    log.exception("%s %s failed", request.method, request.url.path)
+    return _respond(ApiError(500, f"internal error: {type(exc).__name__}: {exc}", type="server_error"))

@@ -1,0 +1,334 @@
+"""An OpenAI chat-completions body, checked and turned into what the model is asked.
+
+Every problem is an :class:`ApiError` naming the parameter (``messages[2].content``,
+``tools[0] (get_weather): parameters.properties.days.type``), answered as HTTP 400.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import jsonschema
+
+from gbnf import _jsonread as jsonread
+from gbnf.backends._base import Message, Sampling
+from gbnf.compiler import compile_pool, compile_schema
+from gbnf.compiler._literals import json_text
+from gbnf.compiler._schema import bounded, key_path
+from gbnf.errors import ApiError, GbnfError, SchemaError
+from gbnf.plan._planner import copy_bias
+from gbnf.plan._prompt import tools_offer
+from gbnf.select._rank import decide_reply, unasked
+from gbnf.tools._imports import import_tools
+from gbnf.tools._tool import Tool
+
+MAX_PARALLEL = 4
+"""How many calls one reply may carry when ``parallel_tool_calls`` is true (OpenAI's default)."""
+MAX_TOKENS = 1024
+"""The reply's token limit when the request sets none."""
+_ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
+_REFUSED = {"n": 1, "logprobs": False, "top_logprobs": None, "audio": None, "prediction": None}
+
+
+def bad(param: str | None, message: str) -> ApiError:
+    return ApiError(400, message, param=param)
+
+
+@dataclass(frozen=True)
+class Shaping:
+    """How ``gbnf serve`` shapes a request for the model.
+
+    ``string_chars``, ``array_items`` and ``number_digits`` cap, in the grammar only, every tool
+    string, array and number argument the schema leaves unbounded (characters, items, digits
+    before the point; None: no cap): a small model's run-on ("1000000000...") then ends as a
+    complete call, which the validator still checks against the schema as written. Strings are
+    also capped at the reply's token limit, in characters.
+
+    With ``decide``, when the user has the last word, the request's own words decide what the
+    reply is (:func:`gbnf.select._rank.decide_reply`): when the user asks for what some tools do, a
+    reply under ``auto`` or ``required`` must call one of those tools; under ``auto``, when no
+    tool shares a word with the request, the reply is text and no tool is offered; otherwise
+    the model chooses. Small models otherwise answer a request for a tool in prose, or call a
+    tool for a request none fits. Under ``auto``, prose ends at its first blank line, and a
+    reply that can only be text at ``prose_tokens`` tokens (None: neither bound).
+
+    With ``asked_only``, when the user has the last word, a tool's optional arguments that the
+    request says nothing about (:func:`gbnf.select._rank.unasked`) are left out of the grammar and the
+    prompt: the tool's defaults apply, instead of values the model makes up.
+
+    ``copy_bias`` (None: off) is added to the logits of the tokens of the user's last words when
+    a reply may call a tool, so argument values are copied from the request rather than made up.
+    """
+
+    string_chars: int | None = 1000
+    array_items: int | None = 100
+    number_digits: int | None = 15
+    decide: bool = True
+    prose_tokens: int | None = 256
+    asked_only: bool = True
+    copy_bias: float | None = None
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """What one chat completion asks: the model's messages (tools offered in the system
+    prompt), the tools a reply may call (``offered``; empty when none), whether a call is
+    ``required``, a ``schema`` the reply must be an instance of, and how to sample."""
+
+    model: str
+    messages: list[Message]
+    offered: tuple[Tool, ...]
+    required: bool
+    schema: dict[str, Any] | None
+    sampling: Sampling
+    stream: bool
+    include_usage: bool
+    grammar: str | None
+
+
+def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
+    """Check an OpenAI ``/v1/chat/completions`` body, shaped by ``shaping``; raise
+    :class:`ApiError` naming what is wrong."""
+    if not isinstance(body, dict):
+        raise bad(None, "the body must be a JSON object")
+    for key, default in _REFUSED.items():
+        if body.get(key, default) not in (default, None):
+            raise bad(key, f"{key}={json_text(body[key])} is not supported by gbnf serve")
+    tools_json = json.dumps(body.get("tools") or [])
+    tools = _request_tools(tools_json) if body.get("tools") else ()
+    choice = body.get("tool_choice", "auto" if tools else "none")
+    offered, required = _choice(choice, tools)
+    parallel = MAX_PARALLEL if _flag(body, "parallel_tool_calls", True) else 1
+    schema = _response_schema(body.get("response_format"))
+    if offered and schema is not None and not required:
+        raise bad("response_format", "response_format with tools under tool_choice 'auto' is not supported: "
+                  "use tool_choice 'required' or a named tool, or drop one of them")
+    messages = _chat_messages(body.get("messages"))
+    sampling = _sampling(body)
+    if shaping.decide and choice in ("auto", "required") and messages[-1]["role"] == "user":
+        decision = decide_reply(list(offered), messages[-1]["content"])
+        if decision.kind == "call":
+            offered, required = tuple(decision.tools), True
+        elif decision.kind == "text" and not required:
+            offered = ()
+    if offered and shaping.copy_bias and messages[-1]["role"] == "user":
+        sampling = replace(sampling, bias=copy_bias([messages[-1]["content"]], shaping.copy_bias))
+    if choice == "auto" and not required and shaping.prose_tokens is not None:
+        sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
+    skip = tuple(unasked(t, messages[-1]["content"]) if shaping.asked_only and messages[-1]["role"] == "user"
+                 else () for t in offered)
+    if offered:
+        shown = [replace(t, parameters=_without(t.parameters, left)) for t, left in zip(offered, skip)]
+        messages = _with_system(messages, tools_offer(shown, required, parallel))
+    names = tuple(t.name for t in offered)
+    grammar = (_pool_grammar(tools_json, names, skip, parallel, not required,
+                                 (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items,
+                                  shaping.number_digits)) if offered
+               else _schema_grammar(json.dumps(schema)) if schema is not None else None)
+    options = body.get("stream_options") or {}
+    include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+    return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
+                       required=required, schema=schema, sampling=sampling,
+                       stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar)
+
+
+@functools.lru_cache(maxsize=64)
+def _request_tools(tools_json: str) -> tuple[Tool, ...]:
+    """The request's tools, checked like manifests (cached by content)."""
+    data = json.loads(tools_json)
+    if not isinstance(data, list):
+        raise bad("tools", "tools must be a list")
+    for i, item in enumerate(data):
+        if not isinstance(item, dict) or item.get("type", "function") != "function":
+            raise bad(f"tools[{i}]", "only function tools are supported: {\"type\": \"function\", \"function\": {...}}")
+    try:
+        return tuple(import_tools(data, "openai", "tools"))
+    except GbnfError as exc:
+        raise bad("tools", str(exc)) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[tuple[str, ...], ...], parallel: int,
+                  text: bool, caps: tuple[int | None, int | None, int | None]) -> str:
+    """The grammar of a reply that calls one of ``names`` (or several, or answers in text),
+    each without the optional arguments ``skip`` lists for it, with unbounded strings, arrays
+    and numbers capped at ``caps`` (characters, items, digits)."""
+    tools = {t.name: t for t in _request_tools(tools_json)}
+    pool = [replace(tools[name], parameters=bounded(_without(tools[name].parameters, left), *caps))
+            for name, left in zip(names, skip)]
+    return compile_pool(pool, parallel=parallel, single=True, text=text, layout="indented").text
+
+
+def _string_cap(chars: int | None, max_tokens: int) -> int | None:
+    """The cap on free strings: ``chars``, and no more characters than the reply has tokens (a
+    string of that many characters takes at most that many tokens, so a run-on string ends
+    while the call can still close)."""
+    return max_tokens if chars is None else min(chars, max_tokens)
+
+
+def _without(parameters: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """``parameters`` without the top-level properties ``keys`` (which are optional)."""
+    if not keys:
+        return parameters
+    kept = {k: v for k, v in parameters["properties"].items() if k not in keys}
+    return {**parameters, "properties": kept}
+
+
+@functools.lru_cache(maxsize=64)
+def _schema_grammar(schema_json: str) -> str:
+    try:
+        return compile_schema(json.loads(schema_json))
+    except SchemaError as exc:
+        where = key_path("response_format.json_schema.schema", exc.path)
+        raise bad("response_format", f"{where}: {exc.problem}") from None
+
+
+def _choice(choice: Any, tools: tuple[Tool, ...]) -> tuple[tuple[Tool, ...], bool]:
+    """(the tools a reply may call, whether it must call one) for a ``tool_choice``."""
+    if choice == "none":
+        return (), False
+    if choice in ("auto", "required"):
+        if not tools:
+            raise bad("tool_choice", f"tool_choice {choice!r} needs tools")
+        return tools, choice == "required"
+    if isinstance(choice, dict):
+        function = choice.get("function")
+        name = function.get("name") if isinstance(function, dict) else None
+        chosen = tuple(t for t in tools if t.name == name)
+        if choice.get("type") != "function" or not chosen:
+            available = ", ".join(t.name for t in tools) or "none"
+            raise bad("tool_choice", f"tool_choice names no tool of this request ({json_text(choice)[:80]}; "
+                      f"tools: {available})")
+        return chosen, True
+    raise bad("tool_choice", "tool_choice must be 'auto', 'none', 'required' or "
+              "{\"type\": \"function\", \"function\": {\"name\": ...}}")
+
+
+def _response_schema(value: Any) -> dict[str, Any] | None:
+    """The JSON Schema a ``response_format`` asks for (None: plain text)."""
+    if value is None:
+        return None
+    kind = value.get("type") if isinstance(value, dict) else None
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "object"}
+    if kind == "json_schema":
+        spec = value.get("json_schema")
+        schema = spec.get("schema") if isinstance(spec, dict) else None
+        if not isinstance(schema, dict):
+            raise bad("response_format", "response_format.json_schema.schema must be a JSON Schema object")
+        try:
+            jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            where = ".".join(["response_format.json_schema.schema", *map(str, exc.absolute_path)])
+            raise bad("response_format", f"{where}: not valid JSON Schema: {exc.message}") from None
+        return schema
+    raise bad("response_format", "response_format.type must be 'text', 'json_object' or 'json_schema'")
+
+
+def _chat_messages(value: Any) -> list[Message]:
+    """The conversation as the model reads it: calls written as the grammar writes them,
+    tool results named after the call they answer."""
+    if not isinstance(value, list) or not value:
+        raise bad("messages", "messages must be a non-empty list")
+    names: dict[str, str] = {}
+    out: list[Message] = []
+    for i, message in enumerate(value):
+        where = f"messages[{i}]"
+        role = message.get("role") if isinstance(message, dict) else None
+        if role not in _ROLES:
+            raise bad(f"{where}.role", f"role must be one of {', '.join(sorted(_ROLES))}, not {json_text(role)[:40]}")
+        content = _text(message.get("content"), f"{where}.content")
+        if role == "assistant" and message.get("tool_calls"):
+            calls = [_call(call, f"{where}.tool_calls[{j}]", names) for j, call in enumerate(message["tool_calls"])]
+            content = json_text(calls[0] if len(calls) == 1 else calls)
+        elif role in ("tool", "function"):
+            name = names.get(str(message.get("tool_call_id")), message.get("name") or "tool")
+            content = f"{name} result: {content}"
+            role = "tool"
+        out.append({"role": "system" if role == "developer" else role, "content": content})
+    return out
+
+
+def _call(call: Any, where: str, names: dict[str, str]) -> dict[str, Any]:
+    """An assistant's earlier ``tool_calls`` entry as ``{"name", "arguments"}``."""
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        raise bad(where, "a tool call is {\"id\", \"type\": \"function\", \"function\": {\"name\", \"arguments\"}}")
+    try:
+        arguments = jsonread.arguments(function.get("arguments") or {})
+    except json.JSONDecodeError as exc:
+        raise bad(f"{where}.function.arguments", f"not JSON: {exc.msg}") from None
+    names[str(call.get("id"))] = function["name"]
+    return {"name": function["name"], "arguments": arguments}
+
+
+def _text(content: Any, where: str) -> str:
+    """A message's content as text: a string, text parts, or nothing."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    if isinstance(content, list):
+        parts = []
+        for j, part in enumerate(content):
+            if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
+                raise bad(f"{where}[{j}]", "only text content parts are supported")
+            parts.append(part["text"])
+        return "\n".join(parts)
+    raise bad(where, "content must be a string or a list of text parts")
+
+
+def _with_system(messages: list[Message], offer: str) -> list[Message]:
+    """The messages with ``offer`` added to the system prompt (one is made when there is none)."""
+    if messages[0]["role"] == "system":
+        first = messages[0]["content"]
+        return [{"role": "system", "content": f"{first}\n\n{offer}" if first else offer}, *messages[1:]]
+    return [{"role": "system", "content": offer}, *messages]
+
+
+def _sampling(body: dict[str, Any]) -> Sampling:
+    temperature = _number(body, "temperature", 0.0, 0.0, 2.0)
+    top_p = _number(body, "top_p", 1.0, 0.0, 1.0)
+    limit = body.get("max_completion_tokens", body.get("max_tokens"))
+    if limit is None:
+        limit = MAX_TOKENS
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise bad("max_tokens", "max_tokens must be a whole number >= 1")
+    seed = body.get("seed") or 0
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise bad("seed", "seed must be a whole number")
+    stop = body.get("stop") or ()
+    stop = (stop,) if isinstance(stop, str) else stop
+    if not isinstance(stop, (list, tuple)) or len(stop) > 4 or not all(isinstance(s, str) for s in stop):
+        raise bad("stop", "stop must be a string or a list of up to 4 strings")
+    return Sampling(max_tokens=limit, temperature=temperature, top_p=top_p, seed=seed % 2**32, stop=tuple(stop))
+
+
+def _prose(sampling: Sampling, tokens: int | None) -> Sampling:
+    """``sampling`` for a reply that may be prose: one paragraph, of at most ``tokens`` (None:
+    the request's limit, which a call may need)."""
+    limit = sampling.max_tokens if tokens is None else min(sampling.max_tokens, tokens)
+    return replace(sampling, max_tokens=limit, stop=(*sampling.stop, "\n\n"))
+
+
+def _number(body: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+    value = body.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not low <= value <= high:
+        raise bad(key, f"{key} must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
+    value = body.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise bad(key, f"{key} must be true or false")
+    return value

@@ -1,0 +1,377 @@
+"""The tool loop: filter the pool, ask for one constrained call, validate, execute, repeat.
+
+Modes: ``grammar`` (the compiled grammar constrains every reply; the request never carries
+``tools``), ``native`` (the server's own tool calling, soft parsing when the reply is text)
+and ``soft`` (no grammar, no tools: soft parsing and repair). Without a grammar, a reply that
+holds no call is the final answer.
+
+How a plan ends, and who finished it (``PlanResult.finished_by``): the model calls the final
+tool (``model``); the model repeats a call that already succeeded, so the loop ends the plan
+and answers from the results gathered (``loop``); or the plan fails (blocked, step cap) and is
+salvaged from the results gathered, when there are any (``salvage``). With ``cite``, an answer
+that leaves out values the tools returned is followed by a plain summary of those results.
+
+The loop is written once, as a generator that yields each model request and receives the
+completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or async backend.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import uuid
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from gbnf.backends._base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
+from gbnf.compiler import Grammar, compile_pool
+from gbnf.compiler._literals import json_text
+from gbnf.compiler._schema import bounded
+from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
+from gbnf.plan import _salvage as salvaging
+from gbnf.plan._events import Event, EventKind, Subscriber
+from gbnf.plan._options import PlanOptions
+from gbnf.plan._prompt import openai_tools, system_prompt
+from gbnf.read._softparse import soft_parse
+from gbnf.read._validate import ToolCall, validate_calls
+from gbnf.select._pool import Policy, load_policy, pool_decisions
+from gbnf.select._rank import ModelRelevance, clauses, follow_up, select_tools, terms
+from gbnf.tools._tool import Tool
+
+Executor = Callable[..., Any]
+Status = Literal["final", "repeat", "blocked", "max_steps", "error"]
+Finisher = Literal["model", "loop", "salvage"]
+
+
+@dataclass
+class PlanResult:
+    """How a plan ended, with everything gathered on the way (nothing is lost on failure).
+
+    ``converged`` means the model's own final answer within the step cap. ``finished_by`` says
+    who wrote ``answer``: the model, the loop (after a repeated call), or salvage (after a
+    failure); ``None`` when there is no answer. ``run`` is the id every event of this plan
+    carries, so the traces of concurrent plans can be told apart.
+    """
+
+    status: Status
+    answer: str | None
+    steps: int
+    results: list[tuple[ToolCall, Any]] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    error: str | None = None
+    finished_by: Finisher | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    run: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+
+    @property
+    def converged(self) -> bool:
+        return self.status == "final"
+
+    @property
+    def salvaged(self) -> bool:
+        return self.finished_by == "salvage"
+
+
+GRAMMAR_CACHE = 64
+"""How many pools' grammars a planner keeps (the most recently used)."""
+
+_Request = tuple[list[Message], str | None, Sampling, list[ToolSpec] | None]
+
+
+FINAL_ANSWER = Tool("final_answer", "Give the user the final answer and end the plan.",
+                    {"type": "object", "properties": {"answer": {"type": "string", "description":
+                                                                 "The answer, in the user's language."}},
+                     "required": ["answer"], "additionalProperties": False})
+"""The final tool a pool gets when it has no ``final_answer`` of its own."""
+
+
+class Planner:
+    """Drive a model through a pool of tools until ``final_answer`` (or a stop rule); a pool
+    without a ``final_answer`` tool gets :data:`FINAL_ANSWER`."""
+
+    def __init__(self, tools: list[Tool], backend: Backend | AsyncBackend,
+                 executors: Mapping[str, Executor] | None = None, *, options: PlanOptions = PlanOptions(),
+                 policy: Policy | None = None) -> None:
+        """Plan over ``tools`` with ``backend``, running ``executors`` (tool name -> function of
+        the call's arguments), as ``options`` say; ``policy`` is the pool filter's (the packaged
+        one when None)."""
+        final = next((t for t in tools if t.name == options.final_tool), None)
+        if final is None and options.final_tool == FINAL_ANSWER.name:
+            final, tools = FINAL_ANSWER, [*tools, FINAL_ANSWER]
+        if final is None:
+            raise GbnfError(f"the pool has no {options.final_tool!r} tool, so a plan could never end")
+        self.options = options
+        self.answer_key = answer_key(final)
+        self.tools = [replace(t, parameters=bounded(t.parameters, options.string_chars, options.array_items))
+                      for t in tools]
+        self.backend = backend
+        self.executors = dict(executors or {})
+        self.policy = policy or load_policy()
+        scorer = getattr(backend, "loglik", None) if options.model_rank else None
+        self._relevance = ModelRelevance(scorer) if scorer is not None else None
+        self._subscribers: list[Subscriber] = []
+        self._grammars: list[tuple[list[Tool], Grammar]] = []  # the most recently used first
+        self._grammars_lock = threading.Lock()  # plans may run in several threads
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber(event)`` for every event of every later run; returns the function
+        that unsubscribes it."""
+        self._subscribers.append(subscriber)
+        return lambda: self._subscribers.remove(subscriber)
+
+    def grammar(self, pool: list[Tool]) -> Grammar:
+        """The pool's grammar, compiled once per distinct pool while it is among the
+        :data:`GRAMMAR_CACHE` pools used last. Pools are compared as lists, which compare the
+        same tools by identity: about a microsecond for 1000 tools, where hashing their names
+        took 40."""
+        pool = pool if isinstance(pool, list) else list(pool)
+        with self._grammars_lock:
+            for i, (seen, grammar) in enumerate(self._grammars):
+                if seen == pool:
+                    if i:
+                        self._grammars.insert(0, self._grammars.pop(i))
+                    return grammar
+            grammar = compile_pool(pool, parallel=self.options.parallel, layout=self.options.layout)
+            self._grammars.insert(0, (list(pool), grammar))
+            del self._grammars[GRAMMAR_CACHE:]
+            return grammar
+
+    def run(self, query: str) -> PlanResult:
+        """Plan with a synchronous backend."""
+        loop = self._loop(query, self._relevance)
+        request = next(loop)
+        while True:
+            try:
+                completion = self.backend.complete(*request)  # type: ignore[union-attr]
+            except (BackendError, GrammarError) as exc:
+                completion = exc
+            try:
+                request = loop.send(completion)
+            except StopIteration as stop:
+                return stop.value
+
+    async def arun(self, query: str) -> PlanResult:
+        """Plan with an asynchronous backend (ranked by BM25 alone: it scores no text)."""
+        loop = self._loop(query, None)
+        request = next(loop)
+        while True:
+            try:
+                completion = await self.backend.acomplete(*request)  # type: ignore[union-attr]
+            except (BackendError, GrammarError) as exc:
+                completion = exc
+            try:
+                request = loop.send(completion)
+            except StopIteration as stop:
+                return stop.value
+
+    def _emit(self, plan: PlanResult, kind: EventKind, step: int, **data: Any) -> None:
+        event = Event(kind, step, data, plan.run)
+        for subscriber in self._subscribers:
+            subscriber(event)
+
+    def _loop(self, query: str, relevance: ModelRelevance | None
+              ) -> Generator[_Request, Completion | GbnfError, PlanResult]:
+        result = PlanResult("max_steps", None, 0)
+        decisions = (pool_decisions(self.tools, query, self.policy) if self.options.filter_pool
+                     else [(t, None) for t in self.tools])
+        pool = [tool for tool, reason in decisions if reason is None]
+        self._emit(result, "pool", 0, tools=[t.name for t in pool],
+                   dropped={t.name: reason for t, reason in decisions if reason is not None})
+        first = pool
+        if self.options.top_k is not None:
+            chosen = select_tools(pool, query, self.options.top_k, self.options.final_tool, model=relevance,
+                                  act_first=self.options.act_first)
+            first = chosen.first
+            final = [t for t in pool if t.name == self.options.final_tool]
+            pool = [r.tool for r in chosen.ranking[:self.options.top_k]] + final
+            self._emit(result, "rank", 0, ranking=[(r.tool.name, r.score, r.model) for r in chosen.ranking],
+                       first=[t.name for t in first])
+        specs = openai_tools(pool) if self.options.mode == "native" else None
+        style: Literal["skeleton", "signature"] = "skeleton" if self.options.mode == "soft" else "signature"
+        prompt = system_prompt(pool, self.options.parallel, style, final_tool=self.options.final_tool)
+        messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
+        result.messages = messages
+        yield from self._steps(query, first if self.options.mode == "grammar" else pool, pool, messages, specs, result)
+        if result.status != "final" and result.results and (self.options.salvage or result.status == "repeat"):
+            yield from self._salvage(query, result)
+        elif result.status != "final" and self.options.salvage:
+            self._emit(result, "salvage", result.steps, answered=False, error="no tool results to answer from")
+        if self.options.cite and result.answer is not None:
+            cited = salvaging.cite(result.answer, result.results, query)
+            if cited != result.answer:
+                self._emit(result, "cite", result.steps, answer=cited, added=cited[len(result.answer):].strip(),
+                           model_answer=result.answer)
+                result.answer = cited
+        return result
+
+    def _steps(self, query: str, first: list[Tool], tools: list[Tool], messages: list[Message],
+               specs: list[ToolSpec] | None, result: PlanResult) -> Generator[_Request, Completion | GbnfError, None]:
+        """Ask, validate, execute, until a stop rule. Step 1 offers ``first``; once a call
+        succeeded, each step offers :meth:`_offer` of ``tools`` (the tools in the prompt)."""
+        blocked = 0
+        for step in range(1, self.options.max_steps + 1):
+            result.steps = step
+            pool = self._offer(query, tools, result) if result.results else first
+            self._emit(result, "step", step, tools=[t.name for t in pool])
+            grammar = self.grammar(pool).text if self.options.mode == "grammar" else None
+            sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
+                               dry=self.options.dry or self.options.sampling.dry)
+            if blocked:
+                sampling = replace(sampling, temperature=max(sampling.temperature, self.options.retry_temperature))
+            if self.options.copy_bias:
+                texts = [messages[1]["content"], *(salvaging.result_text(value) for _, value in result.results)]
+                sampling = replace(sampling, bias=copy_bias(texts, self.options.copy_bias))
+            reply = yield messages, grammar, sampling, specs
+            if isinstance(reply, GbnfError):
+                self._stop(result, "error", step, str(reply))
+                return
+            result.prompt_tokens += reply.prompt_tokens
+            result.completion_tokens += reply.completion_tokens
+            result.seconds += reply.seconds
+            messages.append({"role": "assistant", "content": reply.text or json_text(list(reply.tool_calls))})
+            try:
+                calls = self._read(reply, pool)
+            except InvalidCall as exc:
+                blocked += 1
+                self._emit(result, "validation_error", step, error=str(exc), text=reply.text)
+                messages.append({"role": "tool", "content": f"error: {exc}"})
+                if blocked >= self.options.max_blocked:
+                    self._stop(result, "blocked", step, f"{blocked} failed calls in a row; last: {exc}")
+                    return
+                continue
+            if isinstance(calls, str):
+                self._finish(result, step, calls)
+                return
+            for call in calls:
+                self._emit(result, "call", step, name=call.name, arguments=call.arguments)
+                if call.name == self.options.final_tool:
+                    answer = call.arguments.get(self.answer_key) if self.answer_key else None
+                    self._finish(result, step, answer if isinstance(answer, str) else json_text(call.arguments))
+                    return
+                if self.options.stop_on_repeat and any(done == call for done, _ in result.results):
+                    self._stop(result, "repeat", step, f"{call.name} was called again with the same arguments")
+                    return
+                content, ok = self._execute(call, step, result)
+                pending = self._pending(query, result)
+                if ok and pending is not None:
+                    content += f"\nStill to do: {pending}"
+                messages.append({"role": "tool", "content": content})
+                blocked = 0 if ok else blocked + 1
+            if blocked >= self.options.max_blocked:
+                self._stop(result, "blocked", step, f"{blocked} failed calls in a row")
+                return
+        steps = self.options.max_steps
+        self._stop(result, "max_steps", steps, f"no final answer within {steps} steps")
+
+    def _offer(self, query: str, tools: list[Tool], result: PlanResult) -> list[Tool]:
+        """A step's tools once some call succeeded: without the tools that succeeded (with
+        ``single_use``); with ranking (grammar mode), only those matching what the query still
+        asks for (:func:`follow_up`), and the final tool."""
+        used = {call.name for call, _ in result.results}
+        final, single_use = self.options.final_tool, self.options.single_use
+        offer = [t for t in tools if not (single_use and t.name in used) or t.name == final]
+        if self.options.top_k is None or self.options.mode != "grammar":
+            return offer
+        done = [t for t in tools if t.name in used]
+        offer = follow_up(offer, query, done, self.options.top_k, self.options.final_tool, act=self.options.act_first)
+        if self._pending(query, result) is not None and all(t.name == self.options.final_tool for t in offer):
+            return done + offer  # a clause that names no other tool repeats the action ("... and in Madrid")
+        return offer
+
+    def _pending(self, query: str, result: PlanResult) -> str | None:
+        """With ``still_to_do``, the query's clause after those the successful calls did (one
+        call per clause), unless it adds no word to the clauses before it and the calls'
+        arguments ("a base of 10 units and height of 5 units" is one call, not two)."""
+        parts = clauses(query) if self.options.still_to_do else []
+        done = len(result.results)
+        if len(parts) < 2 or len(parts) <= done:
+            return None
+        said = {word for call, _ in result.results for word in terms(json_text(call.arguments))}
+        said.update(terms(" ".join(parts[:done])))
+        return parts[done] if set(terms(parts[done])) - said else None
+
+    def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
+        """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
+        if self.options.mode == "grammar":
+            return validate_calls(reply.text, pool, truncated=reply.truncated)
+        parsed = soft_parse(json_text(list(reply.tool_calls)) if reply.tool_calls else reply.text, pool)
+        if parsed.kind == "invalid":
+            raise InvalidCall(parsed.reason)
+        if parsed.kind == "calls":
+            return parsed.calls
+        if reply.truncated or not parsed.text:
+            raise InvalidCall("output truncated: give a shorter answer or one tool call" if reply.truncated
+                              else "empty reply: call a tool or answer")
+        return parsed.text
+
+    def _finish(self, result: PlanResult, step: int, answer: str) -> None:
+        result.answer = answer
+        result.status = "final"
+        result.finished_by = "model"
+        self._emit(result, "final", step, answer=answer)
+
+    def _salvage(self, query: str, result: PlanResult) -> Generator[_Request, Completion | GbnfError, None]:
+        """One plain-text call that answers from the results gathered (seed 003's finalizer);
+        the plain summary of the results when the model cannot write it."""
+        sampling = replace(salvaging.SAMPLING, seed=(self.options.sampling.seed + result.steps) % 2**32)
+        reply = yield salvaging.salvage_messages(query, result.results), None, sampling, None
+        result.answer, written = salvaging.finish(reply, result.results)
+        result.finished_by = "loop" if result.status == "repeat" else "salvage"
+        self._emit(result, "salvage", result.steps, answered=True, answer=result.answer, by_model=written)
+
+    def _execute(self, call: ToolCall, step: int, result: PlanResult) -> tuple[str, bool]:
+        """Run one validated call: (message for the model, whether it succeeded).
+
+        An executor's exception becomes an error message, not a crash; a call repeated with the
+        same arguments is not run again (the model is pointed at the result it already has). A
+        result longer than ``result_chars`` is cut, and the model is told so.
+        """
+        if any(done == call for done, _ in result.results):
+            error = (f"{call.name} was already called with these arguments; use its result or call "
+                     f"{self.options.final_tool}")
+            self._emit(result, "tool_error", step, name=call.name, error=error)
+            return f"error: {error}", False
+        executor = self.executors.get(call.name)
+        if executor is None:
+            error = f"tool {call.name!r} is not available here; try another tool or give the final answer"
+            self._emit(result, "tool_error", step, name=call.name, error=error)
+            return f"error: {error}", False
+        try:
+            value = executor(**call.arguments)
+        except Exception as exc:  # an executor's failure is reported to the model
+            error = f"{type(exc).__name__}: {exc}"
+            self._emit(result, "tool_error", step, name=call.name, error=error)
+            return f"error: tool {call.name!r} failed: {error}", False
+        result.results.append((call, value))
+        self._emit(result, "result", step, name=call.name, result=value)
+        text = salvaging.result_text(value)
+        cap = self.options.result_chars
+        if len(text) > cap:
+            text = f"{text[:cap]} ... (cut: {len(text) - cap} more characters)"
+        return f"{call.name} result: {text}", True
+
+    def _stop(self, result: PlanResult, status: Status, step: int, why: str) -> None:
+        result.status = status
+        result.error = why
+        self._emit(result, "abort", step, reason=status, error=why)
+
+
+def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
+    """``Sampling.bias`` that favours copying: every word of ``texts`` (and every run of
+    non-space characters, for paths), alone and after a space."""
+    words = sorted({word for text in texts for word in re.findall(r"\w+|[^\s'\"]*\w", text)})
+    return tuple((form, weight) for word in words for form in (word, " " + word))
+
+
+def answer_key(final: Tool) -> str | None:
+    """The final tool's answer argument: its one string property (the one required string
+    property when there are several), whatever its name; None when there is no such property."""
+    props = final.parameters.get("properties") or {}
+    strings = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "string"]
+    required = [k for k in strings if k in final.parameters.get("required", [])]
+    if len(strings) == 1:
+        return strings[0]
+    return required[0] if len(required) == 1 else None

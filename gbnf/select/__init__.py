@@ -1,0 +1,23 @@
+"""Which tools a query gets: the pool filter (escape hatches and provider tools only when the
+query asks for them) and relevance ranking (BM25, and the model's own scores where it can
+give them), and whether a reply must call, may call, or should answer in text."""
+
+from gbnf.select._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
+from gbnf.select._rank import (
+                               MARGIN,
+                               Decision,
+                               ModelRelevance,
+                               Ranked,
+                               Selection,
+                               decide_reply,
+                               first_clause,
+                               follow_up,
+                               rank_tools,
+                               select_tools,
+                               tool_document,
+                               unasked,
+)
+
+__all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "decide_reply", "filter_pool",
+           "first_clause", "follow_up", "has_marker", "load_policy", "pool_decisions", "rank_tools",
+           "select_tools", "tool_document", "unasked"]

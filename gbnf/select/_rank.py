@@ -1,0 +1,265 @@
+"""Tool relevance: rank a pool for a query, so the grammar offers the likely tools.
+
+Two signals. BM25 over each tool's document: its name (``get_weather`` reads as "get
+weather"), its description, and its parameters' names, descriptions and enum values; words are
+stemmed (Snowball) and English stop words ("how", "what", "my"...) dropped, so "remind" finds ``schedule_reminder``.
+And, when the backend can score text (:class:`ModelRelevance`), the model's own view: how much
+more likely each tool's name becomes as the reply to this query than to an empty one (pointwise
+mutual information), which orders the tools BM25 cannot tell apart, and the whole pool when
+no tool shares a word with the query ("euros" and ``convert_currency``). Ranking and
+:func:`select_tools` are pure functions of the tools, the query and the scores.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import bm25s
+import Stemmer
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+from gbnf.tools._tool import Tool
+
+_STEMMER = Stemmer.Stemmer("english")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+RELATIVE = 0.5
+"""Step 1 offers the tools scoring at least this share of the best BM25 score."""
+MARGIN = 2.0
+"""Without BM25 evidence, a tool whose model relevance leads the next by this much (nats) is
+evidence enough: step 1 offers it alone (with ``act_first``)."""
+
+CALL_WORDS = 2
+"""A query that shares this many words with what a tool does (its name and description), or
+half of its own words, asks for that tool (:func:`decide_reply`)."""
+
+Scorer = Callable[[list[tuple[str, str]]], list[float]]
+"""``scorer(pairs)``: log P(continuation | context) of each ``(context, continuation)`` pair of
+raw text (``LlamaCppBackend.loglik``)."""
+CARD = "Tool: {name}: {description}\nA request this tool handles:"
+"""The context a query is scored after: a tool's card."""
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One tool, its BM25 score for the query (0: no word in common) and the model's relevance
+    score (None without a model)."""
+
+    tool: Tool
+    score: float
+    model: float | None = None
+
+
+class ModelRelevance:
+    """The model's relevance of each tool to a query (query likelihood): how much more likely
+    the query is as a request after the tool's card than after a card for any request,
+    log P(query | card) - log P(query | any)."""
+
+    def __init__(self, scorer: Scorer) -> None:
+        self.scorer = scorer
+
+    def __call__(self, tools: list[Tool], query: str) -> list[float]:
+        cards = [CARD.format(name="any", description="Any request.")]
+        cards += [CARD.format(name=_words(t.name), description=t.description) for t in tools]
+        neutral, *scores = self.scorer([(card, " " + query) for card in cards])
+        return [score - neutral for score in scores]
+
+
+def tool_document(tool: Tool) -> str:
+    """The words a query can match: name, description, and what the parameters say."""
+    return " ".join([_words(tool.name), tool.description, *_schema_words(tool.parameters)])
+
+
+def rank_tools(tools: list[Tool], query: str, model: list[float] | None = None) -> list[Ranked]:
+    """``tools`` from most to least relevant to ``query``: by BM25 score, ties broken by the
+    model's relevance (``model``, one score per tool) when given, then by pool order."""
+    bm25 = bm25_scores(tools, query) if tools else []
+    relevance = model or [0.0] * len(tools)
+    ranked = [Ranked(t, s, None if model is None else round(m, 4)) for t, s, m in zip(tools, bm25, relevance)]
+    return sorted(ranked, key=lambda r: (-r.score, -(r.model or 0.0)))
+
+
+def bm25_scores(tools: list[Tool], query: str, covered: frozenset[str] = frozenset()) -> list[float]:
+    """Each tool's BM25 score for ``query``, leaving out the (stemmed) terms in ``covered``."""
+    index, vocabulary = _index(tuple(tool_document(t) for t in tools))
+    known = [w for w in terms(query) if w in vocabulary and w not in covered]
+    scores = index.get_scores(known) if known else [0.0] * len(tools)
+    return [round(float(score), 4) for score in scores]
+
+
+def terms(text: str) -> list[str]:
+    """The stemmed words of ``text`` that BM25 matches (stop words left out)."""
+    return bm25s.tokenize(_words(text), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
+                          show_progress=False)[0]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which tools step 1 offers (``first``), and the whole ranking."""
+
+    ranking: list[Ranked]
+    first: list[Tool]
+
+    @property
+    def evidence(self) -> bool:
+        """Whether some tool shares a word with the query."""
+        return bool(self.ranking) and self.ranking[0].score > 0
+
+
+def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, model: ModelRelevance | None = None,
+                 act_first: bool = True, ratio: float = RELATIVE) -> Selection:
+    """The tools step 1 offers for ``query``: of the ``k`` most relevant, those scoring at least
+    ``ratio`` of the best BM25 score, and the final tool.
+
+    With ``act_first``, when the query names what some of these tools do (a word of a tool's
+    name or description, not only of its parameters), step 1 must act: it offers those tools,
+    without the final tool; when the query has several clauses ("... and ...", "... then ...")
+    and its first clause names a tool, those the first clause names (what to do first). When it
+    names none, the model's relevance (when there is a model) breaks BM25's ties, and a tool it
+    puts ``MARGIN`` ahead of all others is offered alone (with ``act_first``); otherwise the
+    model decides among the top ``k`` and the final tool.
+    """
+    final = [t for t in tools if t.name == final_tool]
+    candidates = [t for t in tools if t.name != final_tool]
+    ranking = rank_tools(candidates, query)
+    strong = _strong([(r.tool, r.score) for r in ranking[:k]], ratio)
+    if act_first:
+        clause = first_clause(query)
+        named = ((clause is not None and _tools_named(candidates, clause, k, ratio))
+                 or _naming_tools(strong, set(terms(query))))
+        if named:
+            return Selection(ranking, named)
+    if model and candidates:
+        relevance = model(candidates, query)
+        ranking = rank_tools(candidates, query, relevance)
+        best, second = sorted(relevance, reverse=True)[:2] if len(relevance) > 1 else (0.0, 0.0)
+        if best - second >= MARGIN:
+            return Selection(ranking, [candidates[relevance.index(best)]] + ([] if act_first else final))
+    return Selection(ranking, (strong or [r.tool for r in ranking[:k]]) + final)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a reply to a query should be: ``call`` one of ``tools``, ``either`` a call or text
+    (the model decides), or ``text`` (no tool shares a word with the query)."""
+
+    kind: Literal["call", "either", "text"]
+    tools: list[Tool]
+
+
+def decide_reply(tools: list[Tool], query: str) -> Decision:
+    """Whether ``query`` asks for one of ``tools``: it does when it shares :data:`CALL_WORDS`
+    words, or half of its own words, with what some tools do (those tools are the ones to call);
+    it may when it shares fewer, or words of their parameters only; it does not when it shares
+    none."""
+    words = set(terms(query))
+    shared = [(tool, len(words & set(terms(_words(tool.name) + " " + tool.description)))) for tool in tools]
+    asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
+    if asked:
+        return Decision("call", asked)
+    if any(count for _, count in shared) or any(words & set(terms(tool_document(tool))) for tool in tools):
+        return Decision("either", list(tools))
+    return Decision("text", [])
+
+
+def unasked(tool: Tool, query: str) -> tuple[str, ...]:
+    """The optional arguments of ``tool`` (top-level properties not required) that ``query``
+    says nothing about: it has no word of the property's own, those of its name, description
+    and listed values that the tool's name and description and its other properties' names do
+    not also have. Small models otherwise fill every optional argument with a value nobody gave."""
+    words = set(terms(query))
+    props = tool.parameters.get("properties") or {}
+    required = tool.parameters.get("required") or []
+    shared = set(terms(" ".join([_words(tool.name), tool.description])))
+    names = {key: set(terms(_words(key))) for key in props}
+    named = Counter(term for terms_of_name in names.values() for term in terms_of_name)
+    left = []
+    for key, sub in props.items():
+        own = {term for term in terms(" ".join([_words(key), *_schema_words(sub)]))
+               if term not in shared and named[term] <= (term in names[key])}  # no other property's name has it
+        if key not in required and not words & own:
+            left.append(key)
+    return tuple(left)
+
+
+def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
+              ratio: float = RELATIVE) -> list[Tool]:
+    """The tools a step offers after the tools in ``done`` succeeded: ranked by the query's
+    words that no done tool's document has (what is still to do), those scoring at least
+    ``ratio`` of the best, and the final tool. With ``act``, when those words name what one of
+    these tools does, the final tool is left out: the plan must do the rest first. When no tool
+    matches the words left, only the final tool: the plan has done what the query asked.
+    """
+    final = [t for t in tools if t.name == final_tool]
+    covered = frozenset(term for tool in done for term in terms(tool_document(tool)))
+    candidates = [t for t in tools if t.name != final_tool]
+    scores = bm25_scores(candidates, query, covered) if candidates else []
+    strong = _strong(sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k], ratio)
+    if act and _naming_tools(strong, set(terms(query)) - covered):
+        return strong
+    return strong + final
+
+
+_CLAUSE = re.compile(r",? (?:and then|and|then) ", re.IGNORECASE)
+
+
+def clauses(query: str) -> list[str]:
+    """A query's clauses, split at "and" and "then": the steps it asks for, in order."""
+    return [part for part in _CLAUSE.split(query) if part.strip()]
+
+
+def first_clause(query: str) -> str | None:
+    """The part of a query before its first "and" or "then", when it has one: what to do first."""
+    parts = clauses(query)
+    return parts[0] if len(parts) > 1 else None
+
+
+def _tools_named(tools: list[Tool], text: str, k: int, ratio: float) -> list[Tool]:
+    """The tools ``text`` names, among its ``k`` best by BM25 within ``ratio`` of the best."""
+    return _naming_tools(_strong([(r.tool, r.score) for r in rank_tools(tools, text)[:k]], ratio), set(terms(text)))
+
+
+def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:
+    """The tools of ``top`` (best first) with evidence, scoring at least ``ratio`` of the best."""
+    return [tool for tool, score in top if score > 0 and score >= ratio * top[0][1]]
+
+
+def _naming_tools(tools: list[Tool], words: set[str]) -> list[Tool]:
+    """The tools whose name or description has one of the query's ``words``: the query names
+    what they do (a parameter's words alone do not)."""
+    return [t for t in tools if words & set(terms(_words(t.name) + " " + t.description))]
+
+
+@functools.lru_cache(maxsize=64)
+def _index(documents: tuple[str, ...]) -> tuple[bm25s.BM25, dict[str, int]]:
+    """The BM25 index of a pool's documents and its vocabulary, built once per pool."""
+    corpus = bm25s.tokenize(list(documents), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, show_progress=False)
+    index = bm25s.BM25()
+    index.index(corpus, show_progress=False)
+    return index, corpus.vocab
+
+
+def _words(text: str) -> str:
+    """Identifiers as words: ``get_weather`` and ``getWeather`` both read "get weather"."""
+    return re.sub(r"[_\-./]+", " ", _CAMEL.sub(" ", text))
+
+
+def _schema_words(schema: Any) -> Iterator[str]:
+    """Property names, descriptions and enum values anywhere in a schema."""
+    if isinstance(schema, dict):
+        for key, sub in (schema.get("properties") or {}).items():
+            yield _words(key)
+            yield from _schema_words(sub)
+        if isinstance(schema.get("description"), str):
+            yield schema["description"]
+        for value in schema.get("enum") or []:
+            if isinstance(value, str):
+                yield _words(value)
+        for key in ("items", "anyOf", "oneOf", "allOf"):
+            sub = schema.get(key)
+            for part in sub if isinstance(sub, list) else [sub]:
+                yield from _schema_words(part)

@@ -1,0 +1,84 @@
+"""Python functions as tools: the arguments' schema from the type hints (pydantic), the
+description and each argument's description from the docstring (Google, reST or NumPy style),
+and the function itself as the executor.
+
+    @gbnf.function_tool
+    def forecast(city: str, days: int = 3, units: Literal["c", "f"] = "c") -> dict:
+        \"\"\"The weather forecast for a city.
+
+        Args:
+            city: The city's name.
+        \"\"\"
+
+    planner = Planner([forecast.tool], backend, {forecast.tool.name: forecast})   # final_answer is added
+
+The decorated function takes the call's JSON arguments: pydantic turns them into the hinted
+types (a model from an object, say) before the function runs; an async function is run to
+completion.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import docstring_parser
+import pydantic
+from pydantic.json_schema import GenerateJsonSchema
+
+from gbnf.errors import ManifestError
+from gbnf.tools._tool import Tool
+
+
+class FunctionTool(Protocol):
+    """A function made a tool by :func:`function_tool`: call it with a call's arguments;
+    ``.tool`` is its :class:`Tool`."""
+
+    tool: Tool
+
+    def __call__(self, **arguments: Any) -> Any: ...
+
+
+class _Untitled(GenerateJsonSchema):
+    """pydantic's JSON Schema without the titles it makes up from field names ("City")."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+def tool_from_function(function: Callable[..., Any], *, name: str | None = None,
+                       description: str | None = None) -> Tool:
+    """The :class:`Tool` of a typed Python function: its name, its docstring's description, and
+    its parameters' JSON Schema (each described from the docstring's arguments section)."""
+    where = f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', function)}"
+    try:
+        schema = pydantic.TypeAdapter(function).json_schema(schema_generator=_Untitled)  # type: ignore[arg-type]
+    except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError, NameError) as exc:
+        raise ManifestError(where, "", f"its type hints make no JSON Schema: {str(exc).splitlines()[0]}") from None
+    docs = docstring_parser.parse(inspect.getdoc(function) or "")
+    for param in docs.params:
+        target = schema.get("properties", {}).get(param.arg_name)
+        if isinstance(target, dict) and param.description:
+            target.setdefault("description", param.description)
+    text = description or " ".join(part for part in (docs.short_description, docs.long_description) if part)
+    return Tool(name or function.__name__, text or "", schema, source=where)
+
+
+def function_tool(function: Callable[..., Any] | None = None, *, name: str | None = None,
+                  description: str | None = None) -> Any:
+    """Decorator: ``function`` as a tool's executor, with ``.tool`` its :class:`Tool`
+    (:func:`tool_from_function`). Use bare (``@function_tool``) or with a name or description."""
+    if function is None:
+        return lambda inner: function_tool(inner, name=name, description=description)
+    validated = pydantic.validate_call(function)
+
+    @functools.wraps(function)
+    def run(**arguments: Any) -> Any:
+        value = validated(**arguments)
+        return asyncio.run(value) if inspect.iscoroutine(value) else value
+
+    run.tool = tool_from_function(function, name=name, description=description)  # type: ignore[attr-defined]
+    return run
