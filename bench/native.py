@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+from bench.report import rows_table
 from gbnf.backends import ENV_REPACK, Backend, LlamaCppBackend, Message, Sampling, ServerBackend
 from gbnf.llama_server import LlamaServer
 
@@ -81,19 +82,12 @@ def bench(model: str | None, rounds: int) -> list[dict[str, Any]]:
     return rows
 
 
-def table(rows: list[dict[str, Any]]) -> str:
-    head = list(rows[0])
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", help="GGUF file or packaged model (default: the embedded model)")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    print(table(bench(args.model, args.rounds)))
+    print(rows_table(bench(args.model, args.rounds)))
     return 0
 
 

@@ -10,6 +10,7 @@ TASK_METRICS = ("success", "own_success", "first_tool_match", "args_valid")
 BFCL_METRICS = ("first_tool_match", "args_valid", "args_match", "abstention_correct")
 ENDPOINT_METRICS = ("called", "args_valid", "ast_match", "error")
 FINISHERS = ("model", "loop", "salvage", "none")
+COMPILE_CASES = ("ours, new schemas", "ours, new names", "ours, known tools", "ours cached")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
@@ -70,10 +71,10 @@ def markdown(result: dict[str, Any]) -> str:
                   "(same model, same OpenAI requests)", "",
                   table(result["endpoint"]["by_target"], ("target", "tool_choice", "set"), ENDPOINT_METRICS), ""]
     parts += ["#### Compile time (ms per compile; the median of interleaved rounds)", "",
-              "| tools | rules | ours, new tools | ours, known tools | ours cached | llama.cpp converter |",
-              "|---|---|---|---|---|---|"]
-    parts += [f"| {r['tools']} | {r['rules']} | {r['ours, new tools']} | {r['ours, known tools']} | "
-              f"{r['ours cached']} | {r['llama.cpp converter']} |" for r in result["compile"]]
+              "| tools | rules | ours, new schemas | ours, new names | ours, known tools | ours cached | "
+              "llama.cpp converter |", "|---|---|---|---|---|---|---|"]
+    parts += [f"| {r['tools']} | {r['rules']} | " + " | ".join(_with_ratio(r, label) for label in COMPILE_CASES)
+              + f" | {r['llama.cpp converter']} |" for r in result["compile"]]
     parts += ["", "#### Decoding overhead (same request, same model, same run; the median of interleaved rounds)", "",
               "| backend | constraint | tokens | ms per token | ratio to unconstrained | peak memory (MB) |",
               "|---|---|---|---|---|---|"]
@@ -107,6 +108,20 @@ def markdown(result: dict[str, Any]) -> str:
         parts += [f"| {c['config']} | {c['set']} | {c['metric']} | {_cell(c['before'], True)} | {_cell(c['now'], True)} |"
                   for c in result["compare"]["rows"]]
     return "\n".join(parts) + "\n"
+
+
+def rows_table(rows: list[dict[str, Any]]) -> str:
+    """Rows of the same keys as a markdown table, one column per key."""
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _with_ratio(row: dict[str, Any], label: str) -> str:
+    """A compile time in ms, with its ratio to the converter's when the run recorded one."""
+    ratio = row.get(f"{label} / converter")
+    return f"{row[label]} ({ratio}x)" if ratio is not None else str(row[label])
 
 
 def compare(now: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:

@@ -36,12 +36,18 @@ QUERY = "What is the weather in Paris for the next 3 days?"
 
 
 def pool_of(size: int, tools: list[Tool]) -> list[Tool]:
-    """``size`` tools: the manifests, then renamed copies of them."""
+    """``size`` tools, no two with the same schema: the manifests, then copies of them renamed,
+    each schema with a description of its own."""
     out = []
     for i in range(size):
         base = tools[i % len(tools)]
-        out.append(base if i < len(tools) else dataclasses.replace(base, name=f"{base.name}_{i}"))
+        out.append(base if i < len(tools) else _variant(base, f"{base.name}_{i}", f"copy {i}"))
     return out
+
+
+def _variant(tool: Tool, name: str, description: str) -> Tool:
+    """``tool`` renamed, its schema given a description: the same grammar, a schema never seen."""
+    return dataclasses.replace(tool, name=name, parameters={**tool.parameters, "description": description})
 
 
 def union_schema(tools: list[Tool]) -> dict[str, Any]:
@@ -51,10 +57,12 @@ def union_schema(tools: list[Tool]) -> dict[str, Any]:
 
 
 def compile_bench(sizes: tuple[int, ...], repeats: int, rounds: int = 5) -> list[dict[str, Any]]:
-    """Milliseconds per compile for each pool size: ours on tools never compiled before (each
-    compile renames every tool), on known tools (the same pool again: each tool's arguments
-    replayed), from the planner's cache of whole pools, and llama-cpp-python's converter on
-    the same schemas; each the median of ``rounds`` interleaved rounds of ``repeats`` compiles."""
+    """Milliseconds per compile for each pool size, and each as a ratio to llama-cpp-python's
+    converter on the same schemas: ours on schemas never compiled before (each compile's
+    schemas differ), on tools renamed (each compile renames every tool; the schemas were seen,
+    so their rules are replayed), on known tools (the same pool again), and from the planner's
+    cache of whole pools; each the median of ``rounds`` interleaved rounds of ``repeats``
+    compiles."""
     tools = load_manifests("manifests")
     rows = []
     for size in sizes:
@@ -63,10 +71,13 @@ def compile_bench(sizes: tuple[int, ...], repeats: int, rounds: int = 5) -> list
         rules = len(compile_pool(pool).rules)
         planner = Planner(pool, _NoBackend(), {})
         planner.grammar(pool)
-        fresh = iter([[dataclasses.replace(t, name=f"{t.name}_{k}") for t in pool]
-                      for k in range(repeats * rounds)])
-        cases = {"ours, new tools": lambda: compile_pool(next(fresh)), "ours, known tools": lambda: compile_pool(pool),
-                 "ours cached": lambda: planner.grammar(pool), "llama.cpp converter": lambda: json_schema_to_gbnf(schema)}
+        runs = range(repeats * rounds)
+        new_schemas = iter([[_variant(t, t.name, f"run {k}, tool {i}") for i, t in enumerate(pool)] for k in runs])
+        new_names = iter([[dataclasses.replace(t, name=f"{t.name}_{k}") for t in pool] for k in runs])
+        cases = {"ours, new schemas": lambda: compile_pool(next(new_schemas)),
+                 "ours, new names": lambda: compile_pool(next(new_names)),
+                 "ours, known tools": lambda: compile_pool(pool), "ours cached": lambda: planner.grammar(pool),
+                 "llama.cpp converter": lambda: json_schema_to_gbnf(schema)}
         timings: dict[str, list[float]] = {label: [] for label in cases}
         for _ in range(rounds):
             for label, run in cases.items():
@@ -74,8 +85,10 @@ def compile_bench(sizes: tuple[int, ...], repeats: int, rounds: int = 5) -> list
                 for _ in range(repeats):
                     run()
                 timings[label].append((time.perf_counter() - start) / repeats * 1000)
-        rows.append({"tools": size, "rules": rules,
-                     **{label: round(statistics.median(times), 4) for label, times in timings.items()}})
+        ms = {label: statistics.median(times) for label, times in timings.items()}
+        rows.append({"tools": size, "rules": rules, **{label: round(value, 4) for label, value in ms.items()},
+                     **{f"{label} / converter": round(value / ms["llama.cpp converter"], 2)
+                        for label, value in ms.items() if label.startswith("ours")}})
     return rows
 
 
@@ -198,3 +211,13 @@ def call_bench(inprocess: LlamaCppBackend, recorded: dict[str, Recorder]) -> lis
                      "ms_per_token": round(ms, 2), "free_ms_per_token": round(free_ms, 2),
                      "ratio": round(ms / free_ms, 3), "seconds_per_call": round(seconds / calls, 3)})
     return rows
+
+
+if __name__ == "__main__":
+    import argparse
+
+    from bench.report import rows_table
+
+    parser = argparse.ArgumentParser(description="Compile time by pool size, as a ratio to the converter.")
+    parser.add_argument("--repeats", type=int, default=10, help="compiles per case in each of five rounds")
+    print(rows_table(compile_bench((8, 100, 1000), parser.parse_args().repeats)))

@@ -176,17 +176,22 @@ def test_indented_layout_is_json_dumps_indent_2_and_nothing_else(engine, tools):
     assert not engine.accepts(bare, json.dumps(nested, indent=2).replace("[\n      1", "[1"))
 
 
-def test_a_pool_of_known_tools_compiles_to_what_a_fresh_compile_gives(tools):
-    """Tools compiled before are replayed, not walked again; in any order and company (rule
-    names that collide, bodies shared with other tools) the grammar is a fresh compile's."""
+def test_a_pool_of_known_schemas_compiles_to_what_a_fresh_compile_gives(tools, monkeypatch):
+    """Schemas compiled before are replayed, not walked again, under any tool name; in any order
+    and company (rule names that collide, bodies shared with other tools, the same schema under
+    two names) the grammar is the one a compile without replays writes."""
     rng = random.Random(7)
     twins = [replace(t, name=t.name.replace("_", "-")) for t in tools[:5]]  # the same rule words
+    renamed = [replace(t, name=f"{t.name[::-1]}_{i}") for i, t in enumerate(tools)]  # the same schemas
     for i in range(30):
-        pool = rng.sample([*tools, *twins], rng.randint(1, len(tools) + len(twins)))
+        pool = rng.sample([*tools, *twins, *renamed], rng.randint(1, len(tools) + len(twins)))
         options = {"layout": rng.choice(["free", "indented"]), "parallel": rng.choice([1, 2])}
+        compile_pool(rng.sample([*tools, *twins, *renamed], len(pool)), **options)  # others, named otherwise
         warm = compile_pool(pool, **options)
-        compiler._fragments.clear()
-        assert compile_pool(pool, **options) == warm, i
+        with monkeypatch.context() as patch:
+            patch.setattr("gbnf.compiler.FRAGMENT_CACHE", 0)
+            compiler._fragments.clear()
+            assert compile_pool(pool, **options) == warm, i
 
 
 def test_parallel_calls_array(engine, tools):

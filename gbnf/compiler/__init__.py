@@ -108,39 +108,35 @@ def compile_pool(
 class _Fragment:
     """What emitting one tool's arguments added to a rule table, to replay in another."""
 
-    parameters: Any
-    """The schema emitted (kept, so its id names it while the fragment lives)."""
+    name: str
+    """The tool's name when emitted: its key paths start with it."""
+    word: str
+    """Its rule word: the rules emitted are named ``args<word>...``."""
     adds: tuple[tuple[str, str, str], ...]
     result: str
     looser: tuple[str, ...]
 
 
 FRAGMENT_CACHE = 4096
-"""How many tools' emitted arguments are kept (the least recently used go first)."""
-_fragments: OrderedDict[tuple[str, int, str, int, int], _Fragment] = OrderedDict()
+"""How many schemas' emitted arguments are kept (the least recently used go first)."""
+_fragments: OrderedDict[tuple[str, str, int, int], _Fragment] = OrderedDict()
+_contents: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+"""Each schema object's content key by its id (the object kept, so the id stays its own)."""
 _fragments_lock = threading.Lock()
 
 
 def _arguments(table: RuleTable, tool: NamedSchema, word: str, looser: list[str], max_depth: int, base: int) -> str:
     """The GBNF of ``tool``'s arguments in ``table``: emitted, or replayed from an earlier
-    compile of the same tool (its name and the same parameters object, taken as immutable once
-    compiled, as the planner's cache of pools takes them), so a new pool of known tools (a
-    ranked subset, another order) skips their schemas' walk."""
-    key = (tool.name, id(tool.parameters), table.layout, max_depth, base)
+    compile of the same schema content under any tool name (its rules renamed to this tool's),
+    so a new pool of known schemas (a ranked subset, another order, tools renamed) skips their
+    walk. A schema is taken as immutable once compiled, as the planner's cache of pools takes it."""
     with _fragments_lock:
+        key = (_content(tool.parameters), table.layout, max_depth, base)
         fragment = _fragments.get(key)
-        if fragment is not None and fragment.parameters is tool.parameters:
+        if fragment is not None:
             _fragments.move_to_end(key)
-        else:
-            fragment = None
     if fragment is not None and table.spent() is None:
-        names: dict[str, str] = {}
-        for asked, body, given in fragment.adds:
-            got = table.add(asked, renamed(body, names) if names else body)
-            if got != given:
-                names[given] = got
-        looser.extend(fragment.looser)
-        return renamed(fragment.result, names) if names else fragment.result
+        return _replay(fragment, table, tool.name, word, looser)
     emitter = Emitter(table, tool.parameters, looser, max_depth=max_depth, base=base)
     start, table.log = len(looser), []
     try:
@@ -150,10 +146,41 @@ def _arguments(table: RuleTable, tool: NamedSchema, word: str, looser: list[str]
         table.log = None
     if not emitter.cut:
         with _fragments_lock:
-            _fragments[key] = _Fragment(tool.parameters, adds, result, tuple(looser[start:]))
+            _fragments[key] = _Fragment(tool.name, word, adds, result, tuple(looser[start:]))
             while len(_fragments) > FRAGMENT_CACHE:
                 _fragments.popitem(last=False)
     return result
+
+
+def _content(schema: Any) -> str:
+    """``schema``'s content as a key (its repr: key order and types included), computed once
+    per schema object while it is among the last :data:`FRAGMENT_CACHE` seen."""
+    seen = _contents.get(id(schema))
+    if seen is not None and seen[0] is schema:
+        _contents.move_to_end(id(schema))
+        return seen[1]
+    text = repr(schema)
+    _contents[id(schema)] = (schema, text)
+    while len(_contents) > FRAGMENT_CACHE:
+        _contents.popitem(last=False)
+    return text
+
+
+def _replay(fragment: _Fragment, table: RuleTable, name: str, word: str, looser: list[str]) -> str:
+    """Add ``fragment``'s rules to ``table`` as emitting them for tool ``name`` would: the rule
+    names asked under the new word, references to names the table gave otherwise renamed, and
+    the looser spots' key paths under the new name."""
+    old, new = f"args{fragment.word}", f"args{word}"
+    names: dict[str, str] = {}
+    for asked, body, given in fragment.adds:
+        if old != new and asked.startswith(old):
+            asked = new + asked[len(old):]
+        got = table.add(asked, renamed(body, names) if names else body)
+        if got != given:
+            names[given] = got
+    moved = len(fragment.name)
+    looser.extend(f"{name}{spot[moved:]}" if spot.startswith(fragment.name) else spot for spot in fragment.looser)
+    return renamed(fragment.result, names) if names else fragment.result
 
 
 def _in_dialect(grammar: Grammar, dialect: Dialect) -> Grammar:

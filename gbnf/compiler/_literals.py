@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -60,6 +61,7 @@ def json_text(value: Any) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+@functools.lru_cache(maxsize=4096)
 def gbnf_literal(text: str) -> str:
     """A GBNF string literal matching exactly ``text``; the result is printable ASCII."""
     if _PRINTABLE.fullmatch(text):
@@ -100,6 +102,7 @@ def json_literal(value: Any) -> str:
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
+@functools.lru_cache(maxsize=4096)
 def camel(text: str, fallback: str = "x") -> str:
     """Fold any text to a camelCase word of ASCII letters and digits (``get_inputs`` -> ``getInputs``)."""
     ascii_text = text if text.isascii() else unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()

@@ -13,6 +13,7 @@ alternatives of its JSON spellings.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from gbnf.compiler._literals import COUNT_LIMIT, class_char, gbnf_literal, repetition
@@ -35,6 +36,7 @@ _JSON_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", 
 Ranges = list[tuple[int, int]]
 
 
+@functools.lru_cache(maxsize=4096)
 def pattern_to_gbnf(pattern: str) -> str:
     """A GBNF expression for the JSON content (between the quotes) of strings matching ``pattern``."""
     parser = _Parser(pattern)
