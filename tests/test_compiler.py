@@ -16,9 +16,10 @@ from hypothesis_jsonschema import from_schema
 
 import gbnf.compiler as compiler
 from gbnf import SchemaError, Tool, compile_pool, compile_schema, compile_schema_grammar
-from gbnf.compiler import in_grammar_order, json_text, references
-from gbnf.errors import InvalidCall, Unsatisfiable
+from gbnf.compiler import in_grammar_order, json_text, references, translate
+from gbnf.errors import GbnfSyntaxError, InvalidCall, Unsatisfiable
 from gbnf.read import validate_json
+from gbnf.testing import llguidance_oracle
 from tests.conftest import MANIFESTS, REPO
 
 RULE = re.compile(r"^([^\s]+) ::= ", re.M)
@@ -249,6 +250,34 @@ def test_output_is_deterministic_across_processes(tools):
         texts.add(subprocess.run([sys.executable, "-c", code, str(MANIFESTS)], capture_output=True, text=True,
                                  env=env, check=True, cwd=REPO).stdout)
     assert texts == {compile_pool(tools).text}
+
+
+@pytest.mark.parametrize("minimum", [0, 1500])
+def test_a_tuple_of_thousands_of_items_compiles_and_every_engine_loads_it(engine, minimum):
+    schema = {"type": "array", "prefixItems": [{"type": "integer"} for _ in range(3000)], "items": False,
+              "minItems": minimum}
+    grammar = compile_schema(schema)
+    oracles = {"llama.cpp": engine, "llguidance": llguidance_oracle()}
+    for name, oracle in oracles.items():
+        oracle.check(grammar)
+        assert oracle.accepts(grammar, json_text(list(range(3000)))), name
+        assert oracle.accepts(grammar, json_text(list(range(1500)))), name
+        assert not oracle.accepts(grammar, json_text(list(range(3001)))), name
+        assert oracle.accepts(grammar, json_text(list(range(1499)))) == (minimum == 0), name
+
+
+def test_groups_nested_past_llguidances_reader_become_rules_of_their_own():
+    optional = compile_schema({"type": "array", "prefixItems": [{"const": i} for i in range(40)], "items": False})
+    written = translate(optional, "llguidance")
+    assert "__1:" in written and "__2:" in written
+    assert llguidance_oracle().accepts(optional, json_text(list(range(40))))
+    assert llguidance_oracle().accepts(optional, json_text(list(range(17))))
+    assert not llguidance_oracle().accepts(optional, json_text([*range(17), 18]))
+
+
+def test_a_grammar_nested_past_python_is_a_syntax_error_not_a_traceback():
+    with pytest.raises(GbnfSyntaxError, match="nested too deeply"):
+        translate("root ::= " + "(" * 5000 + '"a"' + ")" * 5000 + "\n", "llguidance")
 
 
 def nested(levels: int) -> dict:

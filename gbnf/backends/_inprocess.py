@@ -38,7 +38,7 @@ from gbnf.backends._base import DRY_ALLOWED, DRY_BASE, REPEAT_LAST_N, Completion
 from gbnf.backends._llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, load_llama, token_allowed
 from gbnf.backends._model import resolve_model
 from gbnf.compiler._dialects import translate
-from gbnf.errors import BackendError, ContextExceeded, GrammarError
+from gbnf.errors import BackendError, ContextExceeded, GbnfSyntaxError, GrammarError
 
 GrammarMode = Literal["fast", "full"]
 GrammarEngine = Literal["llama.cpp", "llguidance"]
@@ -253,7 +253,7 @@ class LlamaCppBackend:
                 pristine = llguidance.LLMatcher(self._llguidance_tokenizer, translate(text, "llguidance"),
                                                 log_level=0)
                 refusal = pristine.get_error() if pristine.is_error() else None
-            except GrammarError as exc:
+            except (GrammarError, GbnfSyntaxError) as exc:  # our reading of the grammar fails too
                 refusal = str(exc)
             if refusal is not None:
                 warnings.warn(f"llguidance refused a grammar, so llama.cpp decides it: {refusal[:300]}", stacklevel=2)

@@ -17,6 +17,10 @@ from gbnf.errors import Unsatisfiable
 
 UNIQUE_VALUES = 6
 """The most listed values whose ``uniqueItems`` the grammar holds (2**n rules at most)."""
+NESTED_ITEMS = 100
+"""The most optional prefix items nested in one rule; the rest of a longer tuple continues in a
+rule of its own (llama.cpp refuses about 1,000 nested optional groups, and deep nesting overflows
+the parsers of the other dialects)."""
 
 
 def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
@@ -47,13 +51,20 @@ def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int
             return _unique(e, values, low, high, name, path, level)
         e.loose(key_path(path, "uniqueItems"), "left to the validator (which drops repeated items)")
 
-    def tail(i: int) -> str:
-        if high is not None and i >= high:
-            return ""
-        if i >= len(heads):
-            return repeat(f"{spacing.sep(level)} {item}", max(low - i, 0), None if high is None else high - i)
-        element = f"{spacing.sep(level)} {heads[i]} {tail(i + 1)}".strip()
-        return element if i < low else f"({element})?"
+    def tail(start: int) -> str:
+        """The items from position ``start`` on, built from the last (a loop: tuples of
+        thousands of prefix items are deeper than Python's recursion)."""
+        stop = max(start, len(heads) if high is None else min(len(heads), high))
+        if high is not None and stop >= high:
+            text = ""
+        else:
+            text = repeat(f"{spacing.sep(level)} {item}", max(low - stop, 0), None if high is None else high - stop)
+        for i in range(stop - 1, start - 1, -1):
+            if text and (stop - i) % NESTED_ITEMS == 0:
+                text = e.rule(f"{name}Rest", text)
+            element = f"{spacing.sep(level)} {heads[i]} {text}".strip()
+            text = element if i < low else f"({element})?"
+        return text
 
     first = f"{spacing.open(level)} {heads[0] if heads else item} {tail(1)}".strip() + spacing.close(level)
     return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')

@@ -47,6 +47,10 @@ def translate(gbnf_text: str, dialect: Dialect) -> str:
 LLGUIDANCE_NESTING = 1500
 """The deepest chain of rules written for llguidance: llguidance 1.9 loads a chain of 2,000
 nested rules and dies with SIGSEGV on one of 3,000 (its grammar passes recurse)."""
+LLGUIDANCE_GROUPS = 16
+"""The deepest nesting of parenthesized groups written in one llguidance rule: its Lark reader
+refuses a rule with about 30 (a tuple of 30 optional items); a group deeper than this becomes a
+rule of its own."""
 
 
 def to_llguidance(grammar: ParsedGrammar) -> str:
@@ -66,10 +70,11 @@ def to_llguidance(grammar: ParsedGrammar) -> str:
     context_free = _lexed(refs)
     names = {name: _snake(name) if name in context_free else _snake(name).upper() for name in rules}
     names = {name: "start-" if value == "start" else value for name, value in names.items()}  # "start" is ours
+    writer = _LarkWriter(names)
     lines = ["%llguidance {}", "", f"start: {names['root']}"]
     for name, rule in rules.items():
-        lines.append(f"{names[name]}: {_lark(rule.body, names, name in context_free)}")
-    return "\n".join(lines) + "\n"
+        writer.rule(names[name], rule.body, name in context_free)
+    return "\n".join(lines + writer.lines) + "\n"
 
 
 def _lexed(refs: dict[str, set[str]]) -> set[str]:
@@ -95,35 +100,56 @@ def _snake(name: str) -> str:
     return re.sub(r"[A-Z]", lambda m: "_" + m.group().lower(), name).replace("-", "_-")
 
 
-def _lark(node: Node, names: dict[str, str], lexed: bool) -> str:
-    """``node`` in Lark syntax; in a ``lexed`` (lowercase) rule every literal is cut into
-    one-character lexemes (see :func:`to_llguidance`)."""
-    if isinstance(node, Lit):
-        pieces = list(node.text) if lexed and len(node.text) > 1 else [node.text]
-        return " ".join(_lark_literal(piece) for piece in pieces)
-    if isinstance(node, Cls):
-        return f"/{_rust_class(node)}/"
-    if isinstance(node, AnyChar):
-        return "/(?s:.)/"
-    if isinstance(node, Ref):
-        return names[node.name]
-    if isinstance(node, Seq):
-        return " ".join(_group(item, names, lexed, False) for item in node.items) if node.items else '""'
-    if isinstance(node, Alt):
-        return " | ".join(_lark(option, names, lexed) for option in node.options)
-    item = _group(node.item, names, lexed, True)
-    if (node.low, node.high) == (0, None):
-        return f"{item}*"
-    if (node.low, node.high) == (1, None):
-        return f"{item}+"
-    if (node.low, node.high) == (0, 1):
-        return f"{item}?"
-    return f"{item}{{{node.low},{'' if node.high is None else node.high}}}"
+class _LarkWriter:
+    """Writes rules in Lark syntax; in a ``lexed`` (lowercase) rule every literal is cut into
+    one-character lexemes (see :func:`to_llguidance`). A group nested deeper than
+    :data:`LLGUIDANCE_GROUPS` is written as a rule of its own, named after its rule
+    (``rule__1``: no GBNF name gives ``__``), of the same case."""
 
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        self.lines: list[str] = []
+        self.lifted: dict[str, int] = {}
 
-def _group(node: Node, names: dict[str, str], lexed: bool, repeated: bool) -> str:
-    text = _lark(node, names, lexed)
-    return f"({text})" if _compound(node, repeated) or repeated and " " in text else text
+    def rule(self, name: str, body: Node, lexed: bool, owner: str | None = None) -> None:
+        """Write rule ``name``; the rules lifted from its body follow it, named after ``owner``
+        (the rule of the grammar they were lifted from; ``name`` itself when None)."""
+        at = len(self.lines)
+        self.lines.append("")  # its place, before the rules its body lifts
+        self.lines[at] = f"{name}: {self._lark(body, lexed, owner or name, 0)}"
+
+    def _lark(self, node: Node, lexed: bool, owner: str, depth: int) -> str:
+        if isinstance(node, Lit):
+            pieces = list(node.text) if lexed and len(node.text) > 1 else [node.text]
+            return " ".join(_lark_literal(piece) for piece in pieces)
+        if isinstance(node, Cls):
+            return f"/{_rust_class(node)}/"
+        if isinstance(node, AnyChar):
+            return "/(?s:.)/"
+        if isinstance(node, Ref):
+            return self.names[node.name]
+        if isinstance(node, Seq):
+            return (" ".join(self._group(item, lexed, False, owner, depth) for item in node.items)
+                    if node.items else '""')
+        if isinstance(node, Alt):
+            return " | ".join(self._lark(option, lexed, owner, depth) for option in node.options)
+        item = self._group(node.item, lexed, True, owner, depth)
+        if (node.low, node.high) == (0, None):
+            return f"{item}*"
+        if (node.low, node.high) == (1, None):
+            return f"{item}+"
+        if (node.low, node.high) == (0, 1):
+            return f"{item}?"
+        return f"{item}{{{node.low},{'' if node.high is None else node.high}}}"
+
+    def _group(self, node: Node, lexed: bool, repeated: bool, owner: str, depth: int) -> str:
+        if depth >= LLGUIDANCE_GROUPS and isinstance(node, (Seq, Alt, Rep)):
+            self.lifted[owner] = count = self.lifted.get(owner, 0) + 1
+            name = f"{owner}__{count}"
+            self.rule(name, node, lexed, owner)
+            return name
+        text = self._lark(node, lexed, owner, depth + 1)
+        return f"({text})" if _compound(node, repeated) or repeated and " " in text else text
 
 
 def _compound(node: Node, repeated: bool) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from lark import Lark, Token, Transformer, UnexpectedInput
+from lark.exceptions import VisitError
 
 from gbnf.errors import GbnfError, GbnfSyntaxError
 
@@ -136,8 +137,10 @@ def parse_gbnf(text: str) -> ParsedGrammar:
         raise GbnfSyntaxError(message + hint, line, column) from None
     try:
         return _ToTree().transform(tree)
-    except RecursionError:
-        raise GbnfSyntaxError("nested too deeply to read", 1, 1) from None
+    except (RecursionError, VisitError) as exc:
+        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
+        raise GbnfSyntaxError("groups nested too deeply to read", 1, 1) from None
 
 
 def decode_literal(token: str) -> str:
