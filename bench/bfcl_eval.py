@@ -41,6 +41,7 @@ HANDLER = "gpt-4.1-nano-2025-04-14-FC"
 requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
 TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
+    "gbnf serve --no-count-calls, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-count-calls")),
     "gbnf serve --all-optional, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--all-optional")),
     "gbnf serve --no-decide --all-optional, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-decide",
                                                                       "--all-optional")),

@@ -217,6 +217,17 @@ def test_parallel_calls_one_or_an_array(engine, tools):
     assert not engine.accepts(grammar, "[]")
 
 
+def test_parallel_calls_at_least_some(engine, tools):
+    grammar = compile_pool(tools, parallel=3, least=2, single=True, text=True).text
+    engine.check(grammar)
+    one = call("get_now", {})
+    assert not engine.accepts(grammar, one) and not engine.accepts(grammar, f"[{one}]")
+    assert engine.accepts(grammar, f"[{one}, {one}]") and engine.accepts(grammar, f"[{one}, {one}, {one}]")
+    assert not engine.accepts(grammar, f"[{one}, {one}, {one}, {one}]") and not engine.accepts(grammar, "Paris.")
+    with pytest.raises(SchemaError, match="least"):
+        compile_pool(tools, parallel=2, least=3)
+
+
 def test_text_or_a_call(engine, tools):
     grammar = compile_pool(tools, text=True).text
     engine.check(grammar)

@@ -193,3 +193,32 @@ def test_when_the_retries_run_out_a_call_valid_for_its_schema_is_returned_else_4
     with pytest.raises(ApiError, match="missing required args") as refused:
         asyncio.run(reply(request, model('{"name": "get_weather", "arguments": {}}'), 1))
     assert refused.value.status == 422 and refused.value.code == "invalid_model_output"
+
+
+def test_a_reply_carries_as_many_calls_as_the_users_numbers_ask_for():
+    factorial = {"type": "function", "function": {"name": "math_factorial", "description": "The factorial of a number",
+                                                  "parameters": {"type": "object", "properties": {
+                                                      "number": {"type": "integer"}}, "required": ["number"]}}}
+    three = [{"role": "user", "content": "What is the factorial of 5, the factorial of 7 and the factorial of 9?"}]
+    counted = parse_request({"messages": three, "tools": [factorial]})
+    assert counted.grammar.startswith("root ::= \"[\"") and "{2,3}" in counted.grammar  # 3 or 4 calls
+    one = parse_request({"messages": [{"role": "user", "content": "The factorial of 5?"}], "tools": [factorial]})
+    assert one.grammar.startswith("root ::= toolCall | toolCalls")
+    uncounted = parse_request({"messages": three, "tools": [factorial]}, Shaping(count_calls=False))
+    assert uncounted.grammar.startswith("root ::= toolCall | toolCalls")
+    alone = parse_request({"messages": three, "tools": [factorial], "parallel_tool_calls": False})
+    assert "toolCalls" not in alone.grammar
+
+
+def test_calls_a_counted_reply_repeats_are_dropped():
+    factorial = {"type": "function", "function": {"name": "math_factorial", "parameters": {
+        "type": "object", "properties": {"number": {"type": "integer"}}, "required": ["number"]}}}
+    asked = [{"role": "user", "content": "The factorial of 5 and the factorial of 7, Maroon 5 style"}]
+    request = parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"})
+    assert request.least == 3
+    text = json.dumps([{"name": "math_factorial", "arguments": {"number": n}} for n in (5, 7, 5)])
+    _, calls = read(request, Completion(text))
+    assert [c.arguments["number"] for c in calls] == [5, 7]
+    _, calls = read(parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"},
+                                  Shaping(count_calls=False)), Completion(text))
+    assert [c.arguments["number"] for c in calls] == [5, 7, 5]  # not counted: the model's own calls, as written

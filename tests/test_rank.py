@@ -8,6 +8,7 @@ from gbnf import Tool
 from gbnf.select import (
     MARGIN,
     ModelRelevance,
+    asked_calls,
     decide_reply,
     first_clause,
     follow_up,
@@ -168,3 +169,29 @@ def test_optional_arguments_the_query_says_nothing_about():
         "diet": {"type": "array", "items": {"enum": ["vegan", "halal"]}}}, "required": ["location"]})
     assert unasked(restaurants, "Thai restaurants in Manhattan") == ("cuisine", "count", "diet")
     assert unasked(restaurants, "Five vegan places for Thai cuisine, show me 5 results") == ()
+
+
+def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool_names_it_too():
+    neuron = Tool("calculate_neuronal_activity", "Neuronal activity from an input rate, a weight and a decay rate",
+                  {"type": "object", "properties": {"rate": {"type": "number"}, "weight": {"type": "number"},
+                                                    "decay": {"type": "number", "description": "decay rate"}},
+                   "required": ["rate"]})
+    assert unasked(neuron, "Neuronal activity for a rate of 200 and weight 0.5") == ("decay",)
+    assert unasked(neuron, "Neuronal activity for a rate of 200") == ("weight", "decay")
+
+
+@pytest.mark.parametrize("query, calls", [
+    ("What is the factorial of 5, the factorial of 7, and the factorial of 9?", 3),
+    ("What is the factorial of 5?", 1),
+    ("The factorials of 1, 2, 3, 4, 5 and 6", 4),  # at most 4
+    ("The factorial of a big number", 1),
+])
+def test_the_calls_a_query_asks_for_from_its_numbers(query, calls):
+    factorial = Tool("math_factorial", "The factorial of a number",
+                     {"type": "object", "properties": {"number": {"type": "integer"}}, "required": ["number"]})
+    gcd = Tool("math_gcd", "The greatest common divisor of two numbers", {"type": "object", "properties": {
+        "a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]})
+    assert asked_calls([factorial], query, 4) == calls
+    assert asked_calls([gcd], "The GCD of 40 and 50", 4) == 1 and asked_calls([gcd], "GCD of 3 and 4, 5 and 12", 4) == 2
+    assert asked_calls([factorial, gcd], "The factorial of 5 and the GCD of 4 and 6", 4) == 1  # one request
+    assert asked_calls([factorial, gcd], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 2

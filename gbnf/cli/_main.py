@@ -155,6 +155,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--copy-bias", type=float, default=0.0, metavar="W",
                        help="add W to the logits of the tokens of the user's words when a reply may call a "
                        "tool (0: off)")
+    serve.add_argument("--no-count-calls", action="store_true",
+                       help="let a reply that must call one tool stop after one call (by default it carries as many "
+                       "calls as the user's numbers ask for: 'the factorial of 5, 7 and 9' is three)")
     serve.add_argument("--queue", type=int, default=16, metavar="N",
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
@@ -374,8 +377,10 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s:     %(name)s: %(message)s")
-    shaping = Shaping(args.string_chars or None, args.array_items or None, args.number_digits or None,
-                      not args.no_decide, args.prose_tokens or None, not args.all_optional, args.copy_bias or None)
+    shaping = Shaping(string_chars=args.string_chars or None, array_items=args.array_items or None,
+                      number_digits=args.number_digits or None, decide=not args.no_decide,
+                      prose_tokens=args.prose_tokens or None, asked_only=not args.all_optional,
+                      copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls)
     with _mcp_tools(args) as mcp:
         served = ServedTools(tuple(mcp.tools), mcp.executors) if mcp.tools else None
         serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, served=served,

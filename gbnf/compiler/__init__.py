@@ -63,21 +63,22 @@ def compile_schema_grammar(
 
 
 def compile_pool(
-    tools: Sequence[NamedSchema], *, parallel: int = 1, single: bool = False, text: bool = False,
+    tools: Sequence[NamedSchema], *, parallel: int = 1, least: int = 1, single: bool = False, text: bool = False,
     layout: Layout = "free", max_depth: int = MAX_DEPTH, dialect: Dialect = "gbnf"
 ) -> Grammar:
     """Compile tools to one grammar for ``{"name": <tool>, "arguments": <its args>}``.
 
     The name literal selects the arguments rule, so one tool's name never carries another's
-    arguments. With ``parallel`` > 1 a reply is a JSON array of 1..parallel such calls (with
-    ``single``, one bare call is admitted too). With ``text`` it may instead be plain text:
-    anything that does not open with ``{``, ``[`` or whitespace (so a reply is a call, or
-    text, from its first character). ``dialect`` as for :func:`compile_schema`.
+    arguments. With ``parallel`` > 1 a reply is a JSON array of ``least``..parallel such calls
+    (with ``single`` and ``least`` 1, one bare call is admitted too). With ``text`` (and
+    ``least`` 1) it may instead be plain text: anything that does not open with ``{``, ``[`` or
+    whitespace (so a reply is a call, or text, from its first character). ``dialect`` as for
+    :func:`compile_schema`.
     """
     if not tools:
         raise SchemaError("", "cannot compile an empty pool: no tool to call")
-    if parallel < 1:
-        raise SchemaError("", f"parallel must be at least 1, not {parallel}")
+    if not 1 <= least <= parallel:
+        raise SchemaError("", f"need 1 <= least <= parallel, not least {least} and parallel {parallel}")
     table, looser = RuleTable(layout), list[str]()
     spacing = table.spacing
 
@@ -93,13 +94,13 @@ def compile_pool(
                 f'{spacing.close(level)} "}}"')
 
     one = table.add("toolCall", call(0)) if parallel > 1 or text else call(0)
-    choices = [one] if parallel == 1 or single else []
+    choices = [one] if (parallel == 1 or single) and least == 1 else []
     if parallel > 1:
         item = table.add("toolCall", call(1)) if layout == "indented" else one  # indented a level deeper
-        more = repeat(f"{spacing.sep(0)} {item}", 0, parallel - 1)
+        more = repeat(f"{spacing.sep(0)} {item}", least - 1, parallel - 1)
         calls = f"{spacing.open(0)} {item}{more}{spacing.close(0)}"
         choices.append(table.add("toolCalls", f'"["{spacing.lead()}{calls} "]"'))
-    if text:
+    if text and least == 1:
         choices.append(table.add("plainText", '[^{[ \\t\\n] [^\\x00]*'))
     return _in_dialect(table.grammar(" | ".join(choices), looser), dialect)
 
@@ -131,7 +132,7 @@ def _arguments(table: RuleTable, tool: NamedSchema, word: str, looser: list[str]
     so a new pool of known schemas (a ranked subset, another order, tools renamed) skips their
     walk. A schema is taken as immutable once compiled, as the planner's cache of pools takes it."""
     with _fragments_lock:
-        key = (_content(tool.parameters), table.layout, max_depth, base)
+        key = (_content_key(tool.parameters), table.layout, max_depth, base)
         fragment = _fragments.get(key)
         if fragment is not None:
             _fragments.move_to_end(key)
@@ -152,7 +153,7 @@ def _arguments(table: RuleTable, tool: NamedSchema, word: str, looser: list[str]
     return result
 
 
-def _content(schema: Any) -> str:
+def _content_key(schema: Any) -> str:
     """``schema``'s content as a key (its repr: key order and types included), computed once
     per schema object while it is among the last :data:`FRAGMENT_CACHE` seen."""
     seen = _contents.get(id(schema))

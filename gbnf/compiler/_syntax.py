@@ -140,7 +140,7 @@ def parse_gbnf(text: str) -> ParsedGrammar:
     except (RecursionError, VisitError) as exc:
         if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
             raise
-        raise GbnfSyntaxError("groups nested too deeply to read", 1, 1) from None
+        raise GbnfSyntaxError("nested too deeply to read", 1, 1) from None
 
 
 def decode_literal(token: str) -> str:

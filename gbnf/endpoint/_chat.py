@@ -124,13 +124,22 @@ def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tupl
         for call in calls:
             if call.repairs:
                 log.info("repaired a call of %s: %s", call.name, "; ".join(call.repairs))
-        return None, tuple(calls)
+        return None, _distinct(calls) if request.least > 1 else tuple(calls)
     if request.schema is not None:
         value, repairs = checked_json(text, request.schema, truncated=completion.truncated)
         if repairs:
             log.info("repaired a structured reply: %s", "; ".join(repairs))
             return json_text(value), ()
     return text, ()
+
+
+def _distinct(calls: list[ToolCall]) -> tuple[ToolCall, ...]:
+    """``calls`` without those that repeat an earlier one exactly: when the grammar asked for
+    more calls than the model had values for, it fills the rest with copies."""
+    seen: dict[tuple[str, str], ToolCall] = {}
+    for call in calls:
+        seen.setdefault((call.name, json_text(call.arguments)), call)
+    return tuple(seen.values())
 
 
 def _is_call(request: ChatRequest, text: str) -> bool:

@@ -22,7 +22,7 @@ from gbnf.compiler._schema import bounded, key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer
-from gbnf.select._rank import decide_reply, unasked
+from gbnf.select._rank import asked_calls, decide_reply, unasked
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -62,6 +62,11 @@ class Shaping:
 
     ``copy_bias`` (None: off) is added to the logits of the tokens of the user's last words when
     a reply may call a tool, so argument values are copied from the request rather than made up.
+
+    With ``count_calls``, when a reply must call the tools the user's words name (or the one
+    tool named) and may carry several calls, it carries at least as many as those words ask for
+    (:func:`gbnf.select.asked_calls`: "the factorial of 5, 7 and 9" is three calls; two tools
+    asked for in two sentences, two); small models otherwise stop after the first.
     """
 
     string_chars: int | None = 1000
@@ -71,13 +76,15 @@ class Shaping:
     prose_tokens: int | None = 256
     asked_only: bool = True
     copy_bias: float | None = None
+    count_calls: bool = True
 
 
 @dataclass(frozen=True)
 class ChatRequest:
     """What one chat completion asks: the model's messages (tools offered in the system
     prompt), the tools a reply may call (``offered``; empty when none), whether a call is
-    ``required``, a ``schema`` the reply must be an instance of, and how to sample."""
+    ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
+    fewest calls the grammar lets a reply carry (``least``)."""
 
     model: str
     messages: list[Message]
@@ -88,6 +95,7 @@ class ChatRequest:
     stream: bool
     include_usage: bool
     grammar: str | None
+    least: int = 1
 
 
 def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
@@ -109,10 +117,11 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
                   "use tool_choice 'required' or a named tool, or drop one of them")
     messages = _chat_messages(body.get("messages"))
     sampling = _sampling(body)
+    decided = False  # the user's words named the tools offered
     if shaping.decide and choice in ("auto", "required") and messages[-1]["role"] == "user":
         decision = decide_reply(list(offered), messages[-1]["content"])
         if decision.kind == "call":
-            offered, required = tuple(decision.tools), True
+            offered, required, decided = tuple(decision.tools), True, True
         elif decision.kind == "text" and not required:
             offered = ()
     if offered and shaping.copy_bias and messages[-1]["role"] == "user":
@@ -125,7 +134,9 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         shown = [replace(t, parameters=_without(t.parameters, left)) for t, left in zip(offered, skip)]
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
-    grammar = (_pool_grammar(tools_json, names, skip, parallel, not required,
+    least = (asked_calls(list(offered), messages[-1]["content"], parallel) if shaping.count_calls and required
+             and (decided or len(offered) == 1) and messages[-1]["role"] == "user" else 1)
+    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required,
                                  (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items,
                                   shaping.number_digits)) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
@@ -133,7 +144,8 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
                        required=required, schema=schema, sampling=sampling,
-                       stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar)
+                       stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
+                       least=least if offered else 1)
 
 
 @functools.lru_cache(maxsize=64)
@@ -153,14 +165,14 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
 
 @functools.lru_cache(maxsize=64)
 def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[tuple[str, ...], ...], parallel: int,
-                  text: bool, caps: tuple[int | None, int | None, int | None]) -> str:
-    """The grammar of a reply that calls one of ``names`` (or several, or answers in text),
-    each without the optional arguments ``skip`` lists for it, with unbounded strings, arrays
-    and numbers capped at ``caps`` (characters, items, digits)."""
+                  least: int, text: bool, caps: tuple[int | None, int | None, int | None]) -> str:
+    """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, or
+    answers in text), each without the optional arguments ``skip`` lists for it, with unbounded
+    strings, arrays and numbers capped at ``caps`` (characters, items, digits)."""
     tools = {t.name: t for t in _request_tools(tools_json)}
     pool = [replace(tools[name], parameters=bounded(_without(tools[name].parameters, left), *caps))
             for name, left in zip(names, skip)]
-    return compile_pool(pool, parallel=parallel, single=True, text=text, layout="indented").text
+    return compile_pool(pool, parallel=parallel, least=least, single=True, text=text, layout="indented").text
 
 
 def _string_cap(chars: int | None, max_tokens: int) -> int | None:

@@ -9,6 +9,7 @@ from gbnf.select._rank import (
                                ModelRelevance,
                                Ranked,
                                Selection,
+                               asked_calls,
                                decide_reply,
                                first_clause,
                                follow_up,
@@ -18,6 +19,6 @@ from gbnf.select._rank import (
                                unasked,
 )
 
-__all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "decide_reply", "filter_pool",
-           "first_clause", "follow_up", "has_marker", "load_policy", "pool_decisions", "rank_tools",
-           "select_tools", "tool_document", "unasked"]
+__all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "asked_calls", "decide_reply",
+           "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "pool_decisions",
+           "rank_tools", "select_tools", "tool_document", "unasked"]

@@ -168,9 +168,10 @@ def decide_reply(tools: list[Tool], query: str) -> Decision:
 
 def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     """The optional arguments of ``tool`` (top-level properties not required) that ``query``
-    says nothing about: it has no word of the property's own, those of its name, description
-    and listed values that the tool's name and description and its other properties' names do
-    not also have. Small models otherwise fill every optional argument with a value nobody gave."""
+    says nothing about: it has no word of the property's name that no other property's name
+    has, and no word of its description and listed values that the tool's name and description
+    and the properties' names do not also have. Small models otherwise fill every optional
+    argument with a value nobody gave."""
     words = set(terms(query))
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
@@ -179,11 +180,32 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     named = Counter(term for terms_of_name in names.values() for term in terms_of_name)
     left = []
     for key, sub in props.items():
-        own = {term for term in terms(" ".join([_words(key), *_schema_words(sub)]))
-               if term not in shared and named[term] <= (term in names[key])}  # no other property's name has it
+        own = {term for term in names[key] if named[term] == 1}
+        own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and not named[term]}
         if key not in required and not words & own:
             left.append(key)
     return tuple(left)
+
+
+_NUMBER = re.compile(r"(?<![\w.$])-?\$?\d[\d,]*(?:\.\d+)?%?(?!\w)")
+_REQUESTS = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally)\b", re.IGNORECASE)
+
+
+def asked_calls(tools: list[Tool], query: str, most: int) -> int:
+    """How many calls ``query`` asks for, up to ``most``, when it asks for what ``tools`` do.
+    Of one tool: the query's numbers shared among the tool's numeric arguments it asks for (see
+    :func:`unasked`), each call taking one of each ("the factorial of 5, 7 and 9": three calls),
+    1 when it has no more numbers than one call takes or the tool no numeric argument. Of
+    several: one each, as far as the query makes as many requests (sentences, "also", "then")."""
+    if len(tools) > 1:
+        requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
+        return max(1, min(len(tools), len(requests), most))
+    skip = set(unasked(tools[0], query))
+    numeric = [key for key, sub in (tools[0].parameters.get("properties") or {}).items()
+               if isinstance(sub, dict) and sub.get("type") in ("integer", "number") and key not in skip]
+    if not numeric:
+        return 1
+    return max(1, min(most, len(_NUMBER.findall(query)) // len(numeric)))
 
 
 def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
