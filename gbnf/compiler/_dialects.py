@@ -62,11 +62,6 @@ def to_llguidance(grammar: ParsedGrammar) -> str:
     undefined = sorted(set().union(*refs.values()) - set(rules))
     if undefined:
         raise GbnfError(f"undefined rule {undefined[0]!r}")
-    depth = _nesting(refs, "root")
-    if depth > LLGUIDANCE_NESTING:
-        raise GrammarError(f"{depth} rules nest in one chain (an object with that many optional properties): "
-                           f"llguidance overflows its stack loading a chain past about 2,500 (SIGSEGV), so "
-                           f"this grammar is not written for it past {LLGUIDANCE_NESTING}", "")
     context_free = _lexed(refs)
     names = {name: _snake(name) if name in context_free else _snake(name).upper() for name in rules}
     names = {name: "start-" if value == "start" else value for name, value in names.items()}  # "start" is ours
@@ -74,6 +69,12 @@ def to_llguidance(grammar: ParsedGrammar) -> str:
     lines = ["%llguidance {}", "", f"start: {names['root']}"]
     for name, rule in rules.items():
         writer.rule(names[name], rule.body, name in context_free)
+    depth = _nesting(refs, "root") + sum(writer.lifted.values())  # a lifted group may deepen a chain by one
+    if depth > LLGUIDANCE_NESTING:
+        raise GrammarError(f"up to {depth} rules nest in one chain (an object with that many optional properties, "
+                           f"a tuple of thousands of items): llguidance overflows its stack loading a chain past "
+                           f"about 2,500 (SIGSEGV), so this grammar is not written for it past {LLGUIDANCE_NESTING}",
+                           "")
     return "\n".join(lines + writer.lines) + "\n"
 
 
