@@ -195,3 +195,4 @@ def test_the_calls_a_query_asks_for_from_its_numbers(query, calls):
     assert asked_calls([gcd], "The GCD of 40 and 50", 4) == 1 and asked_calls([gcd], "GCD of 3 and 4, 5 and 12", 4) == 2
     assert asked_calls([factorial, gcd], "The factorial of 5 and the GCD of 4 and 6", 4) == 1  # one request
     assert asked_calls([factorial, gcd], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 2
+    assert asked_calls([], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 1

@@ -197,7 +197,7 @@ def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     :func:`unasked`), each call taking one of each ("the factorial of 5, 7 and 9": three calls),
     1 when it has no more numbers than one call takes or the tool no numeric argument. Of
     several: one each, as far as the query makes as many requests (sentences, "also", "then")."""
-    if len(tools) > 1:
+    if len(tools) != 1:
         requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
         return max(1, min(len(tools), len(requests), most))
     skip = set(unasked(tools[0], query))
