@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -122,3 +123,15 @@ def _loaded(body: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(node, (ast.If, ast.Try)):
             found += _loaded(node.body + node.orelse + getattr(node, "finalbody", []))
     return found
+
+
+HISTORY = re.compile(r"\bround ?(?:one|two|three|\d\w*)\b|\bthis round\b|\bthe issue\b|\bseeds?/", re.IGNORECASE)
+
+
+def test_docs_and_code_speak_of_the_project_as_it_is():
+    """No words a newcomer cannot look up: work rounds, "the issue", the design seeds."""
+    texts = [*REPO.glob("*.md"), *(REPO / "docs").glob("*.md"), *(REPO / "server").glob("*.md"),
+             *PACKAGE.rglob("*.py"), *(REPO / "bench").glob("*.py")]
+    found = [f"{path.relative_to(REPO)}: {match.group()}" for path in texts
+             for match in HISTORY.finditer(path.read_text())]
+    assert found == []
