@@ -41,19 +41,18 @@ HANDLER = "gpt-4.1-nano-2025-04-14-FC"
 requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
 TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
-    "gbnf serve --copy-bias 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--copy-bias", "0")),
-    "gbnf serve --copy-bias 0 --no-count-calls, SmolLM2-135M": (
-        "serve", ("--model", "smollm2-135m", "--copy-bias", "0", "--no-count-calls")),
-    "gbnf serve --copy-bias 0 --all-optional --no-count-calls, SmolLM2-135M": (
-        "serve", ("--model", "smollm2-135m", "--copy-bias", "0", "--all-optional", "--no-count-calls")),
-    "gbnf serve --copy-bias 0 --no-decide --all-optional, SmolLM2-135M": (
-        "serve", ("--model", "smollm2-135m", "--copy-bias", "0", "--no-decide", "--all-optional")),
-    "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
+    "gbnf serve --copy-bias 2, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--copy-bias", "2")),
+    "gbnf serve --no-count-calls, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-count-calls")),
     "gbnf serve --all-optional --no-count-calls, SmolLM2-135M": (
         "serve", ("--model", "smollm2-135m", "--all-optional", "--no-count-calls")),
-    "gbnf serve, Gemma 3 270M": ("serve", ("--model", "gemma3-270m")),
-    "gbnf serve --copy-bias 0 --all-optional --no-count-calls, Gemma 3 270M": (
-        "serve", ("--model", "gemma3-270m", "--copy-bias", "0", "--all-optional", "--no-count-calls")),
+    "gbnf serve --no-decide --all-optional, SmolLM2-135M": (
+        "serve", ("--model", "smollm2-135m", "--no-decide", "--all-optional")),
+    "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
+    "gbnf serve --copy-bias 2 --all-optional --no-count-calls, SmolLM2-135M": (
+        "serve", ("--model", "smollm2-135m", "--copy-bias", "2", "--all-optional", "--no-count-calls")),
+    "gbnf serve --copy-bias 2, Gemma 3 270M": ("serve", ("--model", "gemma3-270m", "--copy-bias", "2")),
+    "gbnf serve --all-optional --no-count-calls, Gemma 3 270M": (
+        "serve", ("--model", "gemma3-270m", "--all-optional", "--no-count-calls")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
 }
 

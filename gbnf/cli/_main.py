@@ -152,9 +152,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--all-optional", action="store_true",
                        help="offer every optional argument (default: a tool's optional arguments the user's words "
                        "say nothing about are left out of the grammar)")
-    serve.add_argument("--copy-bias", type=float, default=DEFAULTS.copy_bias, metavar="W",
+    serve.add_argument("--copy-bias", type=float, default=0.0, metavar="W",
                        help="add W to the logits of the tokens of the user's words when a reply may call a "
-                       f"tool (default {DEFAULTS.copy_bias:g}; 0: off)")
+                       "tool (default 0: off)")
     serve.add_argument("--no-count-calls", action="store_true",
                        help="let a reply that must call one tool stop after one call (by default it carries as many "
                        "calls as the user's numbers ask for: 'the factorial of 5, 7 and 9' is three)")

@@ -20,7 +20,6 @@ from gbnf.compiler import compile_pool, compile_schema
 from gbnf.compiler._literals import json_text
 from gbnf.compiler._schema import bounded, key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
-from gbnf.plan._options import PlanOptions
 from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer
 from gbnf.select._rank import asked_calls, decide_reply, unasked
@@ -61,9 +60,8 @@ class Shaping:
     request says nothing about (:func:`gbnf.select._rank.unasked`) are left out of the grammar and the
     prompt: the tool's defaults apply, instead of values the model makes up.
 
-    ``copy_bias`` (None: off; the planner's weight by default) is added to the logits of the
-    tokens of the user's last words when a reply may call a tool, so argument values are copied
-    from the request rather than made up.
+    ``copy_bias`` (None: off) is added to the logits of the tokens of the user's last words when
+    a reply may call a tool, so argument values are copied from the request rather than made up.
 
     With ``count_calls``, when a reply must call the tools the user's words name (or the one
     tool named) and may carry several calls, it carries at least as many as those words ask for
@@ -77,7 +75,7 @@ class Shaping:
     decide: bool = True
     prose_tokens: int | None = 256
     asked_only: bool = True
-    copy_bias: float | None = PlanOptions().copy_bias
+    copy_bias: float | None = None
     count_calls: bool = True
 
 
