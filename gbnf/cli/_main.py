@@ -156,8 +156,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="add W to the logits of the tokens of the user's words when a reply may call a "
                        "tool (default 0: off)")
     serve.add_argument("--no-count-calls", action="store_true",
-                       help="let a reply that must call one tool stop after one call (by default it carries as many "
-                       "calls as the user's numbers ask for: 'the factorial of 5, 7 and 9' is three)")
+                       help="let a reply that must call stop after one call (by default it carries as many calls as "
+                       "the user's words ask for: 'the factorial of 5, 7 and 9' is three)")
     serve.add_argument("--queue", type=int, default=16, metavar="N",
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",

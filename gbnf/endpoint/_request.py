@@ -145,7 +145,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
                        required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       least=least if offered else 1)
+                       least=least)
 
 
 @functools.lru_cache(maxsize=64)

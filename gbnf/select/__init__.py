@@ -4,19 +4,19 @@ give them), and whether a reply must call, may call, or should answer in text.""
 
 from gbnf.select._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.select._rank import (
-                               MARGIN,
-                               Decision,
-                               ModelRelevance,
-                               Ranked,
-                               Selection,
-                               asked_calls,
-                               decide_reply,
-                               first_clause,
-                               follow_up,
-                               rank_tools,
-                               select_tools,
-                               tool_document,
-                               unasked,
+    MARGIN,
+    Decision,
+    ModelRelevance,
+    Ranked,
+    Selection,
+    asked_calls,
+    decide_reply,
+    first_clause,
+    follow_up,
+    rank_tools,
+    select_tools,
+    tool_document,
+    unasked,
 )
 
 __all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "asked_calls", "decide_reply",
