@@ -130,11 +130,11 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
     skip = tuple(unasked(t, messages[-1]["content"]) if shaping.asked_only and messages[-1]["role"] == "user"
                  else () for t in offered)
+    shown = [replace(t, parameters=_without(t.parameters, left)) for t, left in zip(offered, skip)]
     if offered:
-        shown = [replace(t, parameters=_without(t.parameters, left)) for t, left in zip(offered, skip)]
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
-    least = (asked_calls(list(offered), messages[-1]["content"], parallel) if shaping.count_calls and required
+    least = (asked_calls(shown, messages[-1]["content"], parallel) if shaping.count_calls and required
              and (decided or len(offered) == 1) and messages[-1]["role"] == "user" else 1)
     grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required,
                                  (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items,

@@ -192,17 +192,17 @@ _REQUESTS = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally)\b", re.IGNORECAS
 
 
 def asked_calls(tools: list[Tool], query: str, most: int) -> int:
-    """How many calls ``query`` asks for, up to ``most``, when it asks for what ``tools`` do.
-    Of one tool: the query's numbers shared among the tool's numeric arguments it asks for (see
-    :func:`unasked`), each call taking one of each ("the factorial of 5, 7 and 9": three calls),
-    1 when it has no more numbers than one call takes or the tool no numeric argument. Of
-    several: one each, as far as the query makes as many requests (sentences, "also", "then")."""
+    """How many calls ``query`` asks for, up to ``most``, when it asks for what ``tools`` do
+    (as offered: without the optional arguments it does not ask for, see :func:`unasked`).
+    Of one tool: the query's numbers shared among the tool's numeric arguments, each call
+    taking one of each ("the factorial of 5, 7 and 9": three calls), 1 when it has no more
+    numbers than one call takes or the tool no numeric argument. Of several: one each, as far
+    as the query makes as many requests (sentences, "also", "then")."""
     if len(tools) != 1:
         requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
         return max(1, min(len(tools), len(requests), most))
-    skip = set(unasked(tools[0], query))
     numeric = [key for key, sub in (tools[0].parameters.get("properties") or {}).items()
-               if isinstance(sub, dict) and sub.get("type") in ("integer", "number") and key not in skip]
+               if isinstance(sub, dict) and sub.get("type") in ("integer", "number")]
     if not numeric:
         return 1
     return max(1, min(most, len(_NUMBER.findall(query)) // len(numeric)))
