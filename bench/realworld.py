@@ -19,6 +19,7 @@ import statistics
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +60,19 @@ def _worker(paths: Any, results: Any) -> None:
 
 def schema_rows(paths: list[Path]) -> list[dict[str, Any]]:
     """One row per schema file: its outcome, compile seconds, grammar size."""
+    return in_workers(paths, _worker)
+
+
+def in_workers(paths: list[Path], work: Callable[[Any, Any], None]) -> list[dict[str, Any]]:
+    """One row per file, as ``work`` (reading paths from its first queue until None, putting one
+    row each on its second) makes it in a worker process; a worker past ``LIMIT`` seconds on one
+    file is killed, its row says so, and a new worker goes on with the next file."""
     context = multiprocessing.get_context("spawn")
     rows: list[dict[str, Any]] = []
 
     def start() -> tuple[Any, Any, Any]:
         todo, done = context.Queue(), context.Queue()
-        worker = context.Process(target=_worker, args=(todo, done), daemon=True)
+        worker = context.Process(target=work, args=(todo, done), daemon=True)
         worker.start()
         return worker, todo, done
 

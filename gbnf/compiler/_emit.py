@@ -9,8 +9,8 @@ from typing import Any
 from gbnf import _jsonread as jsonread
 from gbnf.compiler._arrays import emit_array
 from gbnf.compiler._canonical import Node, canonicalize, count_bounds
-from gbnf.compiler._literals import json_literal
 from gbnf.compiler._objects import emit_object
+from gbnf.compiler._primitives import value_literal
 from gbnf.compiler._rules import RuleTable
 from gbnf.compiler._scalars import emit_integer, emit_number, emit_string
 from gbnf.compiler._schema import ANNOTATIONS, key_path, validity
@@ -146,7 +146,7 @@ class Emitter:
         kept = [v for v in values if valid(v)]
         if not kept:
             raise Unsatisfiable(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
-        return list(dict.fromkeys(json_literal(v) for v in kept))
+        return list(dict.fromkeys(value_literal(v, self.table.layout) for v in kept))
 
 
 TypeEmitter = Callable[[Emitter, dict[str, Any], str, str, int], str]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from gbnf.compiler._literals import gbnf_literal, json_text
+from gbnf.compiler._literals import gbnf_literal, json_literal, json_text
 
 Layout = Literal["free", "indented", "line", "compact"]
 """Where a grammar lets whitespace go: ``free``, wherever JSON allows it (bounded); the others
@@ -50,6 +50,22 @@ class Spacing:
     def key(self, key: str) -> str:
         """A member's key and colon."""
         return gbnf_literal(json_text(key) + self._colon) + self._ws
+
+
+def value_literal(value: Any, layout: Layout) -> str:
+    """GBNF for exactly one JSON value (a ``const`` or ``enum`` value), an object's or array's
+    tokens spaced as ``layout`` spaces generic values: free, ``{"a": 1}`` and ``{"a":1}`` alike."""
+    if not isinstance(value, (dict, list)) or layout == "compact":
+        return json_literal(value)
+    spacing = Spacing(_generic(layout))
+    if isinstance(value, dict):
+        opening, closing = '"{"', '"}"'
+        items = [f"{spacing.key(key)} {value_literal(item, layout)}" for key, item in value.items()]
+    else:
+        opening, closing = '"["', '"]"'
+        items = [value_literal(item, layout) for item in value]
+    inner = f" {spacing.sep(0)} ".join(items) + spacing.close(0) if items else ""
+    return " ".join(part for part in (opening + spacing.lead(), inner, closing) if part)
 
 
 # Each primitive: (body, the primitives its body refers to). ``{lead}``, ``{close}``, ``{sep}``

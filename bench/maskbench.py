@@ -1,0 +1,125 @@
+"""MaskBench's test cases against our compiler, scored as MaskBench scores an engine:
+
+    python -m bench.maskbench DIR [--limit N] [-o FILE]
+
+DIR is ``maskbench/data`` from guidance-ai/jsonschemabench (11,306 files: a schema and its valid
+and invalid instances, written by Llama 3.1 70B and checked with two JSON Schema validators; kept
+out of this repo). A schema passes when it compiles, llama.cpp parses the grammar, and the grammar
+accepts every valid instance and rejects every invalid one. An instance is written as MaskBench
+writes it (``json.dumps``: ``", "`` and ``": "``, members in their order) and decided whole, end
+of text included, by llguidance (llama.cpp's engine where llguidance refuses the grammar); a
+valid instance rejected is tried again with its members in the schema's order, to tell that
+cause apart (the grammar, like every engine MaskBench measures, fixes the order). An
+invalid instance the grammar accepts is also given to the validator, as a reply would be, and
+counted by the keyword it breaks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bench.realworld import in_workers
+
+
+def _worker(paths: Any, results: Any) -> None:
+    import jsonschema
+
+    from gbnf.compiler import compile_schema_grammar, in_grammar_order
+    from gbnf.errors import GbnfError, GrammarError, InvalidCall
+    from gbnf.read import checked_json
+    from gbnf.testing import llamacpp_oracle, llguidance_oracle
+
+    engine = llamacpp_oracle()
+
+    def decide(path: str) -> dict[str, Any]:
+        case = json.loads(Path(path).read_text(encoding="utf-8"))
+        schema, tests = case["schema"], case.get("tests", [])
+        row: dict[str, Any] = {"path": path, "tests": len(tests), "wrong": [], "broken": []}
+        try:
+            start = time.perf_counter()
+            grammar = compile_schema_grammar(schema)
+            row["seconds"] = time.perf_counter() - start
+            engine.check(grammar.text)
+        except GrammarError as exc:
+            return row | {"outcome": "refused by llama.cpp", "error": str(exc)[:200]}
+        except GbnfError as exc:
+            return row | {"outcome": "a clear error (GbnfError)", "error": str(exc)[:200]}
+        try:
+            decider: Any = llguidance_oracle()
+            decider.check(grammar.text)
+            row["llguidance"] = "loaded"
+        except GrammarError as exc:
+            decider, row["llguidance"] = engine, f"refused: {str(exc)[:200]}"
+        for i, test in enumerate(tests):
+            text = json.dumps(test["data"], ensure_ascii=False)
+            if decider.accepts(grammar.text, text) == test["valid"]:
+                continue
+            if test["valid"]:
+                reordered = json.dumps(in_grammar_order(test["data"], schema), ensure_ascii=False)
+                ordered = reordered != text and decider.accepts(grammar.text, reordered)
+                row["wrong"].append(f"test {i}: rejects valid" + (" (members in another order)" if ordered else ""))
+                continue
+            row["wrong"].append(f"test {i}: accepts invalid")
+            keywords = sorted({e.validator for e in jsonschema.validators.validator_for(schema)(schema)
+                               .iter_errors(test["data"])})
+            try:
+                checked_json(text, schema)
+                caught = "validator accepts"
+            except (InvalidCall, GbnfError):
+                caught = "validator rejects"
+            row["broken"].append((",".join(map(str, keywords)) or "(none)", caught))
+        return row | {"outcome": "pass" if not row["wrong"] else "fails a test"}
+
+    for path in iter(paths.get, None):
+        try:
+            results.put(decide(path))
+        except Exception:  # what this bench exists to find
+            results.put({"path": path, "outcome": "traceback", "error": traceback.format_exc()[-400:]})
+
+
+def markdown(rows: list[dict[str, Any]], root: Path) -> str:
+    """The pass rate, the outcomes, the tests decided wrongly, and the invalid instances
+    accepted by the keyword they break."""
+    outcomes = Counter(r["outcome"] for r in rows)
+    wrong = Counter(w.split(": ", 1)[1] for r in rows for w in r.get("wrong", []))
+    broken = Counter(b for r in rows for b in r.get("broken", []))
+    tests = sum(r.get("tests", 0) for r in rows)
+    passed = outcomes["pass"]
+    lines = [f"{len(rows)} MaskBench schemas under {root.name}/ ({tests} instances): "
+             f"**{passed} pass ({100 * passed / max(len(rows), 1):.1f}%)**", "",
+             "| outcome | schemas |", "|---|---|"]
+    lines += [f"| {outcome} | {n} |" for outcome, n in outcomes.most_common()]
+    lines += ["", "| instances decided wrongly by the grammar | count |", "|---|---|"]
+    lines += [f"| {what} | {n} |" for what, n in wrong.most_common()]
+    lines += ["", "| invalid instances accepted: keyword broken | then the validator | count |", "|---|---|---|"]
+    lines += [f"| {keyword} | {caught} | {n} |" for (keyword, caught), n in broken.most_common()]
+    refused = [r for r in rows if str(r.get("llguidance", "loaded")) != "loaded"]
+    lines += ["", f"llguidance refused {len(refused)} grammars (llama.cpp decided their instances)."]
+    odd = [r for r in rows if r["outcome"] != "pass"]
+    lines += ["", "Schemas that do not pass:", ""]
+    lines += [f"- {Path(r['path']).name}: {r['outcome']}: {r.get('error') or '; '.join(r['wrong'][:3])}"
+              for r in odd]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.maskbench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path, help="MaskBench's data folder")
+    parser.add_argument("--limit", type=int, help="only the first N files (sorted by name)")
+    parser.add_argument("-o", "--output", type=Path, help="write the table here too")
+    args = parser.parse_args()
+    rows = in_workers(sorted(args.data.glob("*.json"))[:args.limit], _worker)
+    text = markdown(rows, args.data)
+    print(text)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
