@@ -112,20 +112,35 @@ def count_bounds(schema: dict[str, Any], path: str, low_key: str, high_key: str
     return low or 0, high, notes
 
 
-def numeric_bounds(schema: dict[str, Any], integer: bool) -> tuple[Any, Any]:
-    """(low, high) from minimum/maximum/exclusive*: whole numbers for integers."""
-    low = high = None
-    for key, strict in (("minimum", False), ("exclusiveMinimum", True)):
-        if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool):
-            value = schema[key]
-            value = (math.floor(value) + 1 if strict else math.ceil(value)) if integer else value
-            low = value if low is None else max(low, value)
-    for key, strict in (("maximum", False), ("exclusiveMaximum", True)):
-        if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool):
-            value = schema[key]
-            value = (math.ceil(value) - 1 if strict else math.floor(value)) if integer else value
-            high = value if high is None else min(high, value)
-    return low, high
+Bound = tuple[Any, bool]
+"""A numeric bound and whether it is open (exclusive); (None, False) for none."""
+
+
+def numeric_bounds(schema: dict[str, Any]) -> tuple[Bound, Bound]:
+    """The tightest lower and upper bounds from minimum/maximum/exclusive*, draft 4's boolean
+    ``exclusiveMinimum``/``exclusiveMaximum`` included."""
+    bounds = []
+    for plain, strict, tighter in (("minimum", "exclusiveMinimum", max), ("maximum", "exclusiveMaximum", min)):
+        found: list[Bound] = []
+        if _is_number(schema.get(plain)):
+            found.append((schema[plain], schema.get(strict) is True))
+        if _is_number(schema.get(strict)):
+            found.append((schema[strict], True))
+        # the tighter value wins; at a tie, the open bound
+        bounds.append(tighter(found, key=lambda b: (b[0], b[1] if tighter is max else not b[1]))
+                      if found else (None, False))
+    return bounds[0], bounds[1]
+
+
+def integer_bounds(schema: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The whole numbers an integer's bounds allow, as a closed range (None: unbounded)."""
+    (low, low_open), (high, high_open) = numeric_bounds(schema)
+    return (None if low is None else math.floor(low) + 1 if low_open else math.ceil(low),
+            None if high is None else math.ceil(high) - 1 if high_open else math.floor(high))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:

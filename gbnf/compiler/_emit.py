@@ -45,6 +45,8 @@ class Emitter:
         """Whether the compile's budget was spent (see :data:`~gbnf.compiler._rules.COMPILE_SECONDS`)."""
         self.key_rules: dict[tuple[str, ...], str] = {}
         """The rule for keys other than these declared ones, by the declared keys."""
+        self.key_nodes = 0
+        """The rules spent on key rules so far."""
 
     def rule(self, name: str, body: str) -> str:
         return self.table.add(name, body)
@@ -98,11 +100,18 @@ class Emitter:
             return self._union(node, name, path, depth)
         if node.kind == "enum":
             return self._enum(node.schema, name, path)
-        if depth > self.max_depth and ({"object", "array"} & set(node.types)):
-            whole = "object" if node.types == ("object",) else "value"
-            self.loose(path, f"nested deeper than {self.max_depth}: any JSON {whole}")
-            return "jsonObject" if whole == "object" else "jsonValue"
-        alternatives = [EMITTERS[kind](self, node.schema, name, path, depth) for kind in node.types]
+        alternatives, empty = [], None
+        for kind in node.types:  # a type no value of which satisfies the rest drops out
+            if kind in _GENERIC and depth > self.max_depth:
+                self.loose(path, f"nested deeper than {self.max_depth}: any JSON {kind}")
+                alternatives.append(_GENERIC[kind])
+                continue
+            try:
+                alternatives.append(EMITTERS[kind](self, node.schema, name, path, depth))
+            except Unsatisfiable as exc:
+                empty = exc
+        if empty is not None and not alternatives:
+            raise empty
         if len(alternatives) == 1:
             return alternatives[0]
         return self.rule(name, " | ".join(alternatives))
@@ -148,6 +157,9 @@ class Emitter:
             raise Unsatisfiable(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
         return list(dict.fromkeys(value_literal(v, self.table.layout) for v in kept))
 
+
+_GENERIC = {"object": "jsonObject", "array": "jsonArray"}
+"""The generic rule a container nested past the depth cap becomes."""
 
 TypeEmitter = Callable[[Emitter, dict[str, Any], str, str, int], str]
 EMITTERS: dict[str, TypeEmitter] = {

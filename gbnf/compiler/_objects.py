@@ -4,6 +4,7 @@ declared key."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gbnf.compiler._literals import class_char, gbnf_literal, repeat
@@ -17,6 +18,12 @@ LINEAR_FROM = 8
 """Objects with more optional properties than this before the first required one share their
 members' tails as rules (see :func:`_members`)."""
 
+KEY_NODES = 2000
+"""How many rules one schema's walk spends keeping undeclared keys from spelling declared ones
+(one per distinct key prefix); past it, undeclared keys are any string and the validator checks
+them. Without a cap, a schema of hundreds of objects with open keys makes a grammar past
+llguidance's symbol table (65,525)."""
+
 
 def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """An object: its declared members, then undeclared ones where allowed."""
@@ -27,6 +34,7 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         props.setdefault(key, True)
     pairs: list[tuple[str, bool]] = []
     for key, sub in props.items():
+        sub = _with_patterns(e, sub, key, schema.get("patternProperties") or {}, path)
         visit = e.visit if key in required else e.visit_or_none  # an optional key no value fits is left out
         value = visit(sub, name + rule_word(key), key_path(path, key), depth + 1)
         if value is None:
@@ -68,8 +76,6 @@ def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: st
             e.loose(key_path(path, "patternProperties"), f"pattern {pattern!r} not translated ({exc})")
             key = "string"
         options.append(f"{key}{e.spacing.colon()} {value}")
-    if patterns and declared:
-        e.loose(key_path(path, "patternProperties"), "declared keys matching a pattern: left to the validator")
     value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
     if value is not None:
         if patterns:
@@ -78,6 +84,19 @@ def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: st
     if not options:
         return None
     return e.rule(f"{name}Member", " | ".join(options))
+
+
+def _with_patterns(e: Walk, sub: Any, key: str, patterns: dict[str, Any], path: str) -> Any:
+    """A declared member's schema, with the schemas of the ``patternProperties`` its key matches
+    (as the validator matches them: Python's ``re.search``)."""
+    matched = []
+    for pattern, pattern_schema in patterns.items():
+        try:
+            if re.search(pattern, key):
+                matched.append(pattern_schema)
+        except (re.error, TypeError):
+            e.loose(key_path(path, f"/{pattern}/"), f"not read as a regex: {key!r} may match it; left to the validator")
+    return {"allOf": [sub, *matched]} if matched else sub
 
 
 def _key(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: str) -> str:
@@ -94,6 +113,11 @@ def _key(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: 
         return "string"
     keys = tuple(plain)
     if keys not in e.key_rules:  # objects reached again (a recursive $ref) share the key rule
+        nodes = len({key[:i] for key in plain for i in range(len(key))})
+        if e.key_nodes + nodes > KEY_NODES:
+            e.loose(path, f"undeclared keys may repeat a declared one (past {KEY_NODES} key rules in one schema)")
+            return "string"
+        e.key_nodes += nodes
         e.key_rules[keys] = e.rule(f"{name}Key", f'"\\"" {_not_keys(e, plain, name + "KeyText")} "\\""')
     return e.key_rules[keys]
 

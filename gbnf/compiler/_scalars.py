@@ -1,14 +1,14 @@
-"""Strings (lengths, ``pattern``, ``format``), integers (exact ranges) and numbers (the sign of
-a bound)."""
+"""Strings (lengths, ``pattern``, ``format``), integers and numbers (exact ranges)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from gbnf.compiler._canonical import numeric_bounds
+from gbnf.compiler._canonical import integer_bounds, numeric_bounds
 from gbnf.compiler._formats import EXACT, FORMATS
 from gbnf.compiler._literals import repeat
-from gbnf.compiler._ranges import int_range
+from gbnf.compiler._ranges import int_range, number_range
 from gbnf.compiler._regex import pattern_to_gbnf
 from gbnf.compiler._schema import key_path
 from gbnf.compiler._walk import Walk
@@ -45,7 +45,7 @@ def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
 
 def emit_integer(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """An integer: exactly the range its bounds allow."""
-    low, high = numeric_bounds(schema, integer=True)
+    low, high = integer_bounds(schema)
     if "multipleOf" in schema:
         e.loose(key_path(path, "multipleOf"), "left to the validator")
     if low is None and high is None:
@@ -55,20 +55,28 @@ def emit_integer(e: Walk, schema: dict[str, Any], name: str, path: str, depth: i
     return e.rule(name, int_range(low, high))
 
 
+_UNSIGNED = '("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?'
+
+
 def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """A number: bounds are left to the validator, but a bound at or above 0 excludes the sign,
-    and bounds on both sides cap the digits before the point."""
+    """A number: exactly the range its bounds allow, written without an exponent (a bound of 0
+    alone, a sign, leaves the exponent); a bound that is not a whole number is widened to one,
+    the validator checking the rest."""
     if "multipleOf" in schema:
         e.loose(key_path(path, "multipleOf"), "left to the validator")
-    bounded = [k for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") if k in schema]
-    if not bounded:
+    (low, low_open), (high, high_open) = numeric_bounds(schema)
+    if low is None and high is None:
         return "number"
-    for keyword in bounded:
-        e.loose(key_path(path, keyword), "only the sign is in the grammar; the validator checks the bound")
-    low, high = numeric_bounds(schema, integer=False)
-    sign = "" if low is not None and low >= 0 else '"-"? '
-    if low is None or high is None:
-        return e.rule(name, f'{sign}("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?') if not sign \
-            else "number"
-    width = len(str(int(max(abs(low), abs(high)))))
-    return e.rule(name, f'{sign}("0" | [1-9]{repeat("[0-9]", 0, width - 1)}) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?')
+    if (low, low_open, high) == (0, False, None):
+        return e.rule(name, _UNSIGNED)
+    if low is not None and low != int(low):
+        e.loose(path, f"a bound of {low} is widened to {math.floor(low)}; the validator checks it")
+        low, low_open = math.floor(low), False
+    if high is not None and high != int(high):
+        e.loose(path, f"a bound of {high} is widened to {math.ceil(high)}; the validator checks it")
+        high, high_open = math.ceil(high), False
+    try:
+        return e.rule(name, number_range(None if low is None else int(low), None if high is None else int(high),
+                                         low_open, high_open))
+    except ValueError:
+        raise Unsatisfiable(path, f"no number lies between {low} and {high}") from None

@@ -267,7 +267,7 @@ def is_valid(value: Any, schema: Any, root: Any) -> bool:
 
 def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
     """A reusable check of values against ``schema`` (local refs into ``root``); a value the
-    schema cannot judge (an unresolvable ref) counts as invalid."""
+    schema cannot judge (an unresolvable ref, refs that loop without nesting) counts as invalid."""
     if isinstance(schema, bool):
         return lambda value: schema
     asserting = [k for k in schema if k not in ANNOTATIONS]
@@ -281,7 +281,7 @@ def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
     def check(value: Any) -> bool:
         try:
             return validator.is_valid(value)
-        except (Unresolvable, jsonschema.exceptions.SchemaError):
+        except (Unresolvable, jsonschema.exceptions.SchemaError, RecursionError):
             return False
 
     return check
@@ -305,9 +305,9 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
         out["maxItems"] = max(items, out.get("minItems", 0))
     if digits is not None and out.get("type") in ("integer", "number") and not {"enum", "const"} & set(out):
         if "minimum" not in out and "exclusiveMinimum" not in out:
-            out["minimum"] = -(10**digits - 1)
+            out["exclusiveMinimum"] = -(10**digits)
         if "maximum" not in out and "exclusiveMaximum" not in out:
-            out["maximum"] = 10**digits - 1
+            out["exclusiveMaximum"] = 10**digits
     return out
 
 

@@ -16,6 +16,9 @@ class Walk(Protocol):
     """The nesting level of the root's value in the reply."""
     spacing: Spacing
     key_rules: dict[tuple[str, ...], str]
+    """The rule for keys other than these declared ones, by the declared keys."""
+    key_nodes: int
+    """The rules spent on key rules so far (see :data:`~gbnf.compiler._objects.KEY_NODES`)."""
 
     def rule(self, name: str, body: str) -> str:
         """Add a rule to the table; the name it got."""
