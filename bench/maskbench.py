@@ -71,8 +71,7 @@ def _worker(paths: Any, results: Any, max_depth: int) -> None:
             keywords = sorted({e.validator for e in jsonschema.validators.validator_for(schema)(schema)
                                .iter_errors(test["data"])})
             try:
-                checked_json(text, schema)
-                caught = "validator accepts"
+                caught = "validator repairs it" if checked_json(text, schema)[1] else "validator accepts"
             except (InvalidCall, GbnfError):
                 caught = "validator rejects"
             row["broken"].append((",".join(map(str, keywords)) or "(none)", caught))

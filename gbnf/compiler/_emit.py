@@ -91,6 +91,9 @@ class Emitter:
                 self.loose(path, f"{spent}: this part and every part not yet emitted are any JSON value")
                 self.cut = True
             return "jsonValue"
+        kind = schema.get("type") if type(schema) is dict else None
+        if type(kind) is str and kind in _PRIMITIVE_TYPES and ANNOTATIONS.issuperset(k for k in schema if k != "type"):
+            return kind  # the commonest leaf ({"type": "string", "description": ...}), at once
         node = canonicalize(schema, self.root, path, refs)
         for where, why in node.notes:
             self.loose(where, why)
@@ -157,6 +160,9 @@ class Emitter:
             raise Unsatisfiable(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
         return list(dict.fromkeys(value_literal(v, self.table.layout) for v in kept))
 
+
+_PRIMITIVE_TYPES = frozenset({"string", "integer", "number", "boolean", "null"})
+"""Types whose schema, with nothing but annotations beside, is a primitive rule of that name."""
 
 _GENERIC = {"object": "jsonObject", "array": "jsonArray"}
 """The generic rule a container nested past the depth cap becomes."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 from gbnf.compiler._literals import gbnf_literal, json_literal, json_text
@@ -49,7 +50,12 @@ class Spacing:
 
     def key(self, key: str) -> str:
         """A member's key and colon."""
-        return gbnf_literal(json_text(key) + self._colon) + self._ws
+        return _key_literal(key, self._colon) + self._ws
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_literal(key: str, colon: str) -> str:
+    return gbnf_literal(json_text(key) + colon)
 
 
 def value_literal(value: Any, layout: Layout) -> str:

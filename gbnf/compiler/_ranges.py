@@ -1,7 +1,9 @@
 """Numeric ranges as exact GBNF digit rules: integers (``minimum: 5, maximum: 120`` -> ``[5-9] |
-[1-9] [0-9] | ...``) and decimal numbers between whole-number bounds."""
+[1-9] [0-9] | ...``) and decimal numbers (``minimum: 0.5`` -> ``"0." [5-9] [0-9]* | ...``)."""
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 from gbnf.compiler._literals import repetition
 
@@ -24,36 +26,92 @@ def int_range(low: int | None, high: int | None) -> str:
 _FRACTION = '("." [0-9]+)?'
 
 
-def number_range(low: int | None, high: int | None, low_open: bool = False, high_open: bool = False) -> str:
+def number_range(low: Decimal | None, high: Decimal | None, low_open: bool = False, high_open: bool = False) -> str:
     """GBNF for the JSON numbers x written without an exponent, low <= x <= high (``<`` on an
-    open side), the bounds whole numbers, either side None for no bound."""
+    open side), either side None for no bound."""
+    zero = Decimal(0)
     options: list[str] = []
     # negative numbers, -m: x >= low is m <= -low, x <= high is m >= -high ("-0" is 0)
-    above = (0, False) if high is None or high > 0 else (-high, high_open)
+    above = (zero, False) if high is None or high > 0 else (-high, high_open)
     below = (None, False) if low is None else (-low, low_open)
     options += [f'"-" {o}' for o in _magnitudes(*above, *below)]
-    start = (0, False) if low is None or low < 0 else (low, low_open)
+    start = (zero, False) if low is None or low < 0 else (low, low_open)
     options += _magnitudes(*start, high, high_open)
     if not options:
         raise ValueError(f"no number lies in the range ({low}, {high})")
     return " | ".join(options)
 
 
-def _magnitudes(low: int, low_open: bool, high: int | None, high_open: bool) -> list[str]:
+def _magnitudes(low: Decimal, low_open: bool, high: Decimal | None, high_open: bool) -> list[str]:
     """Alternatives for unsigned decimals m (``12``, ``12.50``), low <= m <= high, ``<`` on an
     open side; empty when none lies there."""
     if high is not None and (high < low or high == low and (low_open or high_open)):
         return []
+    (low_whole, low_digits), (high_whole, high_digits) = _split(low), _split(high)
+    plain_low = not low_digits and not low_open  # the low whole part takes any fraction
     options = []
-    first, last = low + low_open, None if high is None else high - 1  # whole parts taking any fraction
+    first, last = low_whole + (not plain_low), None if high_whole is None else high_whole - 1
     if last is None or first <= last:
         whole = _nonneg(first, last)
         options.append(f"{whole[0] if len(whole) == 1 else '(' + ' | '.join(whole) + ')'} {_FRACTION}")
-    if low_open:
-        options.append(f'"{low}." [0-9]* [1-9] [0-9]*')
-    if high is not None and not high_open:
-        options.append(f'"{high}" ("." "0"+)?')
-    return options
+    if high_whole is not None and high_whole == low_whole:
+        options.append(_with_fraction(low_whole, *_fraction(low_digits, low_open, high_digits, high_open)))
+    else:
+        if not plain_low:
+            options.append(_with_fraction(low_whole, *_fraction(low_digits, low_open, None, False)))
+        if high_whole is not None:
+            options.append(_with_fraction(high_whole, *_fraction("", False, high_digits, high_open)))
+    return [option for option in options if option]
+
+
+def _split(value: Decimal | None) -> tuple[int | None, str]:
+    """A bound >= 0 as its whole part and its fraction's digits (no trailing zeros)."""
+    if value is None:
+        return None, ""
+    whole, _, digits = format(value, "f").partition(".")
+    return int(whole), digits.rstrip("0")
+
+
+def _with_fraction(whole: int, empty: bool, digits: str | None) -> str:
+    """``whole`` followed by ``.`` and ``digits`` (a GBNF expression), or by nothing where ``empty``."""
+    if digits is None:
+        return f'"{whole}"' if empty else ""
+    return f'"{whole}" ("." ({digits}))' + ("?" if empty else "")
+
+
+def _fraction(low: str, low_open: bool, high: str | None, high_open: bool) -> tuple[bool, str | None]:
+    """The digit strings d with 0.low <= 0.d <= 0.high (``<`` on an open side; ``high`` None:
+    no bound): whether the empty string is one (0), and GBNF for the others (None: none)."""
+    if high == "":  # 0.d <= 0: only zeros, where both bounds allow 0
+        zero = not low and not low_open and not high_open
+        return zero, '"0"+' if zero else None
+    if not low and high is None:
+        return (True, "[0-9]+") if not low_open else (False, "[0-9]* [1-9] [0-9]*")
+    empty = not low and not low_open
+    first, top = int(low[:1] or 0), 9 if high is None else int(high[0])
+    options = []
+    if first + 1 <= top - (high is not None):
+        span = (first + 1, top - (high is not None))
+        options.append(f"{_digits(*span)} [0-9]*")
+    if high is not None and first == top:
+        options.append(_digit_then(first, *_fraction(low[1:], low_open, high[1:], high_open)))
+    else:
+        options.append(_digit_then(first, *_fraction(low[1:], low_open, None, False)))
+        if high is not None:
+            options.append(_digit_then(top, *_fraction("", False, high[1:], high_open)))
+    kept = [option for option in options if option]
+    return empty, " | ".join(kept) or None
+
+
+def _digits(low: int, high: int) -> str:
+    return f'"{low}"' if low == high else f"[{low}-{high}]"
+
+
+def _digit_then(digit: int, empty: bool, rest: str | None) -> str:
+    """The digit, then ``rest`` (or nothing where ``empty``); empty when neither may follow."""
+    if rest is None:
+        return f'"{digit}"' if empty else ""
+    return f'"{digit}" ({rest})' + ("?" if empty else "")
 
 
 def _nonneg(low: int, high: int | None) -> list[str]:

@@ -13,6 +13,7 @@ from gbnf.compiler._literals import camel
 _LITERALS = re.compile(r'"(?:\\.|[^"\\])*"|\[(?:\\.|[^\]\\])*\]')
 _NAMES = re.compile(r"[a-zA-Z][a-zA-Z0-9-]*")
 _TOKENS = re.compile(f"{_LITERALS.pattern}|{_NAMES.pattern}")
+_REFERENCES = re.compile(f"{_LITERALS.pattern}|({_NAMES.pattern})")
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class Grammar:
 
 def references(body: str) -> list[str]:
     """Rule names a GBNF body refers to, in order of first appearance."""
-    return list(dict.fromkeys(_NAMES.findall(_LITERALS.sub(" ", body))))
+    return list(dict.fromkeys(name for name in _REFERENCES.findall(body) if name))
 
 
 def renamed(body: str, names: dict[str, str]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+from decimal import Decimal
 from typing import Any
 
 from gbnf.compiler._canonical import integer_bounds, numeric_bounds
@@ -59,9 +59,8 @@ _UNSIGNED = '("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?'
 
 
 def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """A number: exactly the range its bounds allow, written without an exponent (a bound of 0
-    alone, a sign, leaves the exponent); a bound that is not a whole number is widened to one,
-    the validator checking the rest."""
+    """A number: exactly the range its bounds allow, written without an exponent (but for a
+    lower bound of 0 alone, which only drops the sign)."""
     if "multipleOf" in schema:
         e.loose(key_path(path, "multipleOf"), "left to the validator")
     (low, low_open), (high, high_open) = numeric_bounds(schema)
@@ -69,14 +68,12 @@ def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         return "number"
     if (low, low_open, high) == (0, False, None):
         return e.rule(name, _UNSIGNED)
-    if low is not None and low != int(low):
-        e.loose(path, f"a bound of {low} is widened to {math.floor(low)}; the validator checks it")
-        low, low_open = math.floor(low), False
-    if high is not None and high != int(high):
-        e.loose(path, f"a bound of {high} is widened to {math.ceil(high)}; the validator checks it")
-        high, high_open = math.ceil(high), False
     try:
-        return e.rule(name, number_range(None if low is None else int(low), None if high is None else int(high),
-                                         low_open, high_open))
+        return e.rule(name, number_range(_decimal(low), _decimal(high), low_open, high_open))
     except ValueError:
         raise Unsatisfiable(path, f"no number lies between {low} and {high}") from None
+
+
+def _decimal(bound: float | None) -> Decimal | None:
+    """A bound as the decimal JSON wrote (a float's shortest spelling)."""
+    return None if bound is None else Decimal(repr(bound)) if isinstance(bound, float) else Decimal(bound)
