@@ -275,8 +275,7 @@ def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
         return lambda value: True
     if asserting == ["type"] and schema["type"] in TYPES:  # the common case, without building a validator
         return lambda value: _TYPE_CHECKER.is_type(value, schema["type"])
-    with_defs = {**{k: root[k] for k in ("$defs", "definitions") if isinstance(root, dict) and k in root}, **schema}
-    validator = jsonschema.Draft202012Validator(with_defs)
+    validator = jsonschema.Draft202012Validator(root if isinstance(root, dict) else schema).evolve(schema=schema)
 
     def check(value: Any) -> bool:
         try:
