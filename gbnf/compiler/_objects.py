@@ -33,8 +33,10 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
     for key in required:
         props.setdefault(key, True)
     pairs: list[tuple[str, bool]] = []
+    patterns = schema.get("patternProperties")
     for key, sub in props.items():
-        sub = _with_patterns(e, sub, key, schema.get("patternProperties") or {}, path)
+        if patterns:
+            sub = _with_patterns(e, sub, key, patterns, path)
         visit = e.visit if key in required else e.visit_or_none  # an optional key no value fits is left out
         value = visit(sub, name + rule_word(key), key_path(path, key), depth + 1)
         if value is None:

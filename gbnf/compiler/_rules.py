@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from gbnf.compiler import _primitives as primitives
 from gbnf.compiler._literals import camel
 
-_LITERALS = re.compile(r'"(?:\\.|[^"\\])*"|\[(?:\\.|[^\]\\])*\]')
-_NAMES = re.compile(r"[a-zA-Z][a-zA-Z0-9-]*")
+_LITERALS = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]')  # unrolled: no backtracking
+_NAMES = re.compile(r"[a-zA-Z][a-zA-Z0-9-]*+")
 _TOKENS = re.compile(f"{_LITERALS.pattern}|{_NAMES.pattern}")
 _REFERENCES = re.compile(f"{_LITERALS.pattern}|({_NAMES.pattern})")
 
