@@ -47,7 +47,8 @@ def _magnitudes(low: Decimal, low_open: bool, high: Decimal | None, high_open: b
     open side; empty when none lies there."""
     if high is not None and (high < low or high == low and (low_open or high_open)):
         return []
-    (low_whole, low_digits), (high_whole, high_digits) = _split(low), _split(high)
+    low_whole, low_digits = _split(low)
+    high_whole, high_digits = (None, "") if high is None else _split(high)
     plain_low = not low_digits and not low_open  # the low whole part takes any fraction
     options = []
     first, last = low_whole + (not plain_low), None if high_whole is None else high_whole - 1
@@ -64,10 +65,8 @@ def _magnitudes(low: Decimal, low_open: bool, high: Decimal | None, high_open: b
     return [option for option in options if option]
 
 
-def _split(value: Decimal | None) -> tuple[int | None, str]:
+def _split(value: Decimal) -> tuple[int, str]:
     """A bound >= 0 as its whole part and its fraction's digits (no trailing zeros)."""
-    if value is None:
-        return None, ""
     whole, _, digits = format(value, "f").partition(".")
     return int(whole), digits.rstrip("0")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -14,11 +15,27 @@ from gbnf.compiler._schema import key_path
 from gbnf.compiler._walk import Walk
 from gbnf.errors import Unsatisfiable, Untranslatable
 
+_ONE_CLASS_RUN = re.compile(r"\^(\[(?:\\.|[^\]\\])+\]|\\[dDwWsS]|\.)([*+])\$")
+"""A pattern that is a run of one character class, ``^[a-z0-9-]*$``: lengths beside it are exact."""
+
 
 def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """A string: its pattern when it translates, else its format, else its length bounds."""
+    """A string: its pattern when it translates (with its lengths where the pattern is one class
+    repeated), else its format, else its length bounds."""
     low, high = e.counts(schema, path, "minLength", "maxLength")
     pattern, fmt = schema.get("pattern"), schema.get("format")
+    run = _ONE_CLASS_RUN.fullmatch(pattern) if isinstance(pattern, str) and fmt is None else None
+    if run is not None and ("minLength" in schema or "maxLength" in schema):  # ^[a-z0-9-]*$ and lengths: exact
+        try:
+            char = pattern_to_gbnf(f"^{run[1]}$")
+        except Untranslatable:
+            pass
+        else:
+            least = max(low, 1 if run[2] == "+" else 0)
+            if high is not None and least > high:
+                raise Unsatisfiable(key_path(path, "maxLength"), "no string of this length matches the pattern")
+            chars = repeat(char, least, high)
+            return e.rule(name, f'"\\""{chars} "\\""')
     if pattern is not None:
         try:
             content = pattern_to_gbnf(pattern)
