@@ -370,9 +370,11 @@ def test_parts_no_value_satisfies_are_left_out(engine):
         assert not engine.accepts(grammar, json_text(bad)), bad
     with pytest.raises(Unsatisfiable, match=r"^builtin\.enum: no listed value satisfies the rest of the schema"):
         compile_schema({**schema, "required": ["id", "builtin"]})
+    too_long = {**schema["properties"]["list"], "minItems": 2}
+    untyped = compile_schema({"type": "object", "properties": {"list": too_long}, "required": ["list"]})
+    assert engine.accepts(untyped, '{"list":"x"}') and not engine.accepts(untyped, '{"list":[1,"a"]}')  # not an array
     with pytest.raises(Unsatisfiable, match=r"^list\.minItems: minItems is larger than the items allowed"):
-        compile_schema({**schema, "properties": {"list": {**schema["properties"]["list"], "minItems": 2}},
-                        "required": ["list"]})
+        compile_schema({**schema, "properties": {"list": {**too_long, "type": "array"}}, "required": ["list"]})
 
 
 def test_a_recursive_union_is_emitted_once_per_depth(engine):

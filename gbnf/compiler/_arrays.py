@@ -27,11 +27,13 @@ def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int
     """An array: its prefix items, then further items, as many as the counts allow; the array
     ends before the first position that no value satisfies."""
     spacing, level = e.spacing, e.base + depth
-    items = schema.get("items", True)
+    items, prefix = schema.get("items", True), schema.get("prefixItems") or []
+    if isinstance(items, list):  # drafts 4 to 2019-09: a list of items is a tuple, additionalItems the rest
+        items, prefix = schema.get("additionalItems", True), items
     if "items" not in schema and "contains" not in schema:
         items = schema.get("unevaluatedItems", True)
     heads: list[str] = []
-    for i, sub in enumerate(schema.get("prefixItems") or []):
+    for i, sub in enumerate(prefix):
         head = e.visit_or_none(sub, f"{name}Item{i}", f"{path}[{i}]", depth + 1)
         if head is None:
             items = False

@@ -5,6 +5,7 @@ grammar will not hold comes back as notes (key path, why) for ``looser``."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,10 +19,11 @@ _HANDLED = {
     "definitions", "anyOf", "oneOf", "allOf", "minItems", "maxItems", "minLength", "maxLength",
     "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "nullable",
     "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
-    "multipleOf", "uniqueItems", *ANNOTATIONS,
+    "multipleOf", "uniqueItems", "additionalItems", *ANNOTATIONS,
 }
 _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
 _UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
+_OLD_DRAFT = re.compile(r"draft-0[3-7]/schema")
 
 Note = tuple[str, str]
 Kind = Literal["any", "anyOf", "oneOf", "enum", "typed"]
@@ -66,9 +68,10 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             target = follow_ref(root, ref, path)
             said = target if isinstance(target, dict) else {}
             # keywords beside the $ref that add nothing leave the target itself, which the emitter
-            # then meets again (and emits once) wherever the $ref is used
-            rest = {k: v for k, v in schema.items()
-                    if k not in ("$ref", "$defs", "definitions", *ANNOTATIONS) and (k not in said or said[k] != v)}
+            # then meets again (and emits once) wherever the $ref is used; drafts 3 to 7 ignore them
+            rest = {} if _siblings_ignored(root) else {
+                k: v for k, v in schema.items()
+                if k not in ("$ref", "$defs", "definitions", *ANNOTATIONS) and (k not in said or said[k] != v)}
             schema, refs = merge_all_of([target, rest], path) if rest else target, refs | {ref}
             continue
         if "allOf" in schema:
@@ -141,6 +144,12 @@ def integer_bounds(schema: dict[str, Any]) -> tuple[int | None, int | None]:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _siblings_ignored(root: Any) -> bool:
+    """Whether ``root`` declares a draft (3 to 7) in which ``$ref`` overrides the keywords beside it."""
+    declared = root.get("$schema") if isinstance(root, dict) else None
+    return isinstance(declared, str) and _OLD_DRAFT.search(declared) is not None
 
 
 def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:
