@@ -73,9 +73,7 @@ def _split(value: Decimal) -> tuple[int, str]:
 
 def _with_fraction(whole: int, empty: bool, digits: str | None) -> str:
     """``whole`` followed by ``.`` and ``digits`` (a GBNF expression), or by nothing where ``empty``."""
-    if digits is None:
-        return f'"{whole}"' if empty else ""
-    return f'"{whole}" ("." ({digits}))' + ("?" if empty else "")
+    return _digit_then(whole, empty, None if digits is None else f'"." ({digits})')
 
 
 def _fraction(low: str, low_open: bool, high: str | None, high_open: bool) -> tuple[bool, str | None]:
@@ -89,9 +87,9 @@ def _fraction(low: str, low_open: bool, high: str | None, high_open: bool) -> tu
     empty = not low and not low_open
     first, top = int(low[:1] or 0), 9 if high is None else int(high[0])
     options = []
-    if first + 1 <= top - (high is not None):
-        span = (first + 1, top - (high is not None))
-        options.append(f"{_digits(*span)} [0-9]*")
+    free_low, free_high = first + 1, top - (high is not None)  # digits after which any digits may follow
+    if free_low <= free_high:
+        options.append(f"{_digits(free_low, free_high)} [0-9]*")
     if high is not None and first == top:
         options.append(_digit_then(first, *_fraction(low[1:], low_open, high[1:], high_open)))
     else:
@@ -103,11 +101,12 @@ def _fraction(low: str, low_open: bool, high: str | None, high_open: bool) -> tu
 
 
 def _digits(low: int, high: int) -> str:
+    """One digit from low to high."""
     return f'"{low}"' if low == high else f"[{low}-{high}]"
 
 
 def _digit_then(digit: int, empty: bool, rest: str | None) -> str:
-    """The digit, then ``rest`` (or nothing where ``empty``); empty when neither may follow."""
+    """The digits of ``digit``, then ``rest`` (or nothing where ``empty``); empty when neither may follow."""
     if rest is None:
         return f'"{digit}"' if empty else ""
     return f'"{digit}" ({rest})' + ("?" if empty else "")
