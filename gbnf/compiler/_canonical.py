@@ -123,15 +123,14 @@ def numeric_bounds(schema: dict[str, Any]) -> tuple[Bound, Bound]:
     """The tightest lower and upper bounds from minimum/maximum/exclusive*, draft 4's boolean
     ``exclusiveMinimum``/``exclusiveMaximum`` included."""
     bounds = []
-    for plain, strict, tighter in (("minimum", "exclusiveMinimum", max), ("maximum", "exclusiveMaximum", min)):
+    for plain, strict, side in (("minimum", "exclusiveMinimum", 1), ("maximum", "exclusiveMaximum", -1)):
         found: list[Bound] = []
         if _is_number(schema.get(plain)):
             found.append((schema[plain], schema.get(strict) is True))
         if _is_number(schema.get(strict)):
             found.append((schema[strict], True))
-        # the tighter value wins; at a tie, the open bound
-        bounds.append(tighter(found, key=lambda b: (b[0], b[1] if tighter is max else not b[1]))
-                      if found else (None, False))
+        # the tighter value wins (the larger minimum, the smaller maximum); at a tie, the open bound
+        bounds.append(max(found, key=lambda b: (side * b[0], b[1])) if found else (None, False))
     return bounds[0], bounds[1]
 
 
