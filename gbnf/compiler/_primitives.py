@@ -55,6 +55,7 @@ class Spacing:
 
 @functools.lru_cache(maxsize=4096)
 def _key_literal(key: str, colon: str) -> str:
+    """The literal of a key and its colon (the same keys recur across compiles)."""
     return gbnf_literal(json_text(key) + colon)
 
 
