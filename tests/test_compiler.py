@@ -467,3 +467,17 @@ def test_number_bounds_are_exact(low, high, low_open, high_open, values):
         inside = (low is None or (value > low if low_open else value >= low)) and (
             high is None or (value < high if high_open else value <= high))
         assert oracle.accepts(grammar.text, text) == inside, (schema, text)
+
+
+_BODY_TOKENS = st.one_of(
+    st.from_regex(r'"([^"\\]|\\.)*"', fullmatch=True).map(lambda t: (t, False)),  # name-like text inside is no name
+    st.from_regex(r"\[([^\]\\]|\\.)*\]", fullmatch=True).map(lambda t: (t, False)),
+    st.from_regex(r"[a-zA-Z][a-zA-Z0-9-]*", fullmatch=True).map(lambda t: (t, True)),
+    st.sampled_from(["(", ")", "|", "?", "*", "+", "{1,4}", "{2}"]).map(lambda t: (t, False)),
+)
+
+
+@given(st.lists(_BODY_TOKENS))
+def test_references_are_the_names_outside_literals_and_classes(tokens):
+    body = " ".join(text for text, _ in tokens)
+    assert references(body) == [text for text, is_name in tokens if is_name]

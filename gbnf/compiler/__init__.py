@@ -8,6 +8,7 @@ root reaches.
 
 from __future__ import annotations
 
+import marshal
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -120,9 +121,7 @@ class _Fragment:
 
 FRAGMENT_CACHE = 4096
 """How many schemas' emitted arguments are kept (the least recently used go first)."""
-_fragments: OrderedDict[tuple[str, str, int, int], _Fragment] = OrderedDict()
-_contents: OrderedDict[int, tuple[Any, str]] = OrderedDict()
-"""Each schema object's content key by its id (the object kept, so the id stays its own)."""
+_fragments: OrderedDict[tuple[bytes | str, str, int, int], _Fragment] = OrderedDict()
 _fragments_lock = threading.Lock()
 
 
@@ -153,18 +152,14 @@ def _arguments(table: RuleTable, tool: NamedSchema, word: str, looser: list[str]
     return result
 
 
-def _content_key(schema: Any) -> str:
-    """``schema``'s content as a key (its repr: key order and types included), computed once
-    per schema object while it is among the last :data:`FRAGMENT_CACHE` seen."""
-    seen = _contents.get(id(schema))
-    if seen is not None and seen[0] is schema:
-        _contents.move_to_end(id(schema))
-        return seen[1]
-    text = repr(schema)
-    _contents[id(schema)] = (schema, text)
-    while len(_contents) > FRAGMENT_CACHE:
-        _contents.popitem(last=False)
-    return text
+def _content_key(schema: Any) -> bytes | str:
+    """``schema``'s content as a key, key order and types included: its marshal form (version 2,
+    which writes content only, never which parts are the same object), or its repr for what
+    marshal cannot write."""
+    try:
+        return marshal.dumps(schema, 2)
+    except ValueError:
+        return repr(schema)
 
 
 def _replay(fragment: _Fragment, table: RuleTable, name: str, word: str, looser: list[str]) -> str:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from gbnf.compiler._literals import COUNT_LIMIT
 from gbnf.compiler._schema import ANNOTATIONS, TYPES, follow_ref, is_local, key_path, merge_all_of
@@ -22,15 +21,14 @@ _HANDLED = {
     "multipleOf", "uniqueItems", "additionalItems", *ANNOTATIONS,
 }
 _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
-_UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
 _OLD_DRAFT = re.compile(r"draft-0[3-7]/schema")
 
 Note = tuple[str, str]
 Kind = Literal["any", "anyOf", "oneOf", "enum", "typed"]
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
     """One schema position, canonical: ``any`` (every JSON value), a union (``anyOf``/``oneOf``
     branches still to merge with the rest), ``enum`` (``const`` or ``enum``), or ``typed`` (one
     alternative per type in ``types``). ``refs`` are the ``$ref`` s followed to reach it without
@@ -53,7 +51,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             raise Unsatisfiable(path, "the schema 'false' matches no value")
         if not isinstance(schema, dict):
             raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
-        unevaluated = [keyword for keyword in _UNEVALUATED if keyword in schema]
+        unevaluated = _UNEVALUATED.intersection(schema)
         if unevaluated and not _APPLICATORS.isdisjoint(schema):
             notes += [(key_path(path, keyword), "beside applicators: left to the validator")
                       for keyword in sorted(unevaluated)]
@@ -83,7 +81,9 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
     for keyword in ("anyOf", "oneOf"):
         if keyword in schema:
             return Node(keyword, schema, refs, tuple(notes))
-    notes += [(key_path(path, keyword), "left to the validator") for keyword in sorted(set(schema) - _HANDLED)]
+    unhandled = schema.keys() - _HANDLED
+    if unhandled:
+        notes += [(key_path(path, keyword), "left to the validator") for keyword in sorted(unhandled)]
     if "const" in schema or "enum" in schema:
         return Node("enum", schema, refs, tuple(notes))
     return Node("typed", schema, refs, tuple(notes), _declared_types(schema, path))

@@ -92,7 +92,7 @@ class Emitter:
                 self.cut = True
             return "jsonValue"
         kind = schema.get("type") if type(schema) is dict else None
-        if type(kind) is str and kind in _PRIMITIVE_TYPES and ANNOTATIONS.issuperset(k for k in schema if k != "type"):
+        if type(kind) is str and kind in _PRIMITIVE_TYPES and _LEAF_KEYS.issuperset(schema):
             return kind  # the commonest leaf ({"type": "string", "description": ...}), at once
         node = canonicalize(schema, self.root, path, refs)
         for where, why in node.notes:
@@ -163,6 +163,7 @@ class Emitter:
 
 _PRIMITIVE_TYPES = frozenset({"string", "integer", "number", "boolean", "null"})
 """Types whose schema, with nothing but annotations beside, is a primitive rule of that name."""
+_LEAF_KEYS = ANNOTATIONS | {"type"}
 
 _GENERIC = {"object": "jsonObject", "array": "jsonArray"}
 """The generic rule a container nested past the depth cap becomes."""

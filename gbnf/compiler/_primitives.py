@@ -100,7 +100,8 @@ _PRIMITIVES: dict[str, tuple[str, tuple[str, ...]]] = {
 PRIMITIVE_NAMES: tuple[str, ...] = tuple(_PRIMITIVES)
 
 
-def closure(names: set[str], layout: Layout) -> list[str]:
+@functools.lru_cache(maxsize=256)
+def closure(names: frozenset[str], layout: Layout) -> tuple[str, ...]:
     """``names`` and every primitive they depend on, in a fixed order."""
     wanted = set(names)
     stack = list(names)
@@ -112,9 +113,10 @@ def closure(names: set[str], layout: Layout) -> list[str]:
             if dep not in wanted:
                 wanted.add(dep)
                 stack.append(dep)
-    return [name for name in PRIMITIVE_NAMES if name in wanted]
+    return tuple(name for name in PRIMITIVE_NAMES if name in wanted)
 
 
+@functools.lru_cache(maxsize=64)
 def body(name: str, layout: Layout) -> str:
     """The GBNF body of primitive ``name`` in ``layout``."""
     text = _PRIMITIVES[name][0]

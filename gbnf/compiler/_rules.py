@@ -3,6 +3,7 @@ order a reader meets them, with only the primitives they reach."""
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass
@@ -13,7 +14,9 @@ from gbnf.compiler._literals import camel
 _LITERALS = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]')  # unrolled: no backtracking
 _NAMES = re.compile(r"[a-zA-Z][a-zA-Z0-9-]*+")
 _TOKENS = re.compile(f"{_LITERALS.pattern}|{_NAMES.pattern}")
-_REFERENCES = re.compile(f"{_LITERALS.pattern}|({_NAMES.pattern})")
+_REFERENCES = re.compile(rf'(?:{_LITERALS.pattern}|[^a-zA-Z"\[]++)*+(?:({_NAMES.pattern})|\Z)')
+"""Everything up to the next rule name (literals and classes skipped whole), then that name; the
+matches at the end of a body name nothing."""
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,8 @@ class Grammar:
 
 
 def references(body: str) -> list[str]:
-    """Rule names a GBNF body refers to, in order of first appearance."""
-    return list(dict.fromkeys(name for name in _REFERENCES.findall(body) if name))
+    """Rule names a GBNF body refers to, in order (a name used twice is listed twice)."""
+    return list(filter(None, _REFERENCES.findall(body)))
 
 
 def renamed(body: str, names: dict[str, str]) -> str:
@@ -44,6 +47,7 @@ def renamed(body: str, names: dict[str, str]) -> str:
     return _TOKENS.sub(lambda m: names.get(m.group(), m.group()), body)
 
 
+@functools.lru_cache(maxsize=4096)
 def rule_word(text: str, fallback: str = "p") -> str:
     """A name as a capitalized rule-name word (``get_inputs`` -> ``GetInputs``)."""
     word = camel(text, fallback)
@@ -103,15 +107,18 @@ class RuleTable:
         if root_body in self.rules and not any(root_body in refs for refs in self.refs.values()):
             root_body = self.rules[root_body]
         ordered: dict[str, None] = {}
-        stack = list(reversed(references(root_body)))
+        used: set[str] = set()
+        stack = references(root_body)[::-1]
         while stack:
             name = stack.pop()
-            if name in self.rules and name not in ordered:
+            if name in ordered:
+                continue
+            if name in self.rules:
                 ordered[name] = None
                 stack.extend(reversed(self.refs[name]))
-        used = {ref for refs in (references(root_body), *(self.refs[name] for name in ordered)) for ref in refs
-                if ref in primitives.PRIMITIVE_NAMES}
-        prims = primitives.closure(used, self.layout)
+            elif name in primitives.PRIMITIVE_NAMES:
+                used.add(name)
+        prims = primitives.closure(frozenset(used), self.layout)
         lines = [f"root ::= {root_body}", *(f"{name} ::= {self.rules[name]}" for name in ordered)]
         lines += [f"{name} ::= {primitives.body(name, self.layout)}" for name in prims]
         return Grammar("\n".join(lines) + "\n", ("root", *ordered, *prims), tuple(dict.fromkeys(looser)))
