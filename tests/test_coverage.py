@@ -60,6 +60,10 @@ def test_strings_lengths_patterns_formats(engine):
     assert verdicts(engine, {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$"}, "AB-12", "ab-12", "AB-") == [
         True, False, False]
     assert verdicts(engine, {"type": "string", "pattern": "oo"}, "foo", "xooy", "fo") == [True, True, False]
+    assert verdicts(engine, {"type": "string", "pattern": "^$|^[0-9]+$"}, "", "42", "4x") == [True, True, False]
+    assert verdicts(engine, {"type": "string", "pattern": "(^gs://.+)|(^https://.+)"}, "gs://b", "ftp://b",
+                    "x https://b") == [True, False, False]
+    assert verdicts(engine, {"type": "string", "pattern": "^a|b$"}, "ax", "xb", "xa") == [True, True, False]
     assert verdicts(engine, {"type": "string", "pattern": '^a"b\\\\c$'}, 'a"b\\c', "abc") == [True, False]
     assert verdicts(engine, {"type": "string", "format": "date"}, "2026-11-21", "2026-13-01", "21/11/2026") == [
         True, False, False]

@@ -39,7 +39,8 @@ leaves = st.one_of(
     st.tuples(st.integers(-300, 300), st.integers(0, 2000)).map(
         lambda t: {"type": "integer", "minimum": t[0], "maximum": t[0] + t[1]}),
     st.integers(-300, 300).map(lambda n: {"type": "integer", "exclusiveMinimum": n}),
-    st.sampled_from(["^[a-z]{1,5}$", "^[0-9]{3}-[0-9]{2}$", "ab", "^(yes|no)$", '^[^"]*$', "x+y?"]).map(
+    st.sampled_from(["^[a-z]{1,5}$", "^[0-9]{3}-[0-9]{2}$", "ab", "^(yes|no)$", '^[^"]*$', "x+y?",
+                    "^$|^[0-9]{1,3}$", "(^x.+)|(^y)", "^a|b$"]).map(
         lambda p: {"type": "string", "pattern": p}),
     st.sampled_from(["date", "date-time", "ipv4", "time"]).map(lambda f: {"type": "string", "format": f}),
 )

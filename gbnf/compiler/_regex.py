@@ -2,8 +2,9 @@
 
 Supported: literals, ``.``, classes ``[...]`` with ranges and negation, ``\\d \\w \\s`` and
 their negations, escapes, groups ``(...)`` ``(?:...)``, alternation, quantifiers
-``* + ? {m} {m,} {m,n}`` (lazy forms too), and ``^``/``$`` at the ends. A pattern is
-unanchored unless it starts with ``^`` / ends with ``$``, as JSON Schema says. Anything else
+``* + ? {m} {m,} {m,n}`` (lazy forms too), and ``^``/``$`` at the ends of the pattern or of
+its top-level alternatives. A pattern is unanchored unless it starts with ``^`` / ends with
+``$``, as JSON Schema says. Anything else
 (backreferences, lookarounds, ``\\b``...) raises :class:`Untranslatable`.
 
 The result matches the *JSON text* of the string's content: a ``"`` in the pattern must be
@@ -38,7 +39,19 @@ Ranges = list[tuple[int, int]]
 
 @functools.lru_cache(maxsize=4096)
 def pattern_to_gbnf(pattern: str) -> str:
-    """A GBNF expression for the JSON content (between the quotes) of strings matching ``pattern``."""
+    """A GBNF expression for the JSON content (between the quotes) of strings matching ``pattern``.
+
+    Each top-level alternative has anchors of its own (``^$|^[0-9]+$``: empty, or digits only),
+    as has each alternative of a group that is the whole pattern (``(^gs://.+)|(^https://.+)``)."""
+    options = [_search(option) for option in _alternatives(pattern)]
+    return options[0] if len(options) == 1 else f"({' | '.join(dict.fromkeys(options))})"
+
+
+def _search(pattern: str) -> str:
+    """Strings with a match of ``pattern``, one alternative (anchored at its own ends)."""
+    grouped = pattern.startswith("(") and not pattern.startswith(("(?=", "(?!", "(?<"))
+    if grouped and _closing(pattern) == len(pattern) - 1:  # a group that is the whole pattern
+        return pattern_to_gbnf(pattern[3 if pattern.startswith("(?:") else 1:-1])
     parser = _Parser(pattern)
     anchored_start = parser.eat("^")
     body = parser.alternation()
@@ -47,6 +60,44 @@ def pattern_to_gbnf(pattern: str) -> str:
         raise Untranslatable(f"unsupported regex syntax at {parser.pos}: {pattern[parser.pos:][:10]!r}")
     parts = ([] if anchored_start else ["stringChar*"]) + [f"({body})"] + ([] if anchored_end else ["stringChar*"])
     return " ".join(parts)
+
+
+def _structure(pattern: str) -> list[tuple[int, str]]:
+    """The positions and characters of ``pattern``'s ``(``, ``)`` and ``|`` outside escapes and classes."""
+    found, i, in_class = [], 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 1
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()|":
+            found.append((i, char))
+        i += 1
+    return found
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """``pattern`` split at its top-level ``|``."""
+    depth, start, options = 0, 0, []
+    for i, char in _structure(pattern):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "|" and depth == 0:
+            options.append(pattern[start:i])
+            start = i + 1
+    return [*options, pattern[start:]]
+
+
+def _closing(pattern: str) -> int:
+    """Where the group ``pattern`` opens with closes (-1: it does not)."""
+    depth = 0
+    for i, char in _structure(pattern):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return i
+    return -1
 
 
 def ranges_to_gbnf(ranges: Ranges) -> str:
