@@ -449,9 +449,10 @@ decimals = st.decimals(min_value=-300, max_value=300, places=3, allow_nan=False,
 
 
 @given(low=st.one_of(st.none(), decimals), high=st.one_of(st.none(), decimals), low_open=st.booleans(),
-       high_open=st.booleans(), values=st.lists(st.decimals(-400, 400, places=4), min_size=1, max_size=12))
-def test_number_bounds_are_exact(low, high, low_open, high_open, values):
-    schema: dict = {"type": "number"}
+       high_open=st.booleans(), values=st.lists(st.decimals(-400, 400, places=4), min_size=1, max_size=12),
+       places=st.one_of(st.none(), st.integers(0, 3)))
+def test_number_bounds_and_decimal_steps_are_exact(low, high, low_open, high_open, values, places):
+    schema: dict = {"type": "number"} if places is None else {"type": "number", "multipleOf": 10.0 ** -places}
     for bound, open_, keys in ((low, low_open, ("minimum", "exclusiveMinimum")),
                                (high, high_open, ("maximum", "exclusiveMaximum"))):
         if bound is not None:
@@ -459,13 +460,15 @@ def test_number_bounds_are_exact(low, high, low_open, high_open, values):
     try:
         grammar = compile_schema_grammar(schema)
     except Unsatisfiable:
-        assert low is not None and high is not None and (low > high or low == high and (low_open or high_open))
+        assert low is not None and high is not None and (low >= high or places is not None)
         return
+    assert not grammar.looser
     oracle = llguidance_oracle()
     for value in [*values, low or 0, high or 0]:
         text = format(value, "f")
         inside = (low is None or (value > low if low_open else value >= low)) and (
-            high is None or (value < high if high_open else value <= high))
+            high is None or (value < high if high_open else value <= high)) and (
+            places is None or value == round(value, places))
         assert oracle.accepts(grammar.text, text) == inside, (schema, text)
 
 

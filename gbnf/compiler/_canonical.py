@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from typing import Any, Literal, NamedTuple
 
 from gbnf.compiler._literals import COUNT_LIMIT
@@ -139,6 +140,17 @@ def integer_bounds(schema: dict[str, Any]) -> tuple[int | None, int | None]:
     (low, low_open), (high, high_open) = numeric_bounds(schema)
     return (None if low is None else math.floor(low) + 1 if low_open else math.ceil(low),
             None if high is None else math.ceil(high) - 1 if high_open else math.floor(high))
+
+
+def decimal_step(schema: dict[str, Any]) -> tuple[int, int] | None:
+    """``multipleOf`` as (a, k), the step being a / 10**k with a >= 1 and k >= 0 whole; None
+    when there is none, or it is not a positive finite number."""
+    step: Any = schema.get("multipleOf")
+    if not _is_number(step) or step <= 0:
+        return None
+    _, digits, exponent = (Decimal(repr(step)) if isinstance(step, float) else Decimal(step)).normalize().as_tuple()
+    whole = int("".join(map(str, digits)))
+    return (whole * 10 ** exponent, 0) if isinstance(exponent, int) and exponent >= 0 else (whole, -int(exponent))
 
 
 def _is_number(value: Any) -> bool:

@@ -23,28 +23,27 @@ def int_range(low: int | None, high: int | None) -> str:
     return " | ".join(options)
 
 
-_FRACTION = '("." [0-9]+)?'
-
-
-def number_range(low: Decimal | None, high: Decimal | None, low_open: bool = False, high_open: bool = False) -> str:
+def number_range(low: Decimal | None, high: Decimal | None, low_open: bool = False, high_open: bool = False,
+                 places: int | None = None) -> str:
     """GBNF for the JSON numbers x written without an exponent, low <= x <= high (``<`` on an
-    open side), either side None for no bound."""
+    open side), either side None for no bound; with ``places``, only zeros past that many
+    fraction digits (multiples of 10**-places: the bounds then closed and on that grid)."""
     zero = Decimal(0)
     options: list[str] = []
     # negative numbers, -m: x >= low is m <= -low, x <= high is m >= -high ("-0" is 0)
     above = (zero, False) if high is None or high > 0 else (-high, high_open)
     below = (None, False) if low is None else (-low, low_open)
-    options += [f'"-" {o}' for o in _magnitudes(*above, *below)]
+    options += [f'"-" {o}' for o in _magnitudes(above[0], above[1], below[0], below[1], places)]
     start = (zero, False) if low is None or low < 0 else (low, low_open)
-    options += _magnitudes(*start, high, high_open)
+    options += _magnitudes(*start, high, high_open, places)
     if not options:
         raise ValueError(f"no number lies in the range ({low}, {high})")
     return " | ".join(options)
 
 
-def _magnitudes(low: Decimal, low_open: bool, high: Decimal | None, high_open: bool) -> list[str]:
+def _magnitudes(low: Decimal, low_open: bool, high: Decimal | None, high_open: bool, places: int | None) -> list[str]:
     """Alternatives for unsigned decimals m (``12``, ``12.50``), low <= m <= high, ``<`` on an
-    open side; empty when none lies there."""
+    open side, ``places`` as for :func:`number_range`; empty when none lies there."""
     if high is not None and (high < low or high == low and (low_open or high_open)):
         return []
     low_whole, low_digits = _split(low)
@@ -54,14 +53,15 @@ def _magnitudes(low: Decimal, low_open: bool, high: Decimal | None, high_open: b
     first, last = low_whole + (not plain_low), None if high_whole is None else high_whole - 1
     if last is None or first <= last:
         whole = _nonneg(first, last)
-        options.append(f"{whole[0] if len(whole) == 1 else '(' + ' | '.join(whole) + ')'} {_FRACTION}")
+        fraction = f'("." {_tail(places, 1)})?'
+        options.append(f"{whole[0] if len(whole) == 1 else '(' + ' | '.join(whole) + ')'} {fraction}")
     if high_whole is not None and high_whole == low_whole:
-        options.append(_with_fraction(low_whole, *_fraction(low_digits, low_open, high_digits, high_open)))
+        options.append(_with_fraction(low_whole, *_fraction(low_digits, low_open, high_digits, high_open, places)))
     else:
         if not plain_low:
-            options.append(_with_fraction(low_whole, *_fraction(low_digits, low_open, None, False)))
+            options.append(_with_fraction(low_whole, *_fraction(low_digits, low_open, None, False, places)))
         if high_whole is not None:
-            options.append(_with_fraction(high_whole, *_fraction("", False, high_digits, high_open)))
+            options.append(_with_fraction(high_whole, *_fraction("", False, high_digits, high_open, places)))
     return [option for option in options if option]
 
 
@@ -76,28 +76,40 @@ def _with_fraction(whole: int, empty: bool, digits: str | None) -> str:
     return _digit_then(whole, empty, None if digits is None else f'"." ({digits})')
 
 
-def _fraction(low: str, low_open: bool, high: str | None, high_open: bool) -> tuple[bool, str | None]:
+def _fraction(low: str, low_open: bool, high: str | None, high_open: bool, places: int | None
+              ) -> tuple[bool, str | None]:
     """The digit strings d with 0.low <= 0.d <= 0.high (``<`` on an open side; ``high`` None:
-    no bound): whether the empty string is one (0), and GBNF for the others (None: none)."""
+    no bound), only zeros past ``places`` digits: whether the empty string is one (0), and GBNF
+    for the others (None: none)."""
     if high == "":  # 0.d <= 0: only zeros, where both bounds allow 0
         zero = not low and not low_open and not high_open
         return zero, '"0"+' if zero else None
     if not low and high is None:
-        return (True, "[0-9]+") if not low_open else (False, "[0-9]* [1-9] [0-9]*")
+        return (True, _tail(places, 1)) if not low_open else (False, "[0-9]* [1-9] [0-9]*")  # open: no places
     empty = not low and not low_open
     first, top = int(low[:1] or 0), 9 if high is None else int(high[0])
     options = []
     free_low, free_high = first + 1, top - (high is not None)  # digits after which any digits may follow
-    if free_low <= free_high:
-        options.append(f"{_digits(free_low, free_high)} [0-9]*")
+    more = None if places is None else places - 1
+    if free_low <= free_high and places != 0:
+        options.append(f"{_digits(free_low, free_high)} {_tail(more, 0)}")
     if high is not None and first == top:
-        options.append(_digit_then(first, *_fraction(low[1:], low_open, high[1:], high_open)))
+        options.append(_digit_then(first, *_fraction(low[1:], low_open, high[1:], high_open, more)))
     else:
-        options.append(_digit_then(first, *_fraction(low[1:], low_open, None, False)))
+        options.append(_digit_then(first, *_fraction(low[1:], low_open, None, False, more)))
         if high is not None:
-            options.append(_digit_then(top, *_fraction("", False, high[1:], high_open)))
+            options.append(_digit_then(top, *_fraction("", False, high[1:], high_open, more)))
     kept = [option for option in options if option]
     return empty, " | ".join(kept) or None
+
+
+def _tail(places: int | None, least: int) -> str:
+    """Fraction digits (at least ``least``: 0 or 1), only zeros past ``places`` of them (None: no limit)."""
+    if places is None:
+        return "[0-9]+" if least else "[0-9]*"
+    if places == 0:
+        return '"0"+' if least else '"0"*'
+    return f'{repetition("[0-9]", least, places)} "0"*'
 
 
 def _digits(low: int, high: int) -> str:

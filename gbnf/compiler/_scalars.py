@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from gbnf.compiler._canonical import integer_bounds, numeric_bounds
+from gbnf.compiler._canonical import decimal_step, integer_bounds, numeric_bounds
 from gbnf.compiler._formats import EXACT, FORMATS
 from gbnf.compiler._literals import repeat
 from gbnf.compiler._ranges import int_range, number_range
@@ -63,8 +65,9 @@ def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
 def emit_integer(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """An integer: exactly the range its bounds allow."""
     low, high = integer_bounds(schema)
-    if "multipleOf" in schema:
-        e.loose(key_path(path, "multipleOf"), "left to the validator")
+    step = decimal_step(schema)
+    if "multipleOf" in schema and (step is None or step[0] // math.gcd(step[0], 10 ** step[1]) > 1):
+        e.loose(key_path(path, "multipleOf"), "left to the validator")  # 0.5 or 0.01 hold for every integer
     if low is None and high is None:
         return "integer"
     if low is not None and high is not None and low > high:
@@ -77,18 +80,37 @@ _UNSIGNED = '("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?'
 
 def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """A number: exactly the range its bounds allow, written without an exponent (but for a
-    lower bound of 0 alone, which only drops the sign)."""
-    if "multipleOf" in schema:
-        e.loose(key_path(path, "multipleOf"), "left to the validator")
+    lower bound of 0 alone, which only drops the sign); a ``multipleOf`` of 1, 0.1, 0.01...
+    exactly (only zeros past that fraction digit)."""
     (low, low_open), (high, high_open) = numeric_bounds(schema)
-    if low is None and high is None:
+    step = decimal_step(schema)
+    places = step[1] if step is not None and step[0] == 1 else None
+    if "multipleOf" in schema and places is None:
+        e.loose(key_path(path, "multipleOf"), "left to the validator")
+    if places is None and low is None and high is None:
         return "number"
-    if (low, low_open, high) == (0, False, None):
+    if places is None and (low, low_open, high) == (0, False, None):
         return e.rule(name, _UNSIGNED)
+    low, high = _decimal(low), _decimal(high)
+    if places is not None:  # onto the grid, closed
+        low, high = _on_grid(low, low_open, places, math.ceil), _on_grid(high, high_open, places, math.floor)
+        low_open = high_open = False
     try:
-        return e.rule(name, number_range(_decimal(low), _decimal(high), low_open, high_open))
+        return e.rule(name, number_range(low, high, low_open, high_open, places))
     except ValueError:
         raise Unsatisfiable(path, f"no number lies between {low} and {high}") from None
+
+
+def _on_grid(bound: Decimal | None, is_open: bool, places: int, rounding: Callable[[Decimal], int]
+             ) -> Decimal | None:
+    """The closest multiple of 10**-places a bound allows (``rounding``: ceil for a lower bound)."""
+    if bound is None:
+        return None
+    scaled = bound.scaleb(places)
+    n = rounding(scaled)
+    if is_open and n == scaled:
+        n += 1 if rounding is math.ceil else -1
+    return Decimal(n).scaleb(-places)
 
 
 def _decimal(bound: float | None) -> Decimal | None:
