@@ -87,6 +87,17 @@ def test_integer_ranges_are_exact(engine):
     assert verdicts(engine, {"type": "number", "minimum": 0}, 0.5, -0.5, 1e-7) == [True, False, True]
 
 
+def test_one_of_required_keys_is_exclusive(engine):
+    either = {"properties": {"id": {"type": "integer"}}, "oneOf": [{"required": ["id"]}, {"required": ["name"]}]}
+    assert not compile_schema_grammar(either).looser
+    assert verdicts(engine, either, {"id": 1}, {"name": "x"}, {"id": 1, "name": "x"}, {}, "x") == [
+        True, True, False, False, False]  # a string would match both branches
+    narrower = {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["a", "b"]}]}
+    assert verdicts(engine, narrower, {"a": 1}, {"a": 1, "b": 2}) == [True, False]  # the second never alone
+    two_keys = {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b", "c"]}]}
+    assert compile_schema_grammar(two_keys).looser == ("oneOf: exclusivity left to the validator",)
+
+
 def test_objects_additional_pattern_and_property_names(engine):
     open_schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
     assert verdicts(engine, open_schema, {"a": 1, "b": "x"}, {"b": [1]}, Raw('{"a":1,"a":2}'), Raw('{"a":1,"ab":2}')) == [

@@ -8,7 +8,7 @@ from typing import Any
 
 from gbnf import _jsonread as jsonread
 from gbnf.compiler._arrays import emit_array
-from gbnf.compiler._canonical import Node, canonicalize, count_bounds
+from gbnf.compiler._canonical import Node, canonicalize, count_bounds, only_one_required
 from gbnf.compiler._objects import emit_object
 from gbnf.compiler._primitives import value_literal
 from gbnf.compiler._rules import RuleTable
@@ -126,16 +126,20 @@ class Emitter:
         branches = node.schema[keyword]
         if not isinstance(branches, list) or not branches:
             raise SchemaError(key_path(path, keyword), "must be a non-empty list of schemas")
+        exclusive = only_one_required(branches) if keyword == "oneOf" and len(branches) > 1 else None
         alternatives = []
         for i, branch in enumerate(branches):
+            if exclusive is not None and exclusive[i] is None:
+                continue  # never the only branch that matches
             where = f"{key_path(path, keyword)}[{i}]"
-            merged = {"allOf": [rest, branch]} if rest else branch
+            parts = [part for part in (rest, branch, exclusive and exclusive[i]) if part]
+            merged = {"allOf": parts} if len(parts) > 1 else branch
             alternative = self.visit_or_none(merged, f"{name}{i}", where, depth, node.refs)
             if alternative is not None:
                 alternatives.append(alternative)
         if not alternatives:
             raise Unsatisfiable(key_path(path, keyword), "no branch can match")
-        if keyword == "oneOf" and len(branches) > 1:
+        if keyword == "oneOf" and len(branches) > 1 and exclusive is None:
             self.loose(key_path(path, "oneOf"), "exclusivity left to the validator")
         return self.rule(name, " | ".join(dict.fromkeys(alternatives)))
 
