@@ -42,6 +42,7 @@ requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
 TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
     "gbnf serve --copy-bias 2, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--copy-bias", "2")),
+    "gbnf serve --no-copy-values, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-copy-values")),
     "gbnf serve --no-count-calls, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-count-calls")),
     "gbnf serve --all-optional --no-count-calls, SmolLM2-135M": (
         "serve", ("--model", "smollm2-135m", "--all-optional", "--no-count-calls")),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -44,10 +45,12 @@ def test_tool_choice_shapes_the_grammar():
 
 
 def test_unbounded_strings_are_capped_in_the_grammar_only():
-    request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, Shaping(string_chars=50))
+    free = Shaping(copy_values=False)  # strings not copied from the request
+    request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"},
+                            replace(free, string_chars=50))
     assert "{0,50}" in request.grammar
     assert "maxLength" not in json.dumps(request.offered[0].parameters)
-    short = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required", "max_tokens": 30})
+    short = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required", "max_tokens": 30}, free)
     assert "{0,30}" in short.grammar and "{0,1000}" not in short.grammar  # a string fits the reply's tokens
 
 
@@ -223,3 +226,19 @@ def test_calls_a_counted_reply_repeats_are_dropped():
     _, calls = read(parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"},
                                   Shaping(count_calls=False)), Completion(text))
     assert [c.arguments["number"] for c in calls] == [5, 7, 5]  # not counted: the model's own calls, as written
+
+
+def test_copied_values_come_from_the_users_words(engine):
+    ask = [{"role": "user", "content": "Weather in San Francisco, CA for 3 days?"}]
+    request = parse_request({"messages": ask, "tools": [WEATHER], "tool_choice": "required"})
+
+    def call(city, days):
+        return json.dumps({"name": "get_weather", "arguments": {"city": city, "days": days}}, indent=2)
+
+    assert engine.accepts(request.grammar, call("San Francisco, CA", 3))
+    assert engine.accepts(request.grammar, call("San Francisco", 3))
+    assert not engine.accepts(request.grammar, call("san_francisco", 3))  # made up
+    assert not engine.accepts(request.grammar, call("San Francisco", 4))
+    made_up = parse_request({"messages": ask, "tools": [WEATHER], "tool_choice": "required"},
+                            Shaping(copy_values=False))
+    assert engine.accepts(made_up.grammar, call("san_francisco", 4))

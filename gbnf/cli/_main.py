@@ -158,6 +158,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-count-calls", action="store_true",
                        help="let a reply that must call stop after one call (by default it carries as many calls as "
                        "the user's words ask for: 'the factorial of 5, 7 and 9' is three)")
+    serve.add_argument("--no-copy-values", action="store_true",
+                       help="let free string and number arguments be any value (by default each is a stretch of the "
+                       "user's words or one of their numbers, where any fits: small models otherwise make values up)")
     serve.add_argument("--queue", type=int, default=16, metavar="N",
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
@@ -380,7 +383,8 @@ def _serve(args: argparse.Namespace) -> int:
     shaping = Shaping(string_chars=args.string_chars or None, array_items=args.array_items or None,
                       number_digits=args.number_digits or None, decide=not args.no_decide,
                       prose_tokens=args.prose_tokens or None, asked_only=not args.all_optional,
-                      copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls)
+                      copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls,
+                      copy_values=not args.no_copy_values)
     with _mcp_tools(args) as mcp:
         served = ServedTools(tuple(mcp.tools), mcp.executors) if mcp.tools else None
         serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, served=served,

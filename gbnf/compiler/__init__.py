@@ -20,13 +20,13 @@ from gbnf.compiler._emit import MAX_DEPTH, Emitter
 from gbnf.compiler._literals import gbnf_literal, json_text, repeat
 from gbnf.compiler._primitives import Layout
 from gbnf.compiler._rules import Grammar, RuleTable, references, renamed, rule_word
-from gbnf.compiler._schema import bounded, check_schema, in_grammar_order, skeleton
+from gbnf.compiler._schema import bounded, check_schema, copied, in_grammar_order, skeleton
 from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
 from gbnf.errors import SchemaError
 
 __all__ = ["DIALECTS", "MAX_DEPTH", "Alt", "AnyChar", "Cls", "Dialect", "Grammar", "Layout", "Lit", "NamedSchema",
            "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "bounded", "check_schema", "compile_pool",
-           "compile_schema", "compile_schema_grammar", "in_grammar_order", "json_text", "parse_gbnf",
+           "compile_schema", "compile_schema_grammar", "copied", "in_grammar_order", "json_text", "parse_gbnf",
            "references", "skeleton", "translate"]
 
 

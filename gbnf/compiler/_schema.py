@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -290,24 +290,53 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
     """``schema`` with every free string (no enum, const, pattern, format or tighter bound)
     limited to ``chars`` characters, every array to ``items`` items, and every integer or
     number side left open to ``digits`` digits before the point (None: no limit)."""
+
+    def bound(out: dict[str, Any]) -> dict[str, Any]:
+        if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
+            out["maxLength"] = max(chars, out.get("minLength", 0))
+        if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
+            out["maxItems"] = max(items, out.get("minItems", 0))
+        if digits is not None and out.get("type") in ("integer", "number") and not {"enum", "const"} & set(out):
+            if "minimum" not in out and "exclusiveMinimum" not in out:
+                out["exclusiveMinimum"] = -(10**digits)
+            if "maximum" not in out and "exclusiveMaximum" not in out:
+                out["exclusiveMaximum"] = 10**digits
+        return out
+
+    return _each_part(schema, bound)
+
+
+def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float]) -> Any:
+    """``schema`` with every free string one of ``strings`` and every free integer or number
+    (no enum or const) one of ``numbers``, where any of them satisfies the part (a part none
+    satisfies stays as it was): values copied from a request, not made up."""
+
+    def copy(out: dict[str, Any]) -> dict[str, Any]:
+        kind = out.get("type")
+        if _free_string(out):
+            values: Sequence[Any] = strings
+        elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
+            values = numbers
+        else:
+            return out
+        valid = validity(out, out)
+        kept = [value for value in values if valid(value)]
+        return {**out, "enum": kept} if kept else out
+
+    return _each_part(schema, copy)
+
+
+def _each_part(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """``schema`` with ``change`` applied to each part (a copy, innermost parts first), through
+    properties, items, unions and additionalProperties."""
     if isinstance(schema, list):
-        return [bounded(part, chars, items, digits) for part in schema]
+        return [_each_part(part, change) for part in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: bounded(value, chars, items, digits) if key in _SUBSCHEMAS else value
-           for key, value in schema.items()}
+    out = {key: _each_part(value, change) if key in _SUBSCHEMAS else value for key, value in schema.items()}
     if isinstance(out.get("properties"), dict):
-        out["properties"] = {k: bounded(v, chars, items, digits) for k, v in out["properties"].items()}
-    if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
-        out["maxLength"] = max(chars, out.get("minLength", 0))
-    if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
-        out["maxItems"] = max(items, out.get("minItems", 0))
-    if digits is not None and out.get("type") in ("integer", "number") and not {"enum", "const"} & set(out):
-        if "minimum" not in out and "exclusiveMinimum" not in out:
-            out["exclusiveMinimum"] = -(10**digits)
-        if "maximum" not in out and "exclusiveMaximum" not in out:
-            out["exclusiveMaximum"] = 10**digits
-    return out
+        out["properties"] = {k: _each_part(v, change) for k, v in out["properties"].items()}
+    return change(out)
 
 
 _SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}

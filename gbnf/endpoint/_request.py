@@ -18,11 +18,12 @@ from gbnf import _jsonread as jsonread
 from gbnf.backends._base import Message, Sampling
 from gbnf.compiler import compile_pool, compile_schema
 from gbnf.compiler._literals import json_text
-from gbnf.compiler._schema import bounded, key_path
+from gbnf.compiler._schema import bounded, copied, key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer
 from gbnf.select._rank import asked_calls, decide_reply, unasked
+from gbnf.select._values import numbers, spans
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -67,6 +68,11 @@ class Shaping:
     tool named) and may carry several calls, it carries at least as many as those words ask for
     (:func:`gbnf.select.asked_calls`: "the factorial of 5, 7 and 9" is three calls; two tools
     asked for in two sentences, two); small models otherwise stop after the first.
+
+    With ``copy_values``, when the user has the last word, every free string argument is a
+    stretch of the user's words and every free number one of their numbers
+    (:func:`gbnf.select.spans`, :func:`gbnf.select.numbers`), where any fits; small models
+    otherwise make values up (``"goldsboro_warriors"`` for the Golden State Warriors).
     """
 
     string_chars: int | None = 1000
@@ -77,6 +83,7 @@ class Shaping:
     asked_only: bool = True
     copy_bias: float | None = None
     count_calls: bool = True
+    copy_values: bool = True
 
 
 @dataclass(frozen=True)
@@ -136,9 +143,11 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     names = tuple(t.name for t in offered)
     least = (asked_calls(shown, messages[-1]["content"], parallel) if shaping.count_calls and required
              and (decided or len(offered) == 1) and messages[-1]["role"] == "user" else 1)
+    words = messages[-1]["content"] if shaping.copy_values and messages[-1]["role"] == "user" else None
+    values = (tuple(spans(words)), tuple(numbers(words))) if words else None
     grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required,
                                  (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items,
-                                  shaping.number_digits)) if offered
+                                  shaping.number_digits), values) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
@@ -165,13 +174,19 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
 
 @functools.lru_cache(maxsize=64)
 def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[tuple[str, ...], ...], parallel: int,
-                  least: int, text: bool, caps: tuple[int | None, int | None, int | None]) -> str:
+                  least: int, text: bool, caps: tuple[int | None, int | None, int | None],
+                  values: tuple[tuple[str, ...], tuple[int | float, ...]] | None = None) -> str:
     """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, or
-    answers in text), each without the optional arguments ``skip`` lists for it, with unbounded
-    strings, arrays and numbers capped at ``caps`` (characters, items, digits)."""
+    answers in text), each without the optional arguments ``skip`` lists for it, with free
+    strings and numbers among ``values`` (strings, numbers) where given and any fits, and
+    unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits)."""
     tools = {t.name: t for t in _request_tools(tools_json)}
-    pool = [replace(tools[name], parameters=bounded(_without(tools[name].parameters, left), *caps))
-            for name, left in zip(names, skip)]
+    pool = []
+    for name, left in zip(names, skip):
+        parameters = _without(tools[name].parameters, left)
+        if values is not None:
+            parameters = copied(parameters, *values)
+        pool.append(replace(tools[name], parameters=bounded(parameters, *caps)))
     return compile_pool(pool, parallel=parallel, least=least, single=True, text=text, layout="indented").text
 
 

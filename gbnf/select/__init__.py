@@ -1,6 +1,7 @@
 """Which tools a query gets: the pool filter (escape hatches and provider tools only when the
 query asks for them) and relevance ranking (BM25, and the model's own scores where it can
-give them), and whether a reply must call, may call, or should answer in text."""
+give them), whether a reply must call, may call, or should answer in text, and the values a
+request's own words offer for arguments."""
 
 from gbnf.select._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.select._rank import (
@@ -18,7 +19,8 @@ from gbnf.select._rank import (
     tool_document,
     unasked,
 )
+from gbnf.select._values import numbers, spans
 
 __all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "asked_calls", "decide_reply",
-           "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "pool_decisions",
-           "rank_tools", "select_tools", "tool_document", "unasked"]
+           "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "numbers", "pool_decisions",
+           "rank_tools", "select_tools", "spans", "tool_document", "unasked"]

@@ -1,0 +1,38 @@
+"""The values a request's own words offer for a tool's arguments: its stretches of words and
+its numbers, so a small model copies an argument from the request instead of making one up."""
+
+from __future__ import annotations
+
+import re
+
+LONGEST = 8
+"""The most words a stretch copied from a request may have."""
+
+_WORD = re.compile(r"[^\s/-]+")
+"""A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
+is a stretch of its own as well as the whole."""
+_EDGES = "\"'`.,;:!?()[]{}<>"
+_NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
+
+
+def spans(text: str, longest: int = LONGEST) -> list[str]:
+    """Every stretch of ``text`` from one word to another, up to ``longest`` words, the quotes
+    and punctuation at its two ends left off (``in San Francisco, CA?`` gives ``San Francisco``
+    and ``San Francisco, CA``); what lies between its words as written."""
+    bounds = []
+    for match in _WORD.finditer(text):
+        word = match.group()
+        start = match.start() + len(word) - len(word.lstrip(_EDGES))
+        end = match.end() - (len(word) - len(word.rstrip(_EDGES)))
+        if start < end:
+            bounds.append((start, end))
+    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds))
+             for j in range(i, min(i + longest, len(bounds))))
+    return list(dict.fromkeys(found))
+
+
+def numbers(text: str) -> list[int | float]:
+    """The numbers written in ``text``, in order (``1,000,000`` as one number, ``5,10`` as two,
+    ``$5`` and ``5km`` as 5), as JSON reads them."""
+    written = (match.group().replace(",", "") for match in _NUMBER.finditer(text))
+    return [float(number) if any(c in number for c in ".eE") else int(number) for number in written]

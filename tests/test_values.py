@@ -1,0 +1,34 @@
+"""The values a request's words offer: stretches of words, numbers, and schemas limited to them."""
+
+from __future__ import annotations
+
+from gbnf.compiler import copied
+from gbnf.select import numbers, spans
+
+
+def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
+    found = spans('Book "Hilton Hotel" in San Francisco, CA?')
+    assert {"Hilton Hotel", "Hilton", "San Francisco", "San Francisco, CA", "CA"} <= set(found)
+    assert '"Hilton' not in found and "CA?" not in found and "in San" in found
+    assert {"gas", "gas-fueled", "2022-2023", "2023", "docs/a.txt"} <= set(spans("a gas-fueled car in 2022-2023 at docs/a.txt"))
+    assert max(len(s.split()) for s in spans(" ".join(map(str, range(30))))) == 8
+    assert spans("") == [] and spans("?! ...") == []
+
+
+def test_numbers_read_thousands_and_lists_as_written():
+    assert numbers("factorial of 5,10 and 15, $5,000 of 1,000,000 at 1e-9 or -3.5%") == [
+        5, 10, 15, 5000, 1000000, 1e-09, -3.5]
+    assert numbers("version 1.2.3, room B4, 5km") == [5]
+
+
+def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
+    schema = {"type": "object", "properties": {
+        "city": {"type": "string"}, "unit": {"enum": ["C", "F"]}, "days": {"type": "integer", "maximum": 7},
+        "ratio": {"type": "number", "minimum": 10}, "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}}}}
+    out = copied(schema, ["Oslo", "Oslo Norway"], [3, 2.5, 30])
+    props = out["properties"]
+    assert props["city"]["enum"] == ["Oslo", "Oslo Norway"] and props["unit"] == schema["properties"]["unit"]
+    assert props["days"]["enum"] == [3]  # 2.5 is no integer, 30 is past the maximum
+    assert props["ratio"]["enum"] == [30]
+    assert "enum" not in props["tags"]["items"]  # no stretch fits in 3 characters: left as it was
+    assert schema["properties"]["city"] == {"type": "string"}  # the schema itself is untouched
