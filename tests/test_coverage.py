@@ -87,6 +87,17 @@ def test_integer_ranges_are_exact(engine):
     assert verdicts(engine, {"type": "number", "minimum": 0}, 0.5, -0.5, 1e-7) == [True, False, True]
 
 
+def test_member_counts_beside_declared_members(engine):
+    some = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+            "additionalProperties": False, "minProperties": 1, "maxProperties": 2}
+    assert not compile_schema_grammar(some).looser  # at least one member, at most all of them: exact
+    assert verdicts(engine, some, {}, {"a": 1}, {"b": "x"}, {"a": 1, "b": "x"}) == [False, True, True, True]
+    two = {**some, "minProperties": 2, "maxProperties": 1}
+    with pytest.raises(Unsatisfiable):
+        compile_schema_grammar(two)
+    assert compile_schema_grammar({**some, "minProperties": 2}).looser == ("minProperties: left to the validator",)
+
+
 def test_one_of_required_keys_is_exclusive(engine):
     either = {"properties": {"id": {"type": "integer"}}, "oneOf": [{"required": ["id"]}, {"required": ["name"]}]}
     assert not compile_schema_grammar(either).looser

@@ -12,7 +12,7 @@ from gbnf.compiler._regex import pattern_to_gbnf
 from gbnf.compiler._rules import rule_word
 from gbnf.compiler._schema import key_path
 from gbnf.compiler._walk import Walk
-from gbnf.errors import Untranslatable
+from gbnf.errors import Unsatisfiable, Untranslatable
 
 LINEAR_FROM = 8
 """Objects with more optional properties than this before the first required one share their
@@ -43,19 +43,24 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
             continue
         pairs.append((f"{spacing.key(key)} {value}", key in required))
     extra = _extra_member(e, schema, list(props), name, path, depth)
+    low, high = e.counts(schema, path, "minProperties", "maxProperties")
     if extra is None and not pairs:
+        if low:
+            raise Unsatisfiable(key_path(path, "minProperties"), "no member is allowed")
         return e.rule(name, f'"{{"{spacing.lead()} "}}"')
     if not pairs:
-        low, high = e.counts(schema, path, "minProperties", "maxProperties")
         more = repeat(f"{spacing.sep(level)} {extra}", max(low - 1, 0), None if high is None else high - 1)
         inner = f"{spacing.open(level)} {extra}{more}".strip() + spacing.close(level)
         return e.rule(name, f'"{{"{spacing.lead()} {inner if low else f"({inner})?"} "}}"')
-    for keyword in ("minProperties", "maxProperties"):
-        if keyword in schema:
-            e.loose(key_path(path, keyword), "left to the validator")
     if extra is not None:
         pairs.append((extra, False))
-    return e.rule(name, f'"{{"{spacing.lead()} {_members(e, pairs, extra, name, level)} "}}"')
+    required_pairs = sum(req for _, req in pairs)
+    if low > max(required_pairs, 1):  # 1: no empty object; up to the required members: always
+        e.loose(key_path(path, "minProperties"), "left to the validator")
+    if high is not None and (extra is not None or high < len(pairs)):
+        e.loose(key_path(path, "maxProperties"), "left to the validator")
+    members = _members(e, pairs, extra, name, level, nonempty=low >= 1)
+    return e.rule(name, f'"{{"{spacing.lead()} {members} "}}"')
 
 
 def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: str,
@@ -140,8 +145,10 @@ def _not_keys(e: Walk, suffixes: list[str], name: str) -> str:
     return e.rule(name, " | ".join(options))
 
 
-def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, name: str, level: int) -> str:
-    """Members in schema order: required ones always, optional ones maybe, commas between.
+def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, name: str, level: int,
+             nonempty: bool = False) -> str:
+    """Members in schema order: required ones always, optional ones maybe (at least one with
+    ``nonempty``), commas between.
 
     With ``repeat_last``, the last pair (undeclared members) may repeat. Each optional member
     that may come first starts a branch followed by the members after it; past
@@ -178,9 +185,10 @@ def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, na
         if req:
             break
     else:
+        optional = "" if nonempty else "?"
         if tails:  # one symbol under "?": llama.cpp refuses to repeat thousands of alternatives
-            return f"({framed(e.rule(f'{name}First', ' | '.join(branches)))})?"
-        return f"({framed(_one_of(branches))})?"
+            return f"({framed(e.rule(f'{name}First', ' | '.join(branches)))}){optional}"
+        return f"({framed(_one_of(branches))}){optional}"
     return framed(_one_of(branches))
 
 
