@@ -199,6 +199,23 @@ def test_when_the_retries_run_out_a_call_valid_for_its_schema_is_returned_else_4
     assert refused.value.status == 422 and refused.value.code == "invalid_model_output"
 
 
+def test_a_call_that_ran_past_its_token_limit_is_asked_again_with_shorter_strings_and_lists():
+    request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"},
+                            replace(MODEL_DECIDES, copy_values=False))
+    assert "stringChar{0,64}" in request.short_grammar and "stringChar{0,64}" not in request.grammar
+    grammars: list[str] = []
+
+    async def complete(messages, grammar, sampling, sink):
+        grammars.append(grammar)
+        if len(grammars) == 1:
+            return Completion('{"name": "get_weather", "arguments": {"city": "Oslo Oslo Oslo', truncated=True)
+        return Completion('{"name": "get_weather", "arguments": {"city": "Oslo"}}')
+
+    answer = asyncio.run(reply(request, complete, 2))
+    assert [c.arguments for c in answer.calls] == [{"city": "Oslo"}]
+    assert grammars == [request.grammar, request.short_grammar]
+
+
 def test_a_reply_carries_as_many_calls_as_the_users_numbers_ask_for():
     factorial = {"type": "function", "function": {"name": "math_factorial", "description": "The factorial of a number",
                                                   "parameters": {"type": "object", "properties": {

@@ -2,7 +2,8 @@
 
 A reply that calls a tool is checked against the tool's full schema; a structured reply
 against its schema. An invalid reply goes back to the model as a ``tool`` message and is
-asked again (sampled, since greedy decoding would repeat it), up to ``max_retries`` times;
+asked again (sampled, since greedy decoding would repeat it; after a reply that ran past its
+token limit, under a grammar with shorter strings and arrays), up to ``max_retries`` times;
 when they run out, the last reply valid for the schema is returned if there was one (one that
 only copied a prompt placeholder or repeated a name from the prompt: retried, since it is likely
 wrong, but valid), else the request fails with HTTP 422 and the last error, naming the
@@ -57,6 +58,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
     prompt_tokens = completion_tokens = 0
     error: InvalidCall | None = None
     fallback: tuple[ToolCall, ...] | None = None
+    grammar = request.grammar
     for attempt in range(max_retries + 1):
         sampling = request.sampling
         if attempt:
@@ -64,7 +66,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                                temperature=max(sampling.temperature, RETRY_TEMPERATURE))
         sink = TextOnly(on_text, calls=bool(request.offered)) if on_text and not request.required \
             and request.schema is None else None
-        completion = await complete(messages, request.grammar, sampling, sink)
+        completion = await complete(messages, grammar, sampling, sink)
         prompt_tokens += completion.prompt_tokens
         completion_tokens += completion.completion_tokens
         try:
@@ -74,6 +76,8 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
             fallback = _schema_valid(request, completion) or fallback
             messages += [{"role": "assistant", "content": completion.text},
                          {"role": "tool", "content": f"error: {exc}"}]
+            if completion.truncated and request.short_grammar:
+                grammar = request.short_grammar
             continue
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
         return Reply(content, calls, finish, prompt_tokens, completion_tokens)

@@ -31,6 +31,9 @@ MAX_PARALLEL = 4
 """How many calls one reply may carry when ``parallel_tool_calls`` is true (OpenAI's default)."""
 MAX_TOKENS = 1024
 """The reply's token limit when the request sets none."""
+SHORT_CAPS = (64, 8)
+"""The string characters and array items a call may have when it is asked again after a reply
+ran past its token limit (a small model looping in a list: ``[-1, -2, -3, ...]``)."""
 _ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 _REFUSED = {"n": 1, "logprobs": False, "top_logprobs": None, "audio": None, "prediction": None}
 
@@ -91,7 +94,9 @@ class ChatRequest:
     """What one chat completion asks: the model's messages (tools offered in the system
     prompt), the tools a reply may call (``offered``; empty when none), whether a call is
     ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
-    fewest calls the grammar lets a reply carry (``least``)."""
+    fewest calls the grammar lets a reply carry (``least``). ``short_grammar`` is ``grammar``
+    with strings and arrays capped at :data:`SHORT_CAPS`, for a call asked again after a reply
+    ran past its token limit."""
 
     model: str
     messages: list[Message]
@@ -103,6 +108,7 @@ class ChatRequest:
     include_usage: bool
     grammar: str | None
     least: int = 1
+    short_grammar: str | None = None
 
 
 def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
@@ -145,16 +151,18 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
              and (decided or len(offered) == 1) and messages[-1]["role"] == "user" else 1)
     words = messages[-1]["content"] if shaping.copy_values and messages[-1]["role"] == "user" else None
     values = (tuple(spans(words)), tuple(numbers(words))) if words else None
-    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required,
-                                 (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items,
-                                  shaping.number_digits), values) if offered
+    caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
+    short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])
+    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required, caps, values) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
+    short_grammar = _pool_grammar(tools_json, names, skip, parallel, least, not required, short, values) \
+        if offered else None
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
                        required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       least=least)
+                       least=least, short_grammar=short_grammar)
 
 
 @functools.lru_cache(maxsize=64)
