@@ -12,13 +12,18 @@ _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
 is a stretch of its own as well as the whole."""
 _EDGES = "\"'`.,;:!?()[]{}<>"
+_NO_START = frozenset("a an and as at by for from in into is of on or that the to was what which who with".split())
+_NO_END = _NO_START | frozenset("are be can could i me my please you".split())
+"""Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
+``Oslo for``); written with a capital they may (``To Kill a Mockingbird``, ``Portland, OR``)."""
 _NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
 
 
 def spans(text: str, longest: int = LONGEST) -> list[str]:
     """Every stretch of ``text`` from one word to another, up to ``longest`` words, the quotes
     and punctuation at its two ends left off (``in San Francisco, CA?`` gives ``San Francisco``
-    and ``San Francisco, CA``); what lies between its words as written."""
+    and ``San Francisco, CA``); what lies between its words as written. None starts or ends
+    with a lowercase function word (``in San Francisco`` is no value)."""
     bounds = []
     for match in _WORD.finditer(text):
         word = match.group()
@@ -26,8 +31,9 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
         end = match.end() - (len(word) - len(word.rstrip(_EDGES)))
         if start < end:
             bounds.append((start, end))
-    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds))
-             for j in range(i, min(i + longest, len(bounds))))
+    words = [text[start:end] for start, end in bounds]
+    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if words[i] not in _NO_START
+             for j in range(i, min(i + longest, len(bounds))) if words[j] not in _NO_END)
     return list(dict.fromkeys(found))
 
 
