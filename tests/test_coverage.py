@@ -65,8 +65,11 @@ def test_strings_lengths_patterns_formats(engine):
                     "x https://b") == [True, False, False]
     assert verdicts(engine, {"type": "string", "pattern": "^a|b$"}, "ax", "xb", "xa") == [True, True, False]
     assert verdicts(engine, {"type": "string", "pattern": '^a"b\\\\c$'}, 'a"b\\c', "abc") == [True, False]
-    assert verdicts(engine, {"type": "string", "format": "date"}, "2026-11-21", "2026-13-01", "21/11/2026") == [
-        True, False, False]
+    assert verdicts(engine, {"type": "string", "format": "date"}, "2026-11-21", "2026-13-01", "21/11/2026",
+                    "2026-02-29", "2028-02-29", "2026-04-31", "2000-02-29", "2100-02-29") == [
+        True, False, False, False, True, False, True, False]  # each month's days; leap years
+    assert verdicts(engine, {"type": "string", "format": "hostname"}, "example.com", "a-b.c.", "example.com:80",
+                    "-a.com", "my host") == [True, True, False, False, False]
     assert verdicts(engine, {"type": "string", "format": "date-time"}, "2026-11-21T10:00:00Z",
                     "2026-11-21 10:00", "2026-11-21 10:00:00Z") == [True, False, False]  # as the validator: no space
     assert verdicts(engine, {"type": "string", "format": "uuid"}, "123e4567-e89b-12d3-a456-426614174000",
