@@ -173,9 +173,14 @@ def decimal_step(schema: dict[str, Any]) -> tuple[int, int] | None:
     step: Any = schema.get("multipleOf")
     if not _is_number(step) or step <= 0:
         return None
-    _, digits, exponent = (Decimal(repr(step)) if isinstance(step, float) else Decimal(step)).normalize().as_tuple()
+    _, digits, exponent = as_decimal(step).normalize().as_tuple()
     whole = int("".join(map(str, digits)))
     return (whole * 10 ** exponent, 0) if isinstance(exponent, int) and exponent >= 0 else (whole, -int(exponent))
+
+
+def as_decimal(value: float) -> Decimal:
+    """A number as the decimal JSON wrote (a float's shortest spelling: 0.1, not its binary value)."""
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
 
 
 def _is_number(value: Any) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from gbnf.compiler._canonical import decimal_step, integer_bounds, numeric_bounds
+from gbnf.compiler._canonical import as_decimal, decimal_step, integer_bounds, numeric_bounds
 from gbnf.compiler._formats import EXACT, FORMATS
 from gbnf.compiler._literals import repeat
 from gbnf.compiler._ranges import int_range, number_range
@@ -91,7 +91,7 @@ def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         return "number"
     if places is None and (low, low_open, high) == (0, False, None):
         return e.rule(name, _UNSIGNED)
-    low, high = _decimal(low), _decimal(high)
+    low, high = (None if low is None else as_decimal(low)), (None if high is None else as_decimal(high))
     if places is not None:  # onto the grid, closed
         low, high = _on_grid(low, low_open, places, math.ceil), _on_grid(high, high_open, places, math.floor)
         low_open = high_open = False
@@ -111,8 +111,3 @@ def _on_grid(bound: Decimal | None, is_open: bool, places: int, rounding: Callab
     if is_open and n == scaled:
         n += 1 if rounding is math.ceil else -1
     return Decimal(n).scaleb(-places)
-
-
-def _decimal(bound: float | None) -> Decimal | None:
-    """A bound as the decimal JSON wrote (a float's shortest spelling)."""
-    return None if bound is None else Decimal(repr(bound)) if isinstance(bound, float) else Decimal(bound)
