@@ -99,6 +99,7 @@ def test_member_counts_beside_declared_members(engine):
     with pytest.raises(Unsatisfiable):
         compile_schema_grammar(two)
     assert compile_schema_grammar({**some, "minProperties": 2}).looser == ("minProperties: left to the validator",)
+    assert verdicts(engine, {**some, "minProperties": 0, "maxProperties": 0}, {}, {"a": 1}) == [True, False]
 
 
 def test_one_of_required_keys_is_exclusive(engine):

@@ -44,9 +44,9 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         pairs.append((f"{spacing.key(key)} {value}", key in required))
     extra = _extra_member(e, schema, list(props), name, path, depth)
     low, high = e.counts(schema, path, "minProperties", "maxProperties")
-    if extra is None and not pairs:
-        if low:
-            raise Unsatisfiable(key_path(path, "minProperties"), "no member is allowed")
+    if high == 0 or (extra is None and not pairs):  # the empty object only
+        if low or any(req for _, req in pairs):
+            raise Unsatisfiable(key_path(path, "minProperties" if low else "required"), "no member is allowed")
         return e.rule(name, f'"{{"{spacing.lead()} "}}"')
     if not pairs:
         more = repeat(f"{spacing.sep(level)} {extra}", max(low - 1, 0), None if high is None else high - 1)
