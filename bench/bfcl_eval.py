@@ -39,21 +39,22 @@ NON_LIVE = ("simple_python", "multiple", "parallel", "parallel_multiple")
 HANDLER = "gpt-4.1-nano-2025-04-14-FC"
 """A BFCL model whose handler speaks the Responses API and sends a temperature: only its
 requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
+_FREE_VALUES = ("--model", "smollm2-135m", "--no-copy-values")
+"""SmolLM2-135M writing argument values freely, not copied from the request."""
 TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
-    "gbnf serve --copy-bias 2, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--copy-bias", "2")),
-    "gbnf serve --no-copy-values, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-copy-values")),
-    "gbnf serve --no-count-calls, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-count-calls")),
-    "gbnf serve --all-optional --no-count-calls, SmolLM2-135M": (
-        "serve", ("--model", "smollm2-135m", "--all-optional", "--no-count-calls")),
-    "gbnf serve --no-decide --all-optional, SmolLM2-135M": (
-        "serve", ("--model", "smollm2-135m", "--no-decide", "--all-optional")),
+    "gbnf serve --no-copy-values, SmolLM2-135M": ("serve", _FREE_VALUES),
+    "gbnf serve --no-copy-values --copy-bias 2, SmolLM2-135M": ("serve", (*_FREE_VALUES, "--copy-bias", "2")),
+    "gbnf serve --no-copy-values --no-count-calls, SmolLM2-135M": ("serve", (*_FREE_VALUES, "--no-count-calls")),
+    "gbnf serve --no-copy-values --all-optional --no-count-calls, SmolLM2-135M": (
+        "serve", (*_FREE_VALUES, "--all-optional", "--no-count-calls")),
+    "gbnf serve --no-copy-values --no-decide --all-optional, SmolLM2-135M": (
+        "serve", (*_FREE_VALUES, "--no-decide", "--all-optional")),
     "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
-    "gbnf serve --copy-bias 2 --all-optional --no-count-calls, SmolLM2-135M": (
-        "serve", ("--model", "smollm2-135m", "--copy-bias", "2", "--all-optional", "--no-count-calls")),
-    "gbnf serve --copy-bias 2, Gemma 3 270M": ("serve", ("--model", "gemma3-270m", "--copy-bias", "2")),
-    "gbnf serve --all-optional --no-count-calls, Gemma 3 270M": (
-        "serve", ("--model", "gemma3-270m", "--all-optional", "--no-count-calls")),
+    "gbnf serve --no-copy-values --copy-bias 2, Gemma 3 270M": (
+        "serve", ("--model", "gemma3-270m", "--no-copy-values", "--copy-bias", "2")),
+    "gbnf serve --no-copy-values --all-optional --no-count-calls, Gemma 3 270M": (
+        "serve", ("--model", "gemma3-270m", "--no-copy-values", "--all-optional", "--no-count-calls")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
 }
 
