@@ -259,3 +259,6 @@ def test_copied_values_come_from_the_users_words(engine):
     made_up = parse_request({"messages": ask, "tools": [WEATHER], "tool_choice": "required"},
                             Shaping(copy_values=False))
     assert engine.accepts(made_up.grammar, call("san_francisco", 4))
+    pasted = [{"role": "user", "content": "Weather for 3 days in " + " ".join(f"w{i}" for i in range(600))}]
+    long = parse_request({"messages": pasted, "tools": [WEATHER], "tool_choice": "required"})
+    assert engine.accepts(long.grammar, call("san_francisco", 3))  # too long to copy strings from
