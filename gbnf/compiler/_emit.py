@@ -168,6 +168,7 @@ class Emitter:
 _PRIMITIVE_TYPES = frozenset({"string", "integer", "number", "boolean", "null"})
 """Types whose schema, with nothing but annotations beside, is a primitive rule of that name."""
 _LEAF_KEYS = ANNOTATIONS | {"type"}
+"""The keys of such a schema."""
 
 _GENERIC = {"object": "jsonObject", "array": "jsonArray"}
 """The generic rule a container nested past the depth cap becomes."""

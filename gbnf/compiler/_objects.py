@@ -44,8 +44,9 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         pairs.append((f"{spacing.key(key)} {value}", key in required))
     extra = _extra_member(e, schema, list(props), name, path, depth)
     low, high = e.counts(schema, path, "minProperties", "maxProperties")
+    required_pairs = sum(req for _, req in pairs)
     if high == 0 or (extra is None and not pairs):  # the empty object only
-        if low or any(req for _, req in pairs):
+        if low or required_pairs:
             raise Unsatisfiable(key_path(path, "minProperties" if low else "required"), "no member is allowed")
         return e.rule(name, f'"{{"{spacing.lead()} "}}"')
     if not pairs:
@@ -54,7 +55,6 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         return e.rule(name, f'"{{"{spacing.lead()} {inner if low else f"({inner})?"} "}}"')
     if extra is not None:
         pairs.append((extra, False))
-    required_pairs = sum(req for _, req in pairs)
     if low > max(required_pairs, 1):  # 1: no empty object; up to the required members: always
         e.loose(key_path(path, "minProperties"), "left to the validator")
     if high is not None and (extra is not None or high < len(pairs)):

@@ -62,9 +62,10 @@ def _search(pattern: str) -> str:
     return " ".join(parts)
 
 
-def _structure(pattern: str) -> list[tuple[int, str]]:
-    """The positions and characters of ``pattern``'s ``(``, ``)`` and ``|`` outside escapes and classes."""
-    found, i, in_class = [], 0, False
+def _structure(pattern: str) -> list[tuple[int, str, int]]:
+    """The position, character and group depth after it of each of ``pattern``'s ``(``, ``)``
+    and ``|`` outside escapes and classes."""
+    found, i, in_class, depth = [], 0, False, 0
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
@@ -74,30 +75,21 @@ def _structure(pattern: str) -> list[tuple[int, str]]:
         elif char == "[":
             in_class = True
         elif char in "()|":
-            found.append((i, char))
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            found.append((i, char, depth))
         i += 1
     return found
 
 
 def _alternatives(pattern: str) -> list[str]:
     """``pattern`` split at its top-level ``|``."""
-    depth, start, options = 0, 0, []
-    for i, char in _structure(pattern):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "|" and depth == 0:
-            options.append(pattern[start:i])
-            start = i + 1
-    return [*options, pattern[start:]]
+    cuts = [i for i, char, depth in _structure(pattern) if char == "|" and depth == 0]
+    return [pattern[start + 1:end] for start, end in zip([-1, *cuts], [*cuts, len(pattern)])]
 
 
 def _closing(pattern: str) -> int:
     """Where the group ``pattern`` opens with closes (-1: it does not)."""
-    depth = 0
-    for i, char in _structure(pattern):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            return i
-    return -1
+    return next((i for i, char, depth in _structure(pattern) if char == ")" and depth == 0), -1)
 
 
 def ranges_to_gbnf(ranges: Ranges) -> str:
