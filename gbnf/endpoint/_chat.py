@@ -76,8 +76,8 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
             fallback = _schema_valid(request, completion) or fallback
             messages += [{"role": "assistant", "content": completion.text},
                          {"role": "tool", "content": f"error: {exc}"}]
-            if completion.truncated and request.short_grammar:
-                grammar = request.short_grammar
+            if completion.truncated:
+                grammar = request.short_grammar or grammar
             continue
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
         return Reply(content, calls, finish, prompt_tokens, completion_tokens)

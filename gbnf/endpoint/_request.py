@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import json
 import math
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
@@ -97,9 +98,9 @@ class ChatRequest:
     """What one chat completion asks: the model's messages (tools offered in the system
     prompt), the tools a reply may call (``offered``; empty when none), whether a call is
     ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
-    fewest calls the grammar lets a reply carry (``least``). ``short_grammar`` is ``grammar``
-    with strings and arrays capped at :data:`SHORT_CAPS`, for a call asked again after a reply
-    ran past its token limit."""
+    fewest calls the grammar lets a reply carry (``least``). ``shorten`` compiles, when a call
+    is asked again after a reply ran past its token limit, ``grammar`` with strings and arrays
+    capped at :data:`SHORT_CAPS` (:attr:`short_grammar`)."""
 
     model: str
     messages: list[Message]
@@ -111,7 +112,12 @@ class ChatRequest:
     include_usage: bool
     grammar: str | None
     least: int = 1
-    short_grammar: str | None = None
+    shorten: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def short_grammar(self) -> str | None:
+        """The grammar for a call asked again after a reply ran past its token limit (None: no tools)."""
+        return self.shorten() if self.shorten is not None else None
 
 
 def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
@@ -159,14 +165,14 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])
     grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required, caps, values) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
-    short_grammar = _pool_grammar(tools_json, names, skip, parallel, least, not required, short, values) \
-        if offered else None
+    shorten = functools.partial(_pool_grammar, tools_json, names, skip, parallel, least, not required, short,
+                                values) if offered else None
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
                        required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       least=least, short_grammar=short_grammar)
+                       least=least, shorten=shorten)
 
 
 @functools.lru_cache(maxsize=64)
