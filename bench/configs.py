@@ -10,9 +10,11 @@ succeeded is not offered again, a failed call is retried by sampling), and copyi
 bias towards the words of the query and the tool results, and llama.cpp's DRY penalty against
 a reply that repeats itself), citing (an answer that leaves out values the tools returned is
 followed by them), the clause still to do (after a result, the query's next clause is named,
-and the tool used is offered again when that clause names no other), and the indented layout
+and the tool used is offered again when that clause names no other), the indented layout
 (calls written as ``json.dumps(indent=2)`` writes them, so the in-process engine appends the
-whitespace unsampled): the planner's defaults, :class:`~gbnf.plan.PlanOptions`.
+whitespace unsampled), and copied values (a call's free strings are stretches of the query's
+and the results' words, its free numbers their numbers): the planner's defaults,
+:class:`~gbnf.plan.PlanOptions`.
 A worked example in the system prompt was measured too, and
 dropped: the embedded model copied the example's answers. ``native`` is llama-server's own tool
 calling, when a server is there.
@@ -27,7 +29,7 @@ from gbnf.plan import PlanOptions
 DEFAULTS = PlanOptions()
 _OFF = replace(DEFAULTS, top_k=None, model_rank=False, act_first=False, single_use=False, string_chars=None,
                array_items=None, retry_temperature=0.0, stop_on_repeat=False, copy_bias=0.0, dry=0.0, cite=False,
-               still_to_do=False, layout="free")
+               still_to_do=False, layout="free", copy_values=False)
 _GRAMMAR = replace(_OFF, mode="grammar", filter_pool=False)
 _FILTER = replace(_GRAMMAR, filter_pool=True)
 _RANK = replace(_FILTER, top_k=DEFAULTS.top_k)
@@ -38,6 +40,7 @@ _ENDING = replace(_ACT_FIRST, string_chars=DEFAULTS.string_chars, array_items=DE
 _COPY = replace(_ENDING, copy_bias=DEFAULTS.copy_bias, dry=DEFAULTS.dry)
 _CITE = replace(_COPY, cite=True)
 _TO_DO = replace(_CITE, still_to_do=True)
+_INDENTED = replace(_TO_DO, layout="indented")
 CONFIGS: dict[str, PlanOptions] = {
     "baseline": replace(_OFF, mode="soft", filter_pool=False),
     "grammar": _GRAMMAR,
@@ -49,11 +52,12 @@ CONFIGS: dict[str, PlanOptions] = {
     "+copy": _COPY,
     "+cite": _CITE,
     "+still to do": _TO_DO,
-    "+indented": replace(_TO_DO, layout="indented"),
+    "+indented": _INDENTED,
+    "+copied values": replace(_INDENTED, copy_values=True),
     "native": replace(_OFF, mode="native", filter_pool=True),
 }
 NEEDS_SERVER = {"native"}
-SECOND_CONFIGS = ("baseline", "+indented")
+SECOND_CONFIGS = ("baseline", "+copied values")
 """What ``python -m bench --second-model`` runs on its second model: the model unaided, and the defaults."""
-CALL_CONFIGS = ("+still to do", "+indented")
+CALL_CONFIGS = ("+indented", "+copied values")
 """The configurations whose own calls the bench replays, constrained and not, to time them."""

@@ -14,7 +14,7 @@ from gbnf import GbnfError, Tool
 from gbnf.backends import Completion
 from gbnf.errors import BackendError
 from gbnf.plan import Event, Planner, PlanOptions, TraceWriter, copy_bias
-from gbnf.testing import ScriptedBackend
+from gbnf.testing import ScriptedBackend, lark_oracle
 from tests.conftest import MANIFESTS
 
 
@@ -176,13 +176,15 @@ def test_pool_filter_shapes_the_grammar_and_the_prompt(tools):
     assert "request_location_from_user" in backend2.requests[0][1]
 
 
-def test_grammar_is_compiled_once_per_pool(tools):
-    p, _, _ = planner(tools, FINAL, FINAL, FINAL)
+def test_grammar_is_compiled_once_per_pool_and_values(tools):
+    p, _, _ = planner(tools, FINAL, FINAL, FINAL, FINAL)
     p.run("a")
-    p.run("b")
+    p.run("a")
     assert len(p._grammars) == 1
-    p.run("near me")
+    p.run("b")  # other words to copy
     assert len(p._grammars) == 2
+    p.run("near me")  # another pool
+    assert len(p._grammars) == 3
 
 
 def test_grammar_cache_keeps_the_pools_used_last(tools, monkeypatch):
@@ -195,7 +197,7 @@ def test_grammar_cache_keeps_the_pools_used_last(tools, monkeypatch):
     assert p.grammar(a) is first  # a is now the most recent: c evicts b
     p.grammar(c)
     assert p.grammar(a) is first and p.grammar(tuple(a)) is first
-    assert [seen for seen, _ in p._grammars] == [a, c]
+    assert [seen for seen, _, _ in p._grammars] == [a, c]
 
 
 def test_backend_error_ends_the_plan_keeping_results(tools):
@@ -400,3 +402,28 @@ def test_every_event_carries_its_plans_run_id(tools):
     runs = [e.run for e in events]
     assert runs == [first.run] * runs.count(first.run) + [second.run] * runs.count(second.run)
     assert json.loads(events[0].to_json())["run"] == first.run
+
+
+def test_call_values_are_copied_from_the_query_and_the_results():
+    city = {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+            "required": ["city"]}
+    text = {"type": "object", "properties": {"to": {"type": "string"}, "body": {"type": "string"}},
+            "required": ["to", "body"]}
+    tools = [Tool("forecast", "Weather forecast for a city.", city), Tool("send_sms", "Send a text message.", text)]
+    replies = (call("forecast", city="Porto"), call("send_sms", to="Ana", body="windy, 17 C"), FINAL)
+    executors = {"forecast": lambda **_: {"today": "windy, 17 C"}, "send_sms": lambda **_: "sent"}
+    query = "Check the weather in Porto for 2 days and text Ana what it will be like"
+    p, backend, _ = planner(tools, *replies, executors=executors, layout="free")
+    assert p.run(query).converged
+    oracle = lark_oracle()
+    first, second = (grammar for _, grammar, _ in backend.requests[:2])
+    assert oracle.accepts(first, call("forecast", city="Porto", days=2))
+    assert not oracle.accepts(first, call("forecast", city="Lisbon"))  # not in the query
+    assert not oracle.accepts(first, call("forecast", city="Porto", days=3))
+    assert not oracle.accepts(first, call("send_sms", to="Ana", body="windy, 17 C"))  # not yet a result
+    assert oracle.accepts(second, call("send_sms", to="Ana", body="windy, 17 C"))  # a stretch of the result
+    assert oracle.accepts(second, call("final_answer", answer="It will be windy, Ana knows"))  # the answer is free
+
+    p, backend, _ = planner(tools, *replies, executors=executors, layout="free", copy_values=False)
+    p.run(query)
+    assert oracle.accepts(backend.requests[0][1], call("forecast", city="Lisbon", days=3))

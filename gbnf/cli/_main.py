@@ -118,6 +118,8 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--no-salvage", action="store_true", help="do not answer from tool results when a plan fails")
     plan.add_argument("--no-cite", action="store_true",
                       help="print the model's answer as it is, without the tool results it left out")
+    plan.add_argument("--no-copy-values", action="store_true",
+                      help="let the model write any string and number, not only those of the query and the results")
     plan.add_argument("-v", "--verbose", action="store_true", help="after the answer, print each step to stderr")
     plan.set_defaults(run=_plan)
 
@@ -306,7 +308,8 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
         backend = LlamaCppBackend(args.model, grammar_engine=args.engine)
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,
-                      salvage=not args.no_salvage, cite=not args.no_cite, top_k=None if args.all_tools else args.top_k)
+                      salvage=not args.no_salvage, cite=not args.no_cite,
+                      copy_values=not args.no_copy_values, top_k=None if args.all_tools else args.top_k)
     planner = Planner(tools, backend, {**BUILTIN, **extra_executors}, options=options, policy=policy)
     events: list[Event] = []
     planner.subscribe(events.append)

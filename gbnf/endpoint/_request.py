@@ -24,7 +24,7 @@ from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer
 from gbnf.select._rank import asked_calls, decide_reply, unasked
-from gbnf.select._values import numbers, spans
+from gbnf.select._values import Values, offered_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -32,9 +32,6 @@ MAX_PARALLEL = 4
 """How many calls one reply may carry when ``parallel_tool_calls`` is true (OpenAI's default)."""
 MAX_TOKENS = 1024
 """The reply's token limit when the request sets none."""
-COPIED_MOST = 4000
-"""The most stretches of a request its string arguments are copied from; a longer request
-(a pasted document) leaves them free, since the grammar would grow with it."""
 SHORT_CAPS = (64, 8)
 """The string characters and array items a call may have when it is asked again after a reply
 ran past its token limit (a small model looping in a list: ``[-1, -2, -3, ...]``)."""
@@ -159,8 +156,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     least = (asked_calls(shown, messages[-1]["content"], parallel) if shaping.count_calls and required
              and (decided or len(offered) == 1) and messages[-1]["role"] == "user" else 1)
     words = messages[-1]["content"] if shaping.copy_values and messages[-1]["role"] == "user" else None
-    stretches = spans(words) if words else []
-    values = (tuple(stretches) if len(stretches) <= COPIED_MOST else (), tuple(numbers(words))) if words else None
+    values = offered_values([words]) if words else None
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
     short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])
     grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required, caps, values) if offered
@@ -193,7 +189,7 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
 @functools.lru_cache(maxsize=64)
 def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[tuple[str, ...], ...], parallel: int,
                   least: int, text: bool, caps: tuple[int | None, int | None, int | None],
-                  values: tuple[tuple[str, ...], tuple[int | float, ...]] | None = None) -> str:
+                  values: Values | None = None) -> str:
     """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, or
     answers in text), each without the optional arguments ``skip`` lists for it, with free
     strings and numbers among ``values`` (strings, numbers) where given and any fits, and

@@ -31,7 +31,10 @@ class PlanOptions:
         (``indented`` as small models write JSON; appended unsampled in-process).
         ``parallel``: calls one reply may hold. ``retry_temperature``: the least temperature
         after a failed call. ``copy_bias``: logit bias on the tokens of the query's and the
-        results' words (0: off). ``dry``: DRY penalty on replies that repeat themselves (0: off).
+        results' words (0: off). ``copy_values``: every free string argument is a stretch of the
+        query's or the results' words, and every free number one of their numbers, where any fits
+        (:func:`gbnf.select.offered_values`; the final answer stays free). ``dry``: DRY penalty
+        on replies that repeat themselves (0: off).
     Offer (which tools a step sees):
         ``filter_pool``: drop escape hatches the query gives no reason for. ``top_k``: the k
         tools most relevant to the query (None: every tool). ``model_rank``: rank with the
@@ -59,6 +62,7 @@ class PlanOptions:
     parallel: int = 1
     retry_temperature: float = RETRY_TEMPERATURE
     copy_bias: float = 2.0
+    copy_values: bool = True
     dry: float = 0.8
 
     filter_pool: bool = True

@@ -27,7 +27,7 @@ from typing import Any, Literal
 from gbnf.backends._base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
 from gbnf.compiler import Grammar, compile_pool
 from gbnf.compiler._literals import json_text
-from gbnf.compiler._schema import bounded
+from gbnf.compiler._schema import bounded, copied
 from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
 from gbnf.plan import _salvage as salvaging
 from gbnf.plan._events import Event, EventKind, Subscriber
@@ -37,6 +37,7 @@ from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
 from gbnf.select._pool import Policy, load_policy, pool_decisions
 from gbnf.select._rank import ModelRelevance, clauses, follow_up, select_tools, terms
+from gbnf.select._values import Values, offered_values
 from gbnf.tools._tool import Tool
 
 Executor = Callable[..., Any]
@@ -113,7 +114,7 @@ class Planner:
         scorer = getattr(backend, "loglik", None) if options.model_rank else None
         self._relevance = ModelRelevance(scorer) if scorer is not None else None
         self._subscribers: list[Subscriber] = []
-        self._grammars: list[tuple[list[Tool], Grammar]] = []  # the most recently used first
+        self._grammars: list[tuple[list[Tool], Values | None, Grammar]] = []  # the most recently used first
         self._grammars_lock = threading.Lock()  # plans may run in several threads
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -122,20 +123,24 @@ class Planner:
         self._subscribers.append(subscriber)
         return lambda: self._subscribers.remove(subscriber)
 
-    def grammar(self, pool: list[Tool]) -> Grammar:
-        """The pool's grammar, compiled once per distinct pool while it is among the
-        :data:`GRAMMAR_CACHE` pools used last. Pools are compared as lists, which compare the
-        same tools by identity: about a microsecond for 1000 tools, where hashing their names
-        took 40."""
+    def grammar(self, pool: list[Tool], values: Values | None = None) -> Grammar:
+        """The pool's grammar, with the free strings and numbers of every tool but the final one
+        among ``values`` where given (:func:`~gbnf.compiler.copied`), compiled once per distinct
+        pool and values while they are among the :data:`GRAMMAR_CACHE` used last. Pools are
+        compared as lists, which compare the same tools by identity: about a microsecond for
+        1000 tools, where hashing their names took 40."""
         pool = pool if isinstance(pool, list) else list(pool)
         with self._grammars_lock:
-            for i, (seen, grammar) in enumerate(self._grammars):
-                if seen == pool:
+            for i, (seen, seen_values, grammar) in enumerate(self._grammars):
+                if seen == pool and seen_values == values:
                     if i:
                         self._grammars.insert(0, self._grammars.pop(i))
                     return grammar
-            grammar = compile_pool(pool, parallel=self.options.parallel, layout=self.options.layout)
-            self._grammars.insert(0, (list(pool), grammar))
+            final = self.options.final_tool
+            shown = pool if values is None else [
+                t if t.name == final else replace(t, parameters=copied(t.parameters, *values)) for t in pool]
+            grammar = compile_pool(shown, parallel=self.options.parallel, layout=self.options.layout)
+            self._grammars.insert(0, (list(pool), values, grammar))
             del self._grammars[GRAMMAR_CACHE:]
             return grammar
 
@@ -216,13 +221,14 @@ class Planner:
             result.steps = step
             pool = self._offer(query, tools, result) if result.results else first
             self._emit(result, "step", step, tools=[t.name for t in pool])
-            grammar = self.grammar(pool).text if self.options.mode == "grammar" else None
+            texts = [query, *(salvaging.result_text(value) for _, value in result.results)]
+            values = offered_values(texts) if self.options.copy_values else None
+            grammar = self.grammar(pool, values).text if self.options.mode == "grammar" else None
             sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
                                dry=self.options.dry or self.options.sampling.dry)
             if blocked:
                 sampling = replace(sampling, temperature=max(sampling.temperature, self.options.retry_temperature))
             if self.options.copy_bias:
-                texts = [messages[1]["content"], *(salvaging.result_text(value) for _, value in result.results)]
                 sampling = replace(sampling, bias=copy_bias(texts, self.options.copy_bias))
             reply = yield messages, grammar, sampling, specs
             if isinstance(reply, GbnfError):

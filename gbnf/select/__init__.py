@@ -19,8 +19,8 @@ from gbnf.select._rank import (
     tool_document,
     unasked,
 )
-from gbnf.select._values import numbers, spans
+from gbnf.select._values import Values, numbers, offered_values, spans
 
-__all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "asked_calls", "decide_reply",
-           "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "numbers", "pool_decisions",
-           "rank_tools", "select_tools", "spans", "tool_document", "unasked"]
+__all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "Values", "asked_calls",
+           "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "numbers",
+           "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans", "tool_document", "unasked"]

@@ -4,9 +4,16 @@ its numbers, so a small model copies an argument from the request instead of mak
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
+MOST_STRETCHES = 4000
+"""The most stretches string arguments are copied from; longer texts (a pasted document) leave
+strings free, since the grammar would grow with them."""
+
+Values = tuple[tuple[str, ...], tuple[int | float, ...]]
+"""What arguments may be copied from: stretches of words (for strings) and numbers."""
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -42,3 +49,11 @@ def numbers(text: str) -> list[int | float]:
     ``$5`` and ``5km`` as 5), as JSON reads them."""
     written = (match.group().replace(",", "") for match in _NUMBER.finditer(text))
     return [float(number) if any(c in number for c in ".eE") else int(number) for number in written]
+
+
+def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
+    """The stretches (:func:`spans`) and numbers of ``texts``, in order, each once; no stretch
+    when there are more than ``most`` of them (strings stay free)."""
+    stretches = list(dict.fromkeys(stretch for text in texts for stretch in spans(text)))
+    found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
+    return (tuple(stretches) if len(stretches) <= most else (), found)
