@@ -10,6 +10,7 @@ import subprocess
 import sys
 from dataclasses import replace
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -484,3 +485,41 @@ _BODY_TOKENS = st.one_of(
 def test_references_are_the_names_outside_literals_and_classes(tokens):
     body = " ".join(text for text, _ in tokens)
     assert references(body) == [text for text, is_name in tokens if is_name]
+
+
+UNDECLARED = {"type": "object", "properties": {"name": {"type": "string"}},
+              "additionalProperties": {"type": "integer"}}
+
+
+def test_keys_matching_no_pattern_take_additional_properties(engine):
+    for pattern, matching, other in ((".*", "anything", None), ("^.*$", "a b", "a\nb"), ("^x-", "x-tag", "tag"),
+                                     ("^[a-z]{1,3}$", "abc", "abcd"), ("\\d", "a1", "ab"), ("", "", None)):
+        schema = {**UNDECLARED, "patternProperties": {pattern: {"type": "string"}}}
+        grammar = compile_schema_grammar(schema)
+        assert not [spot for spot in grammar.looser if "matching no pattern" in spot], pattern
+        assert engine.accepts(grammar.text, json.dumps({matching: "s"}))
+        assert not engine.accepts(grammar.text, json.dumps({matching: 1}))
+        assert not engine.accepts(grammar.text, json.dumps({"name": 1}))  # a declared key keeps its schema
+        if other is not None:
+            assert engine.accepts(grammar.text, json.dumps({other: 1}))
+            assert not engine.accepts(grammar.text, json.dumps({other: "s"}))
+
+
+def test_keys_matching_no_pattern_are_left_to_the_validator_past_what_an_automaton_holds():
+    for pattern in ("netdir_(a|b)", "(?=a)b", "^a|b$"):
+        grammar = compile_schema_grammar({**UNDECLARED, "patternProperties": {pattern: {"type": "string"}}})
+        assert [spot for spot in grammar.looser if "matching no pattern" in spot], pattern
+
+
+@given(st.sampled_from(["^[a-c]+$", "^x-", "b", "^a.?$", "c$", "^(ab|ba)$"]), st.text("abcx-\n", max_size=5))
+@settings(deadline=None)
+def test_a_key_takes_the_schema_of_the_patterns_it_matches_or_additional_properties(engine, pattern, key):
+    assume(not key.endswith("\n"))  # Python's $ matches before a final newline too; ECMA-262's (the grammar's) does not
+    schema = {**UNDECLARED, "patternProperties": {pattern: {"type": "string"}}}
+    grammar = compile_schema_grammar(schema)
+    exact = not [spot for spot in grammar.looser if "matching no pattern" in spot]  # "c$" has a cycle of two states
+    for value in ("s", 1):
+        instance = {key: value}
+        valid = jsonschema.Draft202012Validator(schema).is_valid(instance)
+        if exact or valid:  # looser: it may accept what is invalid, never reject what is valid
+            assert engine.accepts(grammar.text, json.dumps(instance)) == valid, (pattern, instance)

@@ -11,6 +11,7 @@ from gbnf.compiler._literals import class_char, gbnf_literal, repeat
 from gbnf.compiler._regex import pattern_to_gbnf
 from gbnf.compiler._rules import rule_word
 from gbnf.compiler._schema import key_path
+from gbnf.compiler._unmatched import unmatched, unmatched_rule
 from gbnf.compiler._walk import Walk
 from gbnf.errors import Unsatisfiable, Untranslatable
 
@@ -78,19 +79,43 @@ def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: st
         if value is None:
             continue
         try:
-            key = f'"\\"" {pattern_to_gbnf(pattern)} "\\""'
+            matching = f'"\\"" {pattern_to_gbnf(pattern)} "\\""'
         except Untranslatable as exc:
             e.loose(key_path(path, "patternProperties"), f"pattern {pattern!r} not translated ({exc})")
-            key = "string"
-        options.append(f"{key}{e.spacing.colon()} {value}")
+            matching = "string"
+        options.append(f"{matching}{e.spacing.colon()} {value}")
     value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
-    if value is not None:
-        if patterns:
-            e.loose(key_path(path, "patternProperties"), "keys matching no pattern: left to the validator")
-        options.append(f"{_key(e, schema, declared, name, path)}{e.spacing.colon()} {value}")
+    key = (None if value is None else _unmatched_key(e, schema, declared, name, path) if patterns
+           else _key(e, schema, declared, name, path))
+    if key is not None:
+        options.append(f"{key}{e.spacing.colon()} {value}")
     if not options:
         return None
     return e.rule(f"{name}Member", " | ".join(options))
+
+
+def _unmatched_key(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: str) -> str | None:
+    """The rule of keys that match none of the object's ``patternProperties`` and spell no
+    declared key, or None when every key matches a pattern. Where that cannot be built (or
+    with ``propertyNames``), keys are any string but declared ones, and the validator checks
+    the rest."""
+    where = key_path(path, "patternProperties")
+    if schema.get("propertyNames"):
+        e.loose(where, "keys matching no pattern: left to the validator (beside propertyNames)")
+        return _key(e, schema, declared, name, path)
+    try:
+        states = unmatched(tuple(schema["patternProperties"]), tuple(declared))
+    except Untranslatable as exc:
+        e.loose(where, f"keys matching no pattern: left to the validator ({exc})")
+        return _key(e, schema, declared, name, path)
+    if not states:
+        return None
+    if e.key_nodes + len(states) > KEY_NODES:
+        e.loose(where, f"keys matching no pattern: left to the validator (past {KEY_NODES} key rules in one schema)")
+        return _key(e, schema, declared, name, path)
+    e.key_nodes += len(states)
+    start = unmatched_rule(states, lambda i, body: e.rule(f"{name}KeyText", body))
+    return e.rule(f"{name}Key", f'"\\"" {start} "\\""')
 
 
 def _with_patterns(e: Walk, sub: Any, key: str, patterns: dict[str, Any], path: str) -> Any:

@@ -1,0 +1,208 @@
+"""Keys an object's ``patternProperties`` leave to ``additionalProperties``: those matching none
+of its patterns (as the validator matches them, ``re.search``) and spelling no declared key.
+
+The language is built as a finite automaton (interegular: each pattern's search language, their
+union with the declared keys, complemented) and written as rules, one per state. A state's
+loop on itself becomes a repetition, so the rules form no cycle; an automaton with longer
+cycles (an unanchored pattern of several characters), or past :data:`MOST_STATES`, is
+:class:`Untranslatable`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import interegular
+from interegular.fsm import FSM, anything_else
+from interegular.fsm import State as Node
+
+from gbnf.compiler._regex import _CLASS_ESCAPES, MAX_CODE, Ranges, ranges_to_gbnf
+from gbnf.errors import Untranslatable
+
+MOST_STATES = 300
+"""The most automaton states (so rules) one object's unmatched keys may take."""
+_UNSUPPORTED = re.compile(r"\\[bBAZGz]|\(\?[=!<]|\\[1-9]|\(\?[a-zA-Z]")
+"""Syntax whose meaning the automaton does not carry: word boundaries, string anchors,
+lookarounds, backreferences, inline flags."""
+
+
+@dataclass(frozen=True)
+class State:
+    """One live state: whether a key may end here, the characters that stay here, and the
+    characters that lead on to each later state (by its index)."""
+
+    final: bool
+    loop: Ranges
+    edges: tuple[tuple[Ranges, int], ...]
+
+
+@functools.lru_cache(maxsize=256)
+def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[State, ...]:
+    """The live states of the automaton of keys matching none of ``patterns`` and equal to
+    none of ``declared``, the start first, each state's edges to later states only; empty when
+    every key matches a pattern."""
+    machine = _searched(patterns[0])
+    for pattern in patterns[1:]:
+        machine = machine.union(_searched(pattern))
+    for key in declared:
+        machine = machine.union(_literal(key))
+    machine = machine.everythingbut().reduce()
+    live = [s for s in sorted(machine.states, key=lambda s: s != machine.initial) if machine.islive(s)]
+    if not live or live[0] != machine.initial:
+        return ()
+    if len(live) > MOST_STATES:
+        raise Untranslatable(f"{len(live)} automaton states (more than {MOST_STATES})")
+    order = _topological(machine, live)
+    index = {state: i for i, state in enumerate(order)}
+    chars = _symbol_ranges(machine)
+    states = []
+    for state in order:
+        targets: dict[int, Ranges] = {}
+        for symbol, target in machine.map.get(state, {}).items():
+            if target in index:
+                targets.setdefault(index[target], []).extend(chars[symbol])
+        loop = targets.pop(index[state], [])
+        edges = tuple((ranges, target) for target, ranges in sorted(targets.items()))
+        states.append(State(state in machine.finals, loop, edges))
+    return tuple(states)
+
+
+def unmatched_rule(states: tuple[State, ...], add: Callable[[int, str], str]) -> str:
+    """The rule of the start state, each state's rule added as ``add(index, body)`` (which
+    returns its name), the last state first."""
+    names: dict[int, str] = {}
+    for i in range(len(states) - 1, -1, -1):
+        state = states[i]
+        options = [f"{ranges_to_gbnf(ranges)} {names[target]}" for ranges, target in state.edges]
+        if state.final:
+            options.append('""')
+        rest = options[0] if len(options) == 1 else f"({' | '.join(options)})"
+        if state.loop:
+            rest = f"{ranges_to_gbnf(state.loop)}*" + ("" if rest == '""' else f" {rest}")
+        names[i] = add(i, rest)
+    return names[0]
+
+
+def _searched(pattern: str) -> FSM:
+    """The automaton of strings ``re.search(pattern, s)`` finds a match in."""
+    if _UNSUPPORTED.search(pattern):
+        raise Untranslatable(f"regex syntax the automaton does not carry in {pattern!r}")
+    whole = None
+    for option in _top_level(pattern):
+        start, end = option.startswith("^"), option.endswith("$") and not option.endswith("\\$")
+        body = option[1 if start else 0:len(option) - 1 if end else len(option)]
+        if "^" in body.replace("[^", "").replace("\\^", "") or re.search(r"(?<!\\)\$", body):
+            raise Untranslatable(f"an anchor inside {pattern!r}")
+        text = ("" if start else "[\\s\\S]*") + f"(?:{_ecma(body)})" + ("" if end else "[\\s\\S]*")
+        try:
+            machine = interegular.parse_pattern(text).to_fsm()
+        except Exception as exc:  # interegular's parse and build errors have no common base
+            raise Untranslatable(f"{pattern!r}: {exc}") from None
+        whole = machine if whole is None else whole.union(machine)
+    assert whole is not None
+    return whole
+
+
+def _ecma(pattern: str) -> str:
+    """``pattern`` with ``.``, ``\\s`` and ``\\S`` spelled as ECMA-262 reads them (as the pattern
+    rules do): ``.`` is no line terminator, ``\\s`` takes Unicode's spaces too."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            escaped = pattern[i + 1]
+            if escaped in "sS" and in_class and escaped == "S":
+                raise Untranslatable(f"\\S inside a class in {pattern!r}")
+            if escaped in "sS":
+                out.append(_SPACES if in_class else f"[{'^' if escaped == 'S' else ''}{_SPACES}]")
+            else:
+                out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]" or pattern[i - 1] == "["
+        elif char == "[":
+            in_class = True
+        elif char == ".":
+            char = "[^\n\r\u2028\u2029]"
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+_SPACES = "".join(chr(lo) if lo == hi else f"{chr(lo)}-{chr(hi)}" for lo, hi in _CLASS_ESCAPES["s"])
+"""ECMA-262's white space and line terminators, as the inside of a regex class."""
+
+
+def _literal(key: str) -> FSM:
+    return interegular.parse_pattern(re.escape(key)).to_fsm()
+
+
+def _top_level(pattern: str) -> list[str]:
+    """``pattern`` split at its ``|`` outside groups and classes."""
+    parts, depth, in_class, start, i = [], 0, False, 0, 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 1
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, pattern[start:]]
+
+
+def _symbol_ranges(machine: FSM) -> dict[int, Ranges]:
+    """The characters each of the automaton's symbols stands for."""
+    named: dict[int, Ranges] = {}
+    listed: Ranges = []
+    other = None
+    for symbol, chars in machine.alphabet.by_transition.items():
+        for char in chars:
+            if char is anything_else:
+                other = symbol
+            else:
+                named.setdefault(symbol, []).append((ord(char), ord(char)))
+                listed.append((ord(char), ord(char)))
+    if other is not None:
+        rest: Ranges = []
+        low = 0
+        for code, _ in sorted(listed):
+            if code > low:
+                rest.append((low, code - 1))
+            low = code + 1
+        if low <= MAX_CODE:
+            rest.append((low, MAX_CODE))
+        named.setdefault(other, []).extend(rest)
+    return named
+
+
+def _topological(machine: FSM, live: list[Node]) -> list[Node]:
+    """``live`` ordered so every edge but a state's loop on itself leads to a later state."""
+    alive = set(live)
+    order: list[Node] = []
+    marks: dict[Node, int] = {}  # 1: on the path, 2: done
+
+    def visit(state: Node) -> None:
+        marks[state] = 1
+        for target in machine.map.get(state, {}).values():
+            if target == state or target not in alive:
+                continue
+            if marks.get(target) == 1:
+                raise Untranslatable("the keys' automaton has a cycle longer than one state")
+            if target not in marks:
+                visit(target)
+        marks[state] = 2
+        order.append(state)
+
+    visit(live[0])
+    return order[::-1]
