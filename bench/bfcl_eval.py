@@ -59,13 +59,13 @@ TARGETS = {
 }
 
 
-def sample(bfcl: Path, per_category: int) -> dict[str, list[str]]:
+def sample(bfcl: Path, per_category: int, categories: tuple[str, ...] = CATEGORIES) -> dict[str, list[str]]:
     """The ids of each category's sample: ``per_category`` evenly spaced entries (0: all)."""
     script = "import bfcl_eval, os; print(os.path.dirname(bfcl_eval.__file__))"
     data = Path(subprocess.run([str(bfcl.parent / "python"), "-c", script], capture_output=True, text=True,
                                check=True).stdout.strip()) / "data"
     ids = {}
-    for category in CATEGORIES:
+    for category in categories:
         lines = (data / f"BFCL_v4_{category}.json").read_text().splitlines()
         every = [json.loads(line)["id"] for line in lines if line.strip()]
         step = max(1, len(every) // per_category) if per_category else 1
@@ -124,11 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bfcl", type=Path, required=True, help="the bfcl command of a bfcl-eval install")
     parser.add_argument("--per-category", type=int, default=25, metavar="N")
     parser.add_argument("--target", action="append", choices=list(TARGETS), help="default: every target")
+    parser.add_argument("--categories", default=",".join(CATEGORIES), help="comma-separated (default: all eight)")
     parser.add_argument("-o", "--output", type=Path, help="also write the table and the rows (JSON) here")
     parser.add_argument("--work", type=Path, help="keep BFCL's results and scores in this folder (default: a "
                         "temporary one)")
     args = parser.parse_args(argv)
-    ids = sample(args.bfcl, args.per_category)
+    chosen = tuple(args.categories.split(","))
+    if set(chosen) - set(CATEGORIES):
+        parser.error(f"--categories: not among {', '.join(CATEGORIES)}: {', '.join(sorted(set(chosen) - set(CATEGORIES)))}")
+    ids = sample(args.bfcl, args.per_category, chosen)
     rows = []
     with tempfile.TemporaryDirectory(prefix="bfcl-") as tmp:
         work = args.work or Path(tmp)

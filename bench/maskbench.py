@@ -106,7 +106,7 @@ def markdown(rows: list[dict[str, Any]], root: Path, max_depth: int) -> str:
     lines += [f"- {Path(r['path']).name}: {str(r['llguidance']).splitlines()[0]}" for r in refused]
     odd = [r for r in rows if r["outcome"] != "pass"]
     lines += ["", "Schemas that do not pass:", ""]
-    lines += [f"- {Path(r['path']).name}: {r['outcome']}: {r.get('error') or '; '.join(r['wrong'][:3])}"
+    lines += [f"- {Path(r['path']).name}: {r['outcome']}: {r.get('error') or '; '.join(r.get('wrong', [])[:3])}"
               for r in odd]
     return "\n".join(lines) + "\n"
 

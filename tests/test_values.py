@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gbnf.compiler import copied
-from gbnf.select import numbers, spans
+from gbnf.select import number_runs, numbers, offered_values, spans
 
 
 def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
@@ -20,6 +20,7 @@ def test_numbers_read_thousands_and_lists_as_written():
     assert numbers("factorial of 5,10 and 15, $5,000 of 1,000,000 at 1e-9 or -3.5%") == [
         5, 10, 15, 5000, 1000000, 1e-09, -3.5]
     assert numbers("version 1.2.3, room B4, 5km") == [5]
+    assert numbers("Two nights for 3 adults and one child, a dozen eggs; someone, often") == [3, 2, 1, 12]
 
 
 def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
@@ -33,3 +34,20 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert props["ratio"]["enum"] == [30]
     assert "enum" not in props["tags"]["items"]  # no stretch fits in 3 characters: left as it was
     assert schema["properties"]["city"] == {"type": "string"}  # the schema itself is untouched
+
+
+def test_number_runs_stay_within_one_written_list():
+    runs = number_runs("Group A [3, 4, 5] and Group B [7, 8]; the multiples of 3 and 5 between 1 and 1000")
+    assert {(3, 4, 5), (4, 5), (7, 8), (3, 5), (1, 1000)} <= set(runs)
+    assert (5, 7) not in runs and (5, 1) not in runs and (3, 4, 5, 7) not in runs
+
+
+def test_copied_arrays_of_numbers_are_runs_of_a_written_list():
+    schema = {"type": "object", "properties": {"group": {"type": "array", "items": {"type": "integer"}},
+                                               "pair": {"type": "array", "items": {"type": "number"}, "minItems": 2}}}
+    props = copied(schema, *offered_values(["Compare group A [3, 4, 5] with group B [7, 8]"]))["properties"]
+    assert [3, 4, 5] in props["group"]["enum"] and [7, 8] in props["group"]["enum"]
+    assert [5, 7] not in props["group"]["enum"] and [3, 3, 3] not in props["group"]["enum"]
+    assert all(len(run) >= 2 for run in props["pair"]["enum"])
+    free = copied(schema, *offered_values(["no numbers here"]))["properties"]
+    assert "enum" not in free["group"]  # no number to copy: left as it was

@@ -306,10 +306,12 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
     return _each_part(schema, bound)
 
 
-def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float]) -> Any:
-    """``schema`` with every free string one of ``strings`` and every free integer or number
-    (no enum or const) one of ``numbers``, where any of them satisfies the part (a part none
-    satisfies stays as it was): values copied from a request, not made up."""
+def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
+           runs: Sequence[Sequence[int | float]] = ()) -> Any:
+    """``schema`` with every free string one of ``strings``, every free integer or number (no
+    enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
+    numbers written as one list), where any of them satisfies the part (a part none satisfies
+    stays as it was): values copied from a request, not made up."""
 
     def copy(out: dict[str, Any]) -> dict[str, Any]:
         kind = out.get("type")
@@ -317,6 +319,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float]) 
             values: Sequence[Any] = strings
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = numbers
+        elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
+            values = [list(run) for run in runs]
         else:
             return out
         valid = validity(out, out)
@@ -340,6 +344,11 @@ def _each_part(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) 
 
 
 _SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}
+
+
+def _copied_number(schema: Any) -> bool:
+    """Whether an array's items are numbers copied from a request (a number's enum)."""
+    return isinstance(schema, dict) and schema.get("type") in ("integer", "number") and "enum" in schema
 
 
 def _free_string(schema: dict[str, Any]) -> bool:

@@ -24,6 +24,9 @@ from gbnf.errors import Untranslatable
 
 MOST_STATES = 300
 """The most automaton states (so rules) one object's unmatched keys may take."""
+MOST_PATTERN_CHARS = 200
+"""The longest patterns (in all) an automaton is built for: building one takes time that grows
+fast with a pattern's groups and counts."""
 _UNSUPPORTED = re.compile(r"\\[bBAZGz]|\(\?[=!<]|\\[1-9]|\(\?[a-zA-Z]")
 """Syntax whose meaning the automaton does not carry: word boundaries, string anchors,
 lookarounds, backreferences, inline flags."""
@@ -44,18 +47,23 @@ def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[Sta
     """The live states of the automaton of keys matching none of ``patterns`` and equal to
     none of ``declared``, the start first, each state's edges to later states only; empty when
     every key matches a pattern."""
-    machine = _searched(patterns[0])
-    for pattern in patterns[1:]:
-        machine = machine.union(_searched(pattern))
-    for key in declared:
-        machine = machine.union(_literal(key))
-    machine = machine.everythingbut().reduce()
-    live = [s for s in sorted(machine.states, key=lambda s: s != machine.initial) if machine.islive(s)]
-    if not live or live[0] != machine.initial:
+    if sum(map(len, patterns)) > MOST_PATTERN_CHARS:
+        raise Untranslatable(f"patterns of more than {MOST_PATTERN_CHARS} characters in all")
+    options = [_searched(option) for pattern in patterns for option in _top_level(pattern)]
+    if None in options:
+        return ()
+    options += [re.escape(key) for key in declared]
+    try:
+        machine = interegular.parse_pattern("|".join(f"(?:{option})" for option in options)).to_fsm()
+    except Exception as exc:  # interegular's parse and build errors have no common base
+        raise Untranslatable(f"not read as an automaton: {exc}") from None
+    machine = machine.everythingbut()
+    live = _live(machine)
+    if machine.initial not in live:
         return ()
     if len(live) > MOST_STATES:
         raise Untranslatable(f"{len(live)} automaton states (more than {MOST_STATES})")
-    order = _topological(machine, live)
+    order = _topological(machine, machine.initial, live)
     index = {state: i for i, state in enumerate(order)}
     chars = _symbol_ranges(machine)
     states = []
@@ -86,24 +94,47 @@ def unmatched_rule(states: tuple[State, ...], add: Callable[[int, str], str]) ->
     return names[0]
 
 
-def _searched(pattern: str) -> FSM:
-    """The automaton of strings ``re.search(pattern, s)`` finds a match in."""
-    if _UNSUPPORTED.search(pattern):
-        raise Untranslatable(f"regex syntax the automaton does not carry in {pattern!r}")
-    whole = None
-    for option in _top_level(pattern):
-        start, end = option.startswith("^"), option.endswith("$") and not option.endswith("\\$")
-        body = option[1 if start else 0:len(option) - 1 if end else len(option)]
-        if "^" in body.replace("[^", "").replace("\\^", "") or re.search(r"(?<!\\)\$", body):
-            raise Untranslatable(f"an anchor inside {pattern!r}")
-        text = ("" if start else "[\\s\\S]*") + f"(?:{_ecma(body)})" + ("" if end else "[\\s\\S]*")
-        try:
-            machine = interegular.parse_pattern(text).to_fsm()
-        except Exception as exc:  # interegular's parse and build errors have no common base
-            raise Untranslatable(f"{pattern!r}: {exc}") from None
-        whole = machine if whole is None else whole.union(machine)
-    assert whole is not None
-    return whole
+def _searched(option: str) -> str | None:
+    """A regex of the strings ``re.search`` finds a match of ``option`` (one top-level
+    alternative of a pattern, anchored at its own ends) in; None when that is every string."""
+    if _UNSUPPORTED.search(option):
+        raise Untranslatable(f"regex syntax the automaton does not carry in {option!r}")
+    start, end = option.startswith("^"), option.endswith("$") and not option.endswith("\\$")
+    body = option[1 if start else 0:len(option) - 1 if end else len(option)]
+    if "^" in body.replace("[^", "").replace("\\^", "") or re.search(r"(?<!\\)\$", body):
+        raise Untranslatable(f"an anchor inside {option!r}")
+    if not (start and end) and _matches_empty(body):
+        return None  # an empty match at the start or the end of any string
+    if not start and not _ONE_ATOM.fullmatch(body):
+        raise Untranslatable(f"{option!r} may match anywhere: its automaton loops through several states")
+    return ("" if start else "[\\s\\S]*") + f"(?:{_ecma(body)})" + ("" if end else "[\\s\\S]*")
+
+
+def _matches_empty(body: str) -> bool:
+    try:
+        return re.fullmatch(body, "") is not None
+    except re.error:
+        return False
+
+
+_ONE_ATOM = re.compile(r"(?:\\.|\[(?:\\.|[^\]\\])*\]|[^\\\[\](){}|*+?^$])[*+?]?")
+"""One character, class or escape, maybe repeated (``\\d+``): the only unanchored patterns whose
+keys without a match an automaton holds without a cycle."""
+
+
+def _live(machine: FSM) -> set[Node]:
+    """The states from which some key is accepted."""
+    sources: dict[Node, set[Node]] = {}
+    for state, moves in machine.map.items():
+        for target in moves.values():
+            sources.setdefault(target, set()).add(state)
+    live, todo = set(machine.finals), list(machine.finals)
+    while todo:
+        for source in sources.get(todo.pop(), ()):
+            if source not in live:
+                live.add(source)
+                todo.append(source)
+    return live
 
 
 def _ecma(pattern: str) -> str:
@@ -135,10 +166,6 @@ def _ecma(pattern: str) -> str:
 
 _SPACES = "".join(chr(lo) if lo == hi else f"{chr(lo)}-{chr(hi)}" for lo, hi in _CLASS_ESCAPES["s"])
 """ECMA-262's white space and line terminators, as the inside of a regex class."""
-
-
-def _literal(key: str) -> FSM:
-    return interegular.parse_pattern(re.escape(key)).to_fsm()
 
 
 def _top_level(pattern: str) -> list[str]:
@@ -186,9 +213,9 @@ def _symbol_ranges(machine: FSM) -> dict[int, Ranges]:
     return named
 
 
-def _topological(machine: FSM, live: list[Node]) -> list[Node]:
-    """``live`` ordered so every edge but a state's loop on itself leads to a later state."""
-    alive = set(live)
+def _topological(machine: FSM, start: Node, alive: set[Node]) -> list[Node]:
+    """The ``alive`` states reached from ``start``, ordered so every edge but a state's loop on
+    itself leads to a later state."""
     order: list[Node] = []
     marks: dict[Node, int] = {}  # 1: on the path, 2: done
 
@@ -204,5 +231,5 @@ def _topological(machine: FSM, live: list[Node]) -> list[Node]:
         marks[state] = 2
         order.append(state)
 
-    visit(live[0])
+    visit(start)
     return order[::-1]

@@ -19,8 +19,9 @@ from gbnf.select._rank import (
     tool_document,
     unasked,
 )
-from gbnf.select._values import Values, numbers, offered_values, spans
+from gbnf.select._values import Values, number_runs, numbers, offered_values, spans
 
 __all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "Values", "asked_calls",
-           "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "numbers",
-           "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans", "tool_document", "unasked"]
+           "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "number_runs",
+           "numbers", "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans", "tool_document",
+           "unasked"]

@@ -12,8 +12,14 @@ MOST_STRETCHES = 4000
 """The most stretches string arguments are copied from; longer texts (a pasted document) leave
 strings free, since the grammar would grow with them."""
 
-Values = tuple[tuple[str, ...], tuple[int | float, ...]]
-"""What arguments may be copied from: stretches of words (for strings) and numbers."""
+MOST_RUNS = 200
+"""The most runs of written numbers arrays are copied from; past it, arrays are free (their
+items still copied)."""
+
+Number = int | float
+Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...]]
+"""What arguments may be copied from: stretches of words (for strings), numbers, and runs of
+numbers written as one list (for arrays of numbers)."""
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -24,6 +30,14 @@ _NO_END = _NO_START | frozenset("are be can could i me my please you".split())
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
 ``Oslo for``); written with a capital they may (``To Kill a Mockingbird``, ``Portland, OR``)."""
 _NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
+_WORDS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+               "hundred": 100, "thousand": 1000, "dozen": 12})
+_LIST_GAP = re.compile(r"[\s,;\[\]()]*(?:\b(?:and|or)\b[\s,;\[\]()]*)?", re.IGNORECASE)
+"""What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets."""
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
 
 
 def spans(text: str, longest: int = LONGEST) -> list[str]:
@@ -46,14 +60,39 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
 
 def numbers(text: str) -> list[int | float]:
     """The numbers written in ``text``, in order (``1,000,000`` as one number, ``5,10`` as two,
-    ``$5`` and ``5km`` as 5), as JSON reads them."""
-    written = (match.group().replace(",", "") for match in _NUMBER.finditer(text))
-    return [float(number) if any(c in number for c in ".eE") else int(number) for number in written]
+    ``$5`` and ``5km`` as 5), as JSON reads them; then those written as one word (``two
+    nights``, ``a dozen``), zero to twenty, the tens, a hundred and a thousand."""
+    found = [_read(match.group()) for match in _NUMBER.finditer(text)]
+    return found + [_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
+
+
+def number_runs(text: str) -> list[tuple[Number, ...]]:
+    """Every run of consecutive numbers within one list written in ``text`` (numbers with
+    nothing but commas, semicolons, brackets, "and" or "or" between them): ``[3, 4, 5] and
+    group B [7, 8]`` gives ``(3,)``, ``(3, 4)``, ``(3, 4, 5)``, ``(4,)``... and ``(7, 8)``, never
+    ``(5, 7)``."""
+    lists: list[list[Number]] = []
+    end = None
+    for match in _NUMBER.finditer(text):
+        if end is None or not _LIST_GAP.fullmatch(text, end, match.start()):
+            lists.append([])
+        lists[-1].append(_read(match.group()))
+        end = match.end()
+    runs = (tuple(found[i:j]) for found in lists for i in range(len(found)) for j in range(i + 1, len(found) + 1))
+    return list(dict.fromkeys(runs))
+
+
+def _read(number: str) -> Number:
+    """A number as written (thousands separated by commas) as JSON reads it."""
+    number = number.replace(",", "")
+    return float(number) if any(c in number for c in ".eE") else int(number)
 
 
 def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
-    """The stretches (:func:`spans`) and numbers of ``texts``, in order, each once; no stretch
-    when there are more than ``most`` of them (strings stay free)."""
+    """The stretches (:func:`spans`), numbers and runs of numbers (:func:`number_runs`) of
+    ``texts``, in order, each once; no stretch when there are more than ``most`` of them
+    (strings stay free), no run past :data:`MOST_RUNS`."""
     stretches = list(dict.fromkeys(stretch for text in texts for stretch in spans(text)))
     found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
-    return (tuple(stretches) if len(stretches) <= most else (), found)
+    runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
+    return (tuple(stretches) if len(stretches) <= most else (), found, tuple(runs) if len(runs) <= MOST_RUNS else ())
