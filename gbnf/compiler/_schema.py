@@ -233,10 +233,7 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
         if isinstance(branch, dict):
             rest = {k: v for k, v in schema.items() if k != keyword}
             return in_grammar_order(value, merge_all_of([rest, branch], ""), root)
-    props: dict[str, Any] = dict(schema.get("properties", {}))
-    for part in schema.get("allOf", []):
-        if isinstance(part, dict):
-            props = {**props, **part.get("properties", {})}
+    props = _declared(schema, root)
     if isinstance(value, dict):
         keys = [k for k in props if k in value] + [k for k in value if k not in props]
         return {k: in_grammar_order(value[k], props[k] if k in props else _extra_schema(schema, k), root)
@@ -246,6 +243,24 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
         items = schema.get("items", {})
         return [in_grammar_order(v, prefix[i] if i < len(prefix) else items, root) for i, v in enumerate(value)]
     return value
+
+
+def _declared(schema: dict[str, Any], root: Any, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The properties ``schema`` declares, with those of its ``allOf`` parts (local refs
+    followed), in the order the grammar emits them."""
+    props: dict[str, Any] = dict(schema.get("properties") or {})
+    for part in schema.get("allOf", []):
+        ref = part.get("$ref") if isinstance(part, dict) else None
+        if isinstance(ref, str) and ref.startswith("#") and ref not in seen:
+            try:
+                target = follow_ref(root, ref, "")
+            except SchemaError:
+                continue
+            part = {**target, **{k: v for k, v in part.items() if k != "$ref"}} if isinstance(target, dict) else {}
+            seen = seen | {ref}
+        if isinstance(part, dict):
+            props = {**props, **_declared(part, root, seen)}
+    return props
 
 
 def _extra_schema(schema: dict[str, Any], key: str) -> Any:

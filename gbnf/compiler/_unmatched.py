@@ -19,7 +19,8 @@ import interegular
 from interegular.fsm import FSM, anything_else
 from interegular.fsm import State as Node
 
-from gbnf.compiler._regex import _CLASS_ESCAPES, MAX_CODE, Ranges, ranges_to_gbnf
+from gbnf.compiler._literals import class_char
+from gbnf.compiler._regex import _CLASS_ESCAPES, MAX_CODE, Ranges, _negate, _subtract, ranges_to_gbnf
 from gbnf.errors import Untranslatable
 
 MOST_STATES = 300
@@ -49,9 +50,18 @@ def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[Sta
     every key matches a pattern."""
     if sum(map(len, patterns)) > MOST_PATTERN_CHARS:
         raise Untranslatable(f"patterns of more than {MOST_PATTERN_CHARS} characters in all")
-    options = [_searched(option) for pattern in patterns for option in _top_level(pattern)]
-    if None in options:
-        return ()
+    options, refused = [], None
+    for option in (option for pattern in patterns for option in _top_level(pattern)):
+        try:
+            searched = _searched(option)
+        except Untranslatable as exc:
+            refused = exc
+            continue
+        if searched is None:  # every key matches a pattern, whatever the others are
+            return ()
+        options.append(searched)
+    if refused is not None:
+        raise refused
     options += [re.escape(key) for key in declared]
     try:
         machine = interegular.parse_pattern("|".join(f"(?:{option})" for option in options)).to_fsm()
@@ -84,14 +94,29 @@ def unmatched_rule(states: tuple[State, ...], add: Callable[[int, str], str]) ->
     names: dict[int, str] = {}
     for i in range(len(states) - 1, -1, -1):
         state = states[i]
-        options = [f"{ranges_to_gbnf(ranges)} {names[target]}" for ranges, target in state.edges]
+        options = [f"{_json_char(ranges)} {names[target]}" for ranges, target in state.edges]
         if state.final:
             options.append('""')
         rest = options[0] if len(options) == 1 else f"({' | '.join(options)})"
         if state.loop:
-            rest = f"{ranges_to_gbnf(state.loop)}*" + ("" if rest == '""' else f" {rest}")
+            rest = f"{_json_char(state.loop)}*" + ("" if rest == '""' else f" {rest}")
         names[i] = add(i, rest)
     return names[0]
+
+
+def _json_char(ranges: Ranges) -> str:
+    """One character of ``ranges`` as a JSON string writes it; a set with every character a
+    JSON string escapes is written as the characters it lacks, and any escape (an escape may
+    spell one of those: the validator checks it), which keeps the grammar small."""
+    if _subtract(_ESCAPED, ranges):
+        return ranges_to_gbnf(ranges)
+    lacking = "".join(class_char(chr(lo)) if lo == hi else f"{class_char(chr(lo))}-{class_char(chr(hi))}"
+                      for lo, hi in _negate(ranges))
+    return f'([^"\\\\\\x00-\\x1F{lacking}] | stringEscape)'
+
+
+_ESCAPED: Ranges = [(0x00, 0x1F), (0x22, 0x22), (0x5C, 0x5C)]
+"""The characters a JSON string always writes as escapes."""
 
 
 def _searched(option: str) -> str | None:
@@ -103,6 +128,10 @@ def _searched(option: str) -> str | None:
     body = option[1 if start else 0:len(option) - 1 if end else len(option)]
     if "^" in body.replace("[^", "").replace("\\^", "") or re.search(r"(?<!\\)\$", body):
         raise Untranslatable(f"an anchor inside {option!r}")
+    if not end:
+        body = re.sub(r"(?<!\\)\.\*\??$", "", body)  # "f.*" finds what "f" finds
+    if not start:
+        body = re.sub(r"^\.\*\??", "", body)
     if not (start and end) and _matches_empty(body):
         return None  # an empty match at the start or the end of any string
     if not start and not _ONE_ATOM.fullmatch(body):
