@@ -59,8 +59,11 @@ TARGETS = {
 }
 
 
-def sample(bfcl: Path, per_category: int, categories: tuple[str, ...] = CATEGORIES) -> dict[str, list[str]]:
-    """The ids of each category's sample: ``per_category`` evenly spaced entries (0: all)."""
+def sample(bfcl: Path, per_category: int, categories: tuple[str, ...] = CATEGORIES, offset: int = 0
+           ) -> dict[str, list[str]]:
+    """The ids of each category's sample: ``per_category`` evenly spaced entries (0: all),
+    from the ``offset``-th entry on (another sample of the same size, to try a change on
+    entries the published one does not hold)."""
     script = "import bfcl_eval, os; print(os.path.dirname(bfcl_eval.__file__))"
     data = Path(subprocess.run([str(bfcl.parent / "python"), "-c", script], capture_output=True, text=True,
                                check=True).stdout.strip()) / "data"
@@ -69,7 +72,7 @@ def sample(bfcl: Path, per_category: int, categories: tuple[str, ...] = CATEGORI
         lines = (data / f"BFCL_v4_{category}.json").read_text().splitlines()
         every = [json.loads(line)["id"] for line in lines if line.strip()]
         step = max(1, len(every) // per_category) if per_category else 1
-        ids[category] = every[::step][:per_category or None]
+        ids[category] = every[offset::step][:per_category or None]
     return ids
 
 
@@ -125,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-category", type=int, default=25, metavar="N")
     parser.add_argument("--target", action="append", choices=list(TARGETS), help="default: every target")
     parser.add_argument("--categories", default=",".join(CATEGORIES), help="comma-separated (default: all eight)")
+    parser.add_argument("--offset", type=int, default=0, metavar="K", help="start each category's sample at its "
+                        "K-th entry (default 0, the published sample)")
     parser.add_argument("-o", "--output", type=Path, help="also write the table and the rows (JSON) here")
     parser.add_argument("--work", type=Path, help="keep BFCL's results and scores in this folder (default: a "
                         "temporary one)")
@@ -132,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = tuple(args.categories.split(","))
     if set(chosen) - set(CATEGORIES):
         parser.error(f"--categories: not among {', '.join(CATEGORIES)}: {', '.join(sorted(set(chosen) - set(CATEGORIES)))}")
-    ids = sample(args.bfcl, args.per_category, chosen)
+    ids = sample(args.bfcl, args.per_category, chosen, args.offset)
     rows = []
     with tempfile.TemporaryDirectory(prefix="bfcl-") as tmp:
         work = args.work or Path(tmp)
