@@ -509,6 +509,9 @@ def test_keys_matching_no_pattern_are_left_to_the_validator_past_what_an_automat
     for pattern in ("netdir_(a|b)", "(?=a)b", "^a|b$"):
         grammar = compile_schema_grammar({**UNDECLARED, "patternProperties": {pattern: {"type": "string"}}})
         assert [spot for spot in grammar.looser if "matching no pattern" in spot], pattern
+    many = {f"property_{i:04d}": {"type": "string"} for i in range(300)}  # 3,900 characters of keys
+    grammar = compile_schema_grammar({**UNDECLARED, "properties": many, "patternProperties": {"^x-": {}}})
+    assert [spot for spot in grammar.looser if "matching no pattern" in spot]
 
 
 @given(st.sampled_from(["^[a-c]+$", "^x-", "b", "^a.?$", "c$", "^(ab|ba)$"]), st.text("abcx-\n", max_size=5))

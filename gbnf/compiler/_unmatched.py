@@ -28,6 +28,8 @@ MOST_STATES = 300
 MOST_PATTERN_CHARS = 200
 """The longest patterns (in all) an automaton is built for: building one takes time that grows
 fast with a pattern's groups and counts."""
+MOST_KEY_CHARS = 2000
+"""The most characters of declared keys (in all) an automaton is built around."""
 _UNSUPPORTED = re.compile(r"\\[bBAZGz]|\(\?[=!<]|\\[1-9]|\(\?[a-zA-Z]")
 """Syntax whose meaning the automaton does not carry: word boundaries, string anchors,
 lookarounds, backreferences, inline flags."""
@@ -48,8 +50,6 @@ def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[Sta
     """The live states of the automaton of keys matching none of ``patterns`` and equal to
     none of ``declared``, the start first, each state's edges to later states only; empty when
     every key matches a pattern."""
-    if sum(map(len, patterns)) > MOST_PATTERN_CHARS:
-        raise Untranslatable(f"patterns of more than {MOST_PATTERN_CHARS} characters in all")
     options, refused = [], None
     for option in (option for pattern in patterns for option in _top_level(pattern)):
         try:
@@ -62,6 +62,9 @@ def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[Sta
         options.append(searched)
     if refused is not None:
         raise refused
+    if sum(map(len, patterns)) > MOST_PATTERN_CHARS or sum(map(len, declared)) > MOST_KEY_CHARS:
+        raise Untranslatable(f"more than {MOST_PATTERN_CHARS} characters of patterns or {MOST_KEY_CHARS} of "
+                             "declared keys")
     options += [re.escape(key) for key in declared]
     try:
         machine = interegular.parse_pattern("|".join(f"(?:{option})" for option in options)).to_fsm()
