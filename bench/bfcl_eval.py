@@ -51,6 +51,7 @@ TARGETS = {
     "gbnf serve --no-copy-values --no-decide --all-optional, SmolLM2-135M": (
         "serve", (*_FREE_VALUES, "--no-decide", "--all-optional")),
     "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
+    "gbnf serve, Gemma 3 270M": ("serve", ("--model", "gemma3-270m")),
     "gbnf serve --no-copy-values --copy-bias 2, Gemma 3 270M": (
         "serve", ("--model", "gemma3-270m", "--no-copy-values", "--copy-bias", "2")),
     "gbnf serve --no-copy-values --all-optional --no-count-calls, Gemma 3 270M": (

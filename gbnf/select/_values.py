@@ -13,8 +13,8 @@ MOST_STRETCHES = 4000
 strings free, since the grammar would grow with them."""
 
 MOST_RUNS = 200
-"""The most runs of written numbers arrays are copied from; past it, arrays are free (their
-items still copied)."""
+"""The most runs of written numbers arrays are copied from: a text with more (a pasted table)
+offers none, and several texts offer their first runs up to this many."""
 
 Number = int | float
 Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...]]
@@ -66,11 +66,11 @@ def numbers(text: str) -> list[int | float]:
     return found + [_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
 
 
-def number_runs(text: str) -> list[tuple[Number, ...]]:
+def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
     """Every run of consecutive numbers within one list written in ``text`` (numbers with
     nothing but commas, semicolons, brackets, "and" or "or" between them): ``[3, 4, 5] and
     group B [7, 8]`` gives ``(3,)``, ``(3, 4)``, ``(3, 4, 5)``, ``(4,)``... and ``(7, 8)``, never
-    ``(5, 7)``."""
+    ``(5, 7)``; none when there would be more than ``most`` (a pasted table)."""
     lists: list[list[Number]] = []
     end = None
     for match in _NUMBER.finditer(text):
@@ -78,6 +78,8 @@ def number_runs(text: str) -> list[tuple[Number, ...]]:
             lists.append([])
         lists[-1].append(_read(match.group()))
         end = match.end()
+    if sum(len(found) * (len(found) + 1) // 2 for found in lists) > most:
+        return []
     runs = (tuple(found[i:j]) for found in lists for i in range(len(found)) for j in range(i + 1, len(found) + 1))
     return list(dict.fromkeys(runs))
 
@@ -91,8 +93,8 @@ def _read(number: str) -> Number:
 def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     """The stretches (:func:`spans`), numbers and runs of numbers (:func:`number_runs`) of
     ``texts``, in order, each once; no stretch when there are more than ``most`` of them
-    (strings stay free), no run past :data:`MOST_RUNS`."""
+    (strings stay free), and the first :data:`MOST_RUNS` runs."""
     stretches = list(dict.fromkeys(stretch for text in texts for stretch in spans(text)))
     found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
     runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
-    return (tuple(stretches) if len(stretches) <= most else (), found, tuple(runs) if len(runs) <= MOST_RUNS else ())
+    return (tuple(stretches) if len(stretches) <= most else (), found, tuple(runs[:MOST_RUNS]))
