@@ -9,8 +9,8 @@ from collections.abc import Sequence
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
 MOST_STRETCHES = 4000
-"""The most stretches string arguments are copied from; longer texts (a pasted document) leave
-strings free, since the grammar would grow with them."""
+"""The most stretches (or numbers) arguments are copied from; longer texts (a pasted document)
+leave strings (numbers) free, since the grammar would grow with them."""
 
 MOST_RUNS = 200
 """The most runs of written numbers arrays are copied from: a text with more (a pasted table)
@@ -92,9 +92,10 @@ def _read(number: str) -> Number:
 
 def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     """The stretches (:func:`spans`), numbers and runs of numbers (:func:`number_runs`) of
-    ``texts``, in order, each once; no stretch when there are more than ``most`` of them
-    (strings stay free), and the first :data:`MOST_RUNS` runs."""
+    ``texts``, in order, each once; no stretch (no number) when there are more than ``most``
+    of them (strings, numbers stay free), and the first :data:`MOST_RUNS` runs."""
     stretches = list(dict.fromkeys(stretch for text in texts for stretch in spans(text)))
     found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
     runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
-    return (tuple(stretches) if len(stretches) <= most else (), found, tuple(runs[:MOST_RUNS]))
+    return (tuple(stretches) if len(stretches) <= most else (), found if len(found) <= most else (),
+            tuple(runs[:MOST_RUNS]))
