@@ -71,7 +71,7 @@ def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[Sta
     except Exception as exc:  # interegular's parse and build errors have no common base
         raise Untranslatable(f"not read as an automaton: {exc}") from None
     machine = machine.everythingbut()
-    live = _live(machine)
+    live = _live_states(machine)
     if machine.initial not in live:
         return ()
     if len(live) > MOST_STATES:
@@ -154,7 +154,7 @@ _ONE_ATOM = re.compile(r"(?:\\.|\[(?:\\.|[^\]\\])*\]|[^\\\[\](){}|*+?^$])[*+?]?"
 keys without a match an automaton holds without a cycle."""
 
 
-def _live(machine: FSM) -> set[Node]:
+def _live_states(machine: FSM) -> set[Node]:
     """The states from which some key is accepted."""
     sources: dict[Node, set[Node]] = {}
     for state, moves in machine.map.items():
