@@ -222,8 +222,9 @@ class Planner:
             pool = self._offer(query, tools, result) if result.results else first
             self._emit(result, "step", step, tools=[t.name for t in pool])
             texts = [query, *(salvaging.result_text(value) for _, value in result.results)]
-            values = offered_values(texts) if self.options.copy_values else None
-            grammar = self.grammar(pool, values).text if self.options.mode == "grammar" else None
+            grammar = None
+            if self.options.mode == "grammar":
+                grammar = self.grammar(pool, offered_values(texts) if self.options.copy_values else None).text
             sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
                                dry=self.options.dry or self.options.sampling.dry)
             if blocked:
