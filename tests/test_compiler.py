@@ -288,6 +288,21 @@ def test_groups_nested_past_llguidances_reader_become_rules_of_their_own():
     assert not llguidance_oracle().accepts(optional, json_text([*range(17), 18]))
 
 
+def test_a_long_enum_beside_generic_json_is_a_trie_for_llguidance(engine):
+    codes = [f"{a}{b}-{n:02d}" for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for n in range(25)]
+    schema = {"type": "object", "properties": {"code": {"enum": [*codes, "AB", "AB-0"]}, "extra": {}},
+              "required": ["code"], "additionalProperties": False}
+    grammar = compile_schema(schema)
+    written = translate(grammar, "llguidance")
+    assert written.count('"Q"') < 100  # each first letter once, not once per code
+    oracles = {"llama.cpp": engine, "llguidance": llguidance_oracle()}
+    for name, oracle in oracles.items():
+        oracle.check(grammar)
+        for code, valid in (("QZ-07", True), ("AB", True), ("AB-0", True), ("AB-00", True), ("AB-", False),
+                            ("QZ-7", False), ("QZ-25", False), ("ZZ-240", False)):
+            assert oracle.accepts(grammar, json_text({"code": code, "extra": [1]})) == valid, (name, code)
+
+
 def test_a_grammar_nested_past_python_is_a_syntax_error_not_a_traceback():
     with pytest.raises(GbnfSyntaxError, match="nested too deeply"):
         translate("root ::= " + "(" * 5000 + '"a"' + ")" * 5000 + "\n", "llguidance")

@@ -51,6 +51,10 @@ LLGUIDANCE_GROUPS = 16
 """The deepest nesting of parenthesized groups written in one llguidance rule: its Lark reader
 refuses a rule with about 30 (a tuple of 30 optional items); a group deeper than this becomes a
 rule of its own."""
+LLGUIDANCE_TRIE_FROM = 32
+"""In a context-free rule, an alternation of this many literals or more (a long ``enum``) is
+written as a trie of their characters: cut into one-character lexemes, each literal would cost
+llguidance symbols of its own, and about 15,000 of them pass its table of 65,535."""
 
 
 def to_llguidance(grammar: ParsedGrammar) -> str:
@@ -133,6 +137,9 @@ class _LarkWriter:
             return (" ".join(self._group(item, lexed, False, owner, depth) for item in node.items)
                     if node.items else '""')
         if isinstance(node, Alt):
+            texts = [option.text for option in node.options if isinstance(option, Lit)]
+            if lexed and LLGUIDANCE_TRIE_FROM <= len(texts) == len(node.options) and any(len(t) > 1 for t in texts):
+                return self._lark(_trie(texts), lexed, owner, depth)
             return " | ".join(self._lark(option, lexed, owner, depth) for option in node.options)
         item = self._group(node.item, lexed, True, owner, depth)
         if (node.low, node.high) == (0, None):
@@ -151,6 +158,27 @@ class _LarkWriter:
             return name
         text = self._lark(node, lexed, owner, depth + 1)
         return f"({text})" if _compound(node, repeated) or repeated and " " in text else text
+
+
+def _trie(texts: list[str]) -> Node:
+    """The alternation of ``texts`` with common prefixes shared (the same language)."""
+    ends = "" in texts
+    branches: dict[str, list[str]] = {}
+    for text in texts:
+        if text:
+            branches.setdefault(text[0], []).append(text[1:])
+    options: list[Node] = []
+    for char, rests in branches.items():
+        prefix = char
+        while len(rests) > 1 and all(rests) and len({rest[0] for rest in rests}) == 1:
+            prefix += rests[0][0]
+            rests = [rest[1:] for rest in rests]
+        if len(rests) == 1 or not any(rests):
+            options.append(Lit(prefix + rests[0]))
+        else:
+            options.append(Seq((Lit(prefix), _trie(rests))))
+    alternation = options[0] if len(options) == 1 else Alt(tuple(options))
+    return Rep(alternation, 0, 1, 0, 0) if ends else alternation
 
 
 def _compound(node: Node, repeated: bool) -> bool:
