@@ -53,8 +53,8 @@ refuses a rule with about 30 (a tuple of 30 optional items); a group deeper than
 rule of its own."""
 LLGUIDANCE_TRIE_FROM = 32
 """In a context-free rule, an alternation of this many literals or more (a long ``enum``) is
-written as a trie of their characters: cut into one-character lexemes, each literal would cost
-llguidance symbols of its own, and about 15,000 of them pass its table of 65,535."""
+written as a trie of their characters: cut into one-character lexemes, every literal would be
+alive after the first character, and llguidance's parser gives up past 2,000 or so alive at once."""
 
 
 def to_llguidance(grammar: ParsedGrammar) -> str:
@@ -79,7 +79,7 @@ def to_llguidance(grammar: ParsedGrammar) -> str:
                            f"a tuple of thousands of items): llguidance overflows its stack loading a chain past "
                            f"about 2,500 (SIGSEGV), so this grammar is not written for it past {LLGUIDANCE_NESTING}",
                            "")
-    return "\n".join(lines + writer.lines) + "\n"
+    return "\n".join(lines + writer.lines + writer.char_rules()) + "\n"
 
 
 def _lexed(refs: dict[str, set[str]]) -> set[str]:
@@ -107,7 +107,9 @@ def _snake(name: str) -> str:
 
 class _LarkWriter:
     """Writes rules in Lark syntax; in a ``lexed`` (lowercase) rule every literal is cut into
-    one-character lexemes (see :func:`to_llguidance`). A group nested deeper than
+    one-character lexemes (see :func:`to_llguidance`), each a rule of its own (``lit__u22`` for
+    ``"``) used wherever that character is: llguidance spends a grammar symbol on every literal
+    written in a rule, and one on a rule however often it is used. A group nested deeper than
     :data:`LLGUIDANCE_GROUPS` is written as a rule of its own, named after its rule
     (``rule__1``: no GBNF name gives ``__``), of the same case."""
 
@@ -115,6 +117,12 @@ class _LarkWriter:
         self.names = names
         self.lines: list[str] = []
         self.lifted: dict[str, int] = {}
+        self.chars: dict[str, str] = {}
+        """The rule of each character a lexed rule uses, by character."""
+
+    def char_rules(self) -> list[str]:
+        """The rules of the characters used, one line each."""
+        return [f"{name}: {_lark_literal(char)}" for char, name in self.chars.items()]
 
     def rule(self, name: str, body: Node, lexed: bool, owner: str | None = None) -> None:
         """Write rule ``name``; the rules lifted from its body follow it, named after ``owner``
@@ -125,8 +133,9 @@ class _LarkWriter:
 
     def _lark(self, node: Node, lexed: bool, owner: str, depth: int) -> str:
         if isinstance(node, Lit):
-            pieces = list(node.text) if lexed and len(node.text) > 1 else [node.text]
-            return " ".join(_lark_literal(piece) for piece in pieces)
+            if not lexed or not node.text:
+                return _lark_literal(node.text)
+            return " ".join(self.chars.setdefault(char, f"lit__u{ord(char):x}") for char in node.text)
         if isinstance(node, Cls):
             return f"/{_rust_class(node)}/"
         if isinstance(node, AnyChar):
