@@ -265,6 +265,17 @@ def test_output_is_deterministic_across_processes(tools):
     assert texts == {compile_pool(tools).text}
 
 
+def test_keys_matching_no_pattern_are_written_alike_in_every_process():
+    schema = {"type": "object", "properties": {"kind": {"type": "string"}, "value": {"type": "integer"}},
+              "patternProperties": {"^x-": {"type": "string"}, "^[0-9]+$": {"type": "integer"}}}
+    code = "import gbnf,json,sys; sys.stdout.write(gbnf.compile_schema(json.loads(sys.argv[1])))"
+    texts = {subprocess.run([sys.executable, "-c", code, json.dumps(schema)], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONHASHSEED": seed}, check=True, cwd=REPO).stdout
+             for seed in ("1", "2", "3", "4")}
+    assert texts == {compile_schema(schema)}
+    assert "KeyText" in texts.pop()
+
+
 @pytest.mark.parametrize("minimum", [0, 1500])
 def test_a_tuple_of_thousands_of_items_compiles_and_every_engine_loads_it(engine, minimum):
     schema = {"type": "array", "prefixItems": [{"type": "integer"} for _ in range(3000)], "items": False,

@@ -76,17 +76,17 @@ def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[Sta
         return ()
     if len(live) > MOST_STATES:
         raise Untranslatable(f"{len(live)} automaton states (more than {MOST_STATES})")
-    order = _topological(machine, machine.initial, live)
-    index = {state: i for i, state in enumerate(order)}
     chars = _symbol_ranges(machine)
+    order = _topological(machine, chars, live)
+    index = {state: i for i, state in enumerate(order)}
     states = []
     for state in order:
         targets: dict[int, Ranges] = {}
         for symbol, target in machine.map.get(state, {}).items():
             if target in index:
                 targets.setdefault(index[target], []).extend(chars[symbol])
-        loop = targets.pop(index[state], [])
-        edges = tuple((ranges, target) for target, ranges in sorted(targets.items()))
+        loop = sorted(targets.pop(index[state], []))
+        edges = tuple((sorted(ranges), target) for target, ranges in sorted(targets.items()))
         states.append(State(state in machine.finals, loop, edges))
     return tuple(states)
 
@@ -242,18 +242,24 @@ def _symbol_ranges(machine: FSM) -> dict[int, Ranges]:
         if low <= MAX_CODE:
             rest.append((low, MAX_CODE))
         named.setdefault(other, []).extend(rest)
-    return named
+    return {symbol: sorted(ranges) for symbol, ranges in named.items()}
 
 
-def _topological(machine: FSM, start: Node, alive: set[Node]) -> list[Node]:
-    """The ``alive`` states reached from ``start``, ordered so every edge but a state's loop on
-    itself leads to a later state."""
+def _topological(machine: FSM, chars: dict[int, Ranges], alive: set[Node]) -> list[Node]:
+    """The ``alive`` states reached from the start, ordered so every edge but a state's loop on
+    itself leads to a later state; a state's targets are visited by the lowest character leading
+    to each, so the order is the same in every process (interegular numbers symbols and states
+    in the order of Python's sets of characters, which vary with the hash seed)."""
     order: list[Node] = []
     marks: dict[Node, int] = {}  # 1: on the path, 2: done
 
     def visit(state: Node) -> None:
         marks[state] = 1
-        for target in machine.map.get(state, {}).values():
+        lowest: dict[Node, int] = {}
+        for symbol, target in machine.map.get(state, {}).items():
+            low = chars[symbol][0][0] if chars.get(symbol) else MAX_CODE + 1
+            lowest[target] = min(lowest.get(target, low), low)
+        for target in sorted(lowest, key=lowest.__getitem__):
             if target == state or target not in alive:
                 continue
             if marks.get(target) == 1:
@@ -263,5 +269,5 @@ def _topological(machine: FSM, start: Node, alive: set[Node]) -> list[Node]:
         marks[state] = 2
         order.append(state)
 
-    visit(start)
+    visit(machine.initial)
     return order[::-1]
