@@ -22,6 +22,8 @@ _HANDLED = {
     "multipleOf", "uniqueItems", "additionalItems", *ANNOTATIONS,
 }
 _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
+_PLAIN = frozenset(_HANDLED - {"$ref", "allOf", "anyOf", "oneOf"})
+"""Keywords of a schema that canonicalizes to itself, with no note: no applicator to follow."""
 _UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
 _OLD_DRAFT = re.compile(r"draft-0[3-7]/schema")
 
@@ -44,6 +46,9 @@ class Node(NamedTuple):
 
 def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = frozenset()) -> Node:
     """``schema`` at ``path`` (a part of ``root``, which its ``$ref`` s point into) as a :class:`Node`."""
+    if type(schema) is dict and schema and _PLAIN.issuperset(schema):  # the common case, at once
+        kind: Kind = "enum" if "const" in schema or "enum" in schema else "typed"
+        return Node(kind, schema, refs, (), () if kind == "enum" else _declared_types(schema, path))
     notes: list[Note] = []
     while True:
         if schema is True or schema == {}:

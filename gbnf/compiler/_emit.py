@@ -56,6 +56,8 @@ class Emitter:
 
     def counts(self, schema: dict[str, Any], path: str, low_key: str, high_key: str) -> tuple[int, int | None]:
         """A count's bounds as whole numbers (see :func:`count_bounds`), its notes recorded."""
+        if low_key not in schema and high_key not in schema:
+            return 0, None
         low, high, notes = count_bounds(schema, path, low_key, high_key)
         for where, why in notes:
             self.loose(where, why)
