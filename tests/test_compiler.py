@@ -276,6 +276,27 @@ def test_keys_matching_no_pattern_are_written_alike_in_every_process():
     assert "KeyText" in texts.pop()
 
 
+def test_a_long_run_of_optional_members_chains_in_blocks_with_the_same_language(engine, monkeypatch):
+    keys = [f"k{i:02d}" for i in range(30)]
+    schema = {"type": "object", "properties": {key: {"type": "integer"} for key in keys},
+              "additionalProperties": False}
+    chained = compile_schema(schema)
+    monkeypatch.setattr(compiler._objects, "LONGEST_CHAIN", 7)  # 30 members: tails of up to 5, 7 blocks
+    blocked = compile_schema(schema)
+    assert blocked != chained
+    assert len(compiler.translate(blocked, "llguidance")) < 2 * len(compiler.translate(chained, "llguidance"))
+    rng = random.Random(7)
+    for _ in range(40):
+        chosen = sorted(rng.sample(keys, rng.randint(0, 30)))
+        shuffled = rng.sample(chosen, len(chosen))
+        for members, valid in ((chosen, True), (shuffled, shuffled == chosen), (chosen + chosen[:1], not chosen)):
+            text = json_text({key: 1 for key in members}) if len(set(members)) == len(members) else (
+                "{" + ",".join(f'"{key}":1' for key in members) + "}")
+            for grammar in (chained, blocked):
+                assert engine.accepts(grammar, text) == valid, (members, grammar is blocked)
+            assert llguidance_oracle().accepts(blocked, text) == valid, members
+
+
 @pytest.mark.parametrize("minimum", [0, 1500])
 def test_a_tuple_of_thousands_of_items_compiles_and_every_engine_loads_it(engine, minimum):
     schema = {"type": "array", "prefixItems": [{"type": "integer"} for _ in range(3000)], "items": False,

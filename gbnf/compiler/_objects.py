@@ -18,6 +18,12 @@ from gbnf.errors import Unsatisfiable, Untranslatable
 LINEAR_FROM = 8
 """Objects with more optional properties than this before the first required one share their
 members' tails as rules (see :func:`_members`)."""
+LONGEST_CHAIN = 250
+"""The most tail rules one object chains (each naming the next): past it, each tail writes the
+members up to the next block's first itself, blocks of the fewest members that keep the chain
+this short. llguidance recurses through a chain of rules when it loads a grammar, and an object
+nested in itself down to the depth cap (five levels) must stay within
+:data:`~gbnf.compiler._dialects.LLGUIDANCE_NESTING`."""
 
 KEY_NODES = 2000
 """How many rules one schema's walk spends keeping undeclared keys from spelling declared ones
@@ -178,7 +184,8 @@ def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, na
     With ``repeat_last``, the last pair (undeclared members) may repeat. Each optional member
     that may come first starts a branch followed by the members after it; past
     ``LINEAR_FROM`` such members, those tails are shared rules (``...Rest``), so the grammar
-    grows linearly with the number of optional properties, not quadratically.
+    grows linearly with the number of optional properties, not quadratically; a tail names the
+    next (or, past ``LONGEST_CHAIN`` members, the next block's first), so they chain.
     """
     sep = e.spacing.sep(level)
 
@@ -194,9 +201,11 @@ def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, na
     leading = next((i for i, (_, req) in enumerate(pairs) if req), len(pairs))
     tails: dict[int, str] = {}
     if leading > LINEAR_FROM:
-        tail = ""
+        block = -(-len(pairs) // LONGEST_CHAIN)
         for i in range(len(pairs) - 1, 0, -1):
-            tail = tails[i] = e.rule(f"{name}Rest", f"{one(*pairs[i], False)} {tail}".strip())
+            after_block = ((i - 1) // block + 1) * block + 1
+            own = " ".join(one(*pair, False) for pair in pairs[i:after_block])
+            tails[i] = e.rule(f"{name}Rest", f"{own} {tails.get(after_block, '')}".strip())
 
     def after(start: int) -> str:
         if tails or start >= len(pairs):
