@@ -297,6 +297,18 @@ def test_a_long_run_of_optional_members_chains_in_blocks_with_the_same_language(
             assert llguidance_oracle().accepts(blocked, text) == valid, members
 
 
+def test_an_all_of_reached_through_a_ref_keeps_its_parts_in_an_old_draft(engine):
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#",
+              "oneOf": [{"$ref": "#/definitions/success"}, {"$ref": "#/definitions/failure"}],
+              "definitions": {
+                  "common": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}},
+                  "success": {"allOf": [{"$ref": "#/definitions/common"}, {"required": ["result"]}]},
+                  "failure": {"allOf": [{"$ref": "#/definitions/common"}, {"required": ["error"]}]}}}
+    grammar = compile_schema(schema)
+    for instance, valid in (({"id": 1, "result": 2}, True), ({"id": 1, "error": "no"}, True), ({"id": 1}, False)):
+        assert engine.accepts(grammar, json_text(instance)) == valid, instance
+
+
 @pytest.mark.parametrize("minimum", [0, 1500])
 def test_a_tuple_of_thousands_of_items_compiles_and_every_engine_loads_it(engine, minimum):
     schema = {"type": "array", "prefixItems": [{"type": "integer"} for _ in range(3000)], "items": False,

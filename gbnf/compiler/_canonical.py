@@ -80,7 +80,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             continue
         if "allOf" in schema:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
-            parts = [_without_unevaluated(_deref(part, root, path)) for part in schema["allOf"]]
+            parts = [_without_unevaluated(part) for part in _all_of_parts(schema["allOf"], root, path)]
             schema = merge_all_of([rest, *parts], path)
             continue
         break
@@ -211,6 +211,22 @@ def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:
     if "integer" in types and "number" in types:
         types.remove("integer")
     return tuple(types)
+
+
+def _all_of_parts(parts: list[Any], root: Any, path: str, expanded: frozenset[int] = frozenset()) -> list[Any]:
+    """An allOf's parts, each with its top-level local ``$ref`` followed, and a part's own allOf
+    given as its parts (each followed too: merged first, a ``$ref`` would sit beside keywords
+    that drafts 3 to 7 then ignore). An allOf met again inside itself is left to merge as is."""
+    out = []
+    for part in parts:
+        part = _deref(part, root, path)
+        inner = part.get("allOf") if isinstance(part, dict) else None
+        if isinstance(inner, list) and id(inner) not in expanded:
+            out.append({k: v for k, v in part.items() if k != "allOf"})
+            out += _all_of_parts(inner, root, path, expanded | {id(inner)})
+        else:
+            out.append(part)
+    return out
 
 
 def _deref(schema: Any, root: Any, path: str) -> Any:
