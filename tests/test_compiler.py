@@ -281,7 +281,7 @@ def test_a_long_run_of_optional_members_chains_in_blocks_with_the_same_language(
     schema = {"type": "object", "properties": {key: {"type": "integer"} for key in keys},
               "additionalProperties": False}
     chained = compile_schema(schema)
-    monkeypatch.setattr(compiler._objects, "LONGEST_CHAIN", 7)  # 30 members: tails of up to 5, 7 blocks
+    monkeypatch.setattr(compiler._objects, "LONGEST_CHAIN", 7)  # 30 members: 6 blocks of 5
     blocked = compile_schema(schema)
     assert blocked != chained
     assert len(compiler.translate(blocked, "llguidance")) < 2 * len(compiler.translate(chained, "llguidance"))

@@ -4,6 +4,7 @@ declared key."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -19,10 +20,11 @@ LINEAR_FROM = 8
 """Objects with more optional properties than this before the first required one share their
 members' tails as rules (see :func:`_members`)."""
 LONGEST_CHAIN = 250
-"""The most tail rules one object chains (each naming the next): past it, each tail writes the
-members up to the next block's first itself, blocks of the fewest members that keep the chain
-this short. llguidance recurses through a chain of rules when it loads a grammar, and an object
-nested in itself down to the depth cap (five levels) must stay within
+"""The most optional members one object's tails chain one by one (each tail naming the next):
+past it, members go in blocks of about the square root of their number, each tail naming the
+rest of its block and the next block's tail, so the chains are about twice that root long and
+the grammar still grows linearly. llguidance recurses through a chain of rules when it loads a
+grammar, and an object nested in itself down to the depth cap (five levels) must stay within
 :data:`~gbnf.compiler._dialects.LLGUIDANCE_NESTING`."""
 
 KEY_NODES = 2000
@@ -201,11 +203,14 @@ def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, na
     leading = next((i for i, (_, req) in enumerate(pairs) if req), len(pairs))
     tails: dict[int, str] = {}
     if leading > LINEAR_FROM:
-        block = -(-len(pairs) // LONGEST_CHAIN)
+        block = 1 if len(pairs) <= LONGEST_CHAIN else math.isqrt(len(pairs))
+        parts: dict[int, str] = {}  # from a member to the end of its block
         for i in range(len(pairs) - 1, 0, -1):
-            after_block = ((i - 1) // block + 1) * block + 1
-            own = " ".join(one(*pair, False) for pair in pairs[i:after_block])
-            tails[i] = e.rule(f"{name}Rest", f"{own} {tails.get(after_block, '')}".strip())
+            next_block = i - (i - 1) % block + block  # its first member
+            part = f"{one(*pairs[i], False)} {parts.get(i + 1, '') if i + 1 < next_block else ''}".strip()
+            parts[i] = part if block == 1 else e.rule(f"{name}Part", part)
+            tail = f"{parts[i]} {tails.get(next_block, '')}".strip()
+            tails[i] = e.rule(f"{name}Rest", tail) if i == next_block - block else tail  # a block's first: named
 
     def after(start: int) -> str:
         if tails or start >= len(pairs):
