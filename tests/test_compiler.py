@@ -309,6 +309,17 @@ def test_an_all_of_reached_through_a_ref_keeps_its_parts_in_an_old_draft(engine)
         assert engine.accepts(grammar, json_text(instance)) == valid, instance
 
 
+def test_members_go_in_the_grammars_order_where_an_all_of_part_declares_a_key_again(engine):
+    base = {"type": "object", "properties": {"priority": {"type": "number"}, "options": {"type": "object"}}}
+    schema = {"definitions": {"base": base}, "type": "object", "allOf": [{"$ref": "#/definitions/base"}],
+              "properties": {"options": {"type": "object", "properties": {"merge": {"type": "boolean"}},
+                                         "allOf": [{"properties": {"connections": {"type": "array"}}}]}}}
+    value = {"priority": 1, "options": {"connections": [], "merge": True}}
+    ordered = in_grammar_order(value, schema)
+    assert list(ordered) == ["options", "priority"] and list(ordered["options"]) == ["merge", "connections"]
+    assert engine.accepts(compile_schema(schema), json_text(ordered))
+
+
 @pytest.mark.parametrize("minimum", [0, 1500])
 def test_a_tuple_of_thousands_of_items_compiles_and_every_engine_loads_it(engine, minimum):
     schema = {"type": "array", "prefixItems": [{"type": "integer"} for _ in range(3000)], "items": False,

@@ -247,7 +247,7 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
 
 def _declared(schema: dict[str, Any], root: Any, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The properties ``schema`` declares, with those of its ``allOf`` parts (local refs
-    followed), in the order the grammar emits them."""
+    followed; a key declared twice takes both schemas), in the order the grammar emits them."""
     props: dict[str, Any] = dict(schema.get("properties") or {})
     for part in schema.get("allOf", []):
         ref = part.get("$ref") if isinstance(part, dict) else None
@@ -259,7 +259,8 @@ def _declared(schema: dict[str, Any], root: Any, seen: frozenset[str] = frozense
             part = {**target, **{k: v for k, v in part.items() if k != "$ref"}} if isinstance(target, dict) else {}
             seen = seen | {ref}
         if isinstance(part, dict):
-            props = {**props, **_declared(part, root, seen)}
+            for key, sub in _declared(part, root, seen).items():
+                props[key] = {"allOf": [props[key], sub]} if key in props else sub  # both hold, as merged
     return props
 
 
