@@ -92,14 +92,19 @@ def _closing(pattern: str) -> int:
     return next((i for i, char, depth in _structure(pattern) if char == ")" and depth == 0), -1)
 
 
+def class_body(ranges: Ranges) -> str:
+    """The inside of a GBNF character class holding ``ranges``."""
+    return "".join(class_char(chr(lo)) if lo == hi else f"{class_char(chr(lo))}-{class_char(chr(hi))}"
+                   for lo, hi in ranges)
+
+
 def ranges_to_gbnf(ranges: Ranges) -> str:
     """GBNF for one character in ``ranges`` as it is written inside a JSON string."""
     ranges = _normalize(ranges)
     raw = _subtract(ranges, [(0x00, 0x1F), (0x22, 0x22), (0x5C, 0x5C), (0xD800, 0xDFFF)])
     options = []
     if raw:
-        options.append("[" + "".join(class_char(chr(lo)) if lo == hi else f"{class_char(chr(lo))}-{class_char(chr(hi))}"
-                                     for lo, hi in raw) + "]")
+        options.append(f"[{class_body(raw)}]")
     for lo, hi in ranges:
         for code in range(lo, min(hi, 0x1F) + 1):
             char = chr(code)

@@ -19,8 +19,16 @@ import interegular
 from interegular.fsm import FSM, anything_else
 from interegular.fsm import State as Node
 
-from gbnf.compiler._literals import class_char
-from gbnf.compiler._regex import _CLASS_ESCAPES, MAX_CODE, Ranges, _negate, _subtract, ranges_to_gbnf
+from gbnf.compiler._regex import (
+    _CLASS_ESCAPES,
+    MAX_CODE,
+    Ranges,
+    _alternatives,
+    _negate,
+    _subtract,
+    class_body,
+    ranges_to_gbnf,
+)
 from gbnf.errors import Untranslatable
 
 MOST_STATES = 300
@@ -51,7 +59,7 @@ def unmatched(patterns: tuple[str, ...], declared: tuple[str, ...]) -> tuple[Sta
     none of ``declared``, the start first, each state's edges to later states only; empty when
     every key matches a pattern."""
     options, refused = [], None
-    for option in (option for pattern in patterns for option in _top_level(pattern)):
+    for option in (option for pattern in patterns for option in _alternatives(pattern)):
         try:
             searched = _searched(option)
         except Untranslatable as exc:
@@ -113,9 +121,7 @@ def _json_char(ranges: Ranges) -> str:
     spell one of those: the validator checks it), which keeps the grammar small."""
     if _subtract(_ESCAPED, ranges):
         return ranges_to_gbnf(ranges)
-    lacking = "".join(class_char(chr(lo)) if lo == hi else f"{class_char(chr(lo))}-{class_char(chr(hi))}"
-                      for lo, hi in _negate(ranges))
-    return f'([^"\\\\\\x00-\\x1F{lacking}] | stringEscape)'
+    return f'([^"\\\\\\x00-\\x1F{class_body(_negate(ranges))}] | stringEscape)'
 
 
 _ESCAPED: Ranges = [(0x00, 0x1F), (0x22, 0x22), (0x5C, 0x5C)]
@@ -198,26 +204,6 @@ def _ecma(pattern: str) -> str:
 
 _SPACES = "".join(chr(lo) if lo == hi else f"{chr(lo)}-{chr(hi)}" for lo, hi in _CLASS_ESCAPES["s"])
 """ECMA-262's white space and line terminators, as the inside of a regex class."""
-
-
-def _top_level(pattern: str) -> list[str]:
-    """``pattern`` split at its ``|`` outside groups and classes."""
-    parts, depth, in_class, start, i = [], 0, False, 0, 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 1
-        elif in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char in "()":
-            depth += 1 if char == "(" else -1
-        elif char == "|" and depth == 0:
-            parts.append(pattern[start:i])
-            start = i + 1
-        i += 1
-    return [*parts, pattern[start:]]
 
 
 def _symbol_ranges(machine: FSM) -> dict[int, Ranges]:
