@@ -47,8 +47,7 @@ class Node(NamedTuple):
 def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = frozenset()) -> Node:
     """``schema`` at ``path`` (a part of ``root``, which its ``$ref`` s point into) as a :class:`Node`."""
     if type(schema) is dict and schema and _PLAIN.issuperset(schema):  # the common case, at once
-        kind: Kind = "enum" if "const" in schema or "enum" in schema else "typed"
-        return Node(kind, schema, refs, (), () if kind == "enum" else _declared_types(schema, path))
+        return _listed_or_typed(schema, path, refs, ())
     notes: list[Note] = []
     while True:
         if schema is True or schema == {}:
@@ -90,9 +89,14 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
     unhandled = schema.keys() - _HANDLED
     if unhandled:
         notes += [(key_path(path, keyword), "left to the validator") for keyword in sorted(unhandled)]
+    return _listed_or_typed(schema, path, refs, tuple(notes))
+
+
+def _listed_or_typed(schema: dict[str, Any], path: str, refs: frozenset[str], notes: tuple[Note, ...]) -> Node:
+    """A schema with no applicator left: its listed values (``const``/``enum``), or its types."""
     if "const" in schema or "enum" in schema:
-        return Node("enum", schema, refs, tuple(notes))
-    return Node("typed", schema, refs, tuple(notes), _declared_types(schema, path))
+        return Node("enum", schema, refs, notes)
+    return Node("typed", schema, refs, notes, _declared_types(schema, path))
 
 
 def count_bounds(schema: dict[str, Any], path: str, low_key: str, high_key: str
