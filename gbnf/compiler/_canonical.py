@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any, Literal, NamedTuple
 
 from gbnf.compiler._literals import COUNT_LIMIT
-from gbnf.compiler._schema import ANNOTATIONS, TYPES, follow_ref, is_local, key_path, merge_all_of
+from gbnf.compiler._schema import ANNOTATIONS, TYPES, all_of_parts, follow_ref, is_local, key_path, merge_all_of
 from gbnf.errors import SchemaError, Unsatisfiable
 
 # Keywords that only annotate, or that the compiler turns into grammar.
@@ -79,7 +79,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             continue
         if "allOf" in schema:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
-            parts = [_without_unevaluated(part) for part in _all_of_parts(schema["allOf"], root, path)]
+            parts = [_without_unevaluated(part) for part in all_of_parts(schema["allOf"], root, path)]
             schema = merge_all_of([rest, *parts], path)
             continue
         break
@@ -215,35 +215,6 @@ def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:
     if "integer" in types and "number" in types:
         types.remove("integer")
     return tuple(types)
-
-
-def _all_of_parts(parts: list[Any], root: Any, path: str, expanded: frozenset[int] = frozenset()) -> list[Any]:
-    """An allOf's parts, each with its top-level local ``$ref`` followed, and a part's own allOf
-    given as its parts (each followed too: merged first, a ``$ref`` would sit beside keywords
-    that drafts 3 to 7 then ignore). An allOf met again inside itself is left to merge as is."""
-    out = []
-    for part in parts:
-        part = _deref(part, root, path)
-        inner = part.get("allOf") if isinstance(part, dict) else None
-        if isinstance(inner, list) and id(inner) not in expanded:
-            out.append({k: v for k, v in part.items() if k != "allOf"})
-            out += _all_of_parts(inner, root, path, expanded | {id(inner)})
-        else:
-            out.append(part)
-    return out
-
-
-def _deref(schema: Any, root: Any, path: str) -> Any:
-    """An allOf part with its top-level local ``$ref`` followed (so two refs can merge)."""
-    seen = set()
-    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
-        seen.add(schema["$ref"])
-        target = follow_ref(root, schema["$ref"], path)
-        rest = {k: v for k, v in schema.items() if k != "$ref"}
-        if not isinstance(target, dict):
-            return target if not rest else merge_all_of([target, rest], path)
-        schema = {**target, **rest} if not set(rest) & set(target) else merge_all_of([target, rest], path)
-    return schema
 
 
 def _without_unevaluated(schema: Any) -> Any:

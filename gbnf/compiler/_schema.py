@@ -245,23 +245,48 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
     return value
 
 
-def _declared(schema: dict[str, Any], root: Any, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """The properties ``schema`` declares, with those of its ``allOf`` parts (local refs
-    followed; a key declared twice takes both schemas), in the order the grammar emits them."""
+def _declared(schema: dict[str, Any], root: Any) -> dict[str, Any]:
+    """The properties ``schema`` declares, with those of its ``allOf`` parts as the grammar
+    merges them (:func:`all_of_parts`; a key declared twice takes both schemas), in the order
+    the grammar emits them; its own alone when its parts cannot be read."""
     props: dict[str, Any] = dict(schema.get("properties") or {})
-    for part in schema.get("allOf", []):
-        ref = part.get("$ref") if isinstance(part, dict) else None
-        if isinstance(ref, str) and ref.startswith("#") and ref not in seen:
-            try:
-                target = follow_ref(root, ref, "")
-            except SchemaError:
-                continue
-            part = {**target, **{k: v for k, v in part.items() if k != "$ref"}} if isinstance(target, dict) else {}
-            seen = seen | {ref}
-        if isinstance(part, dict):
-            for key, sub in _declared(part, root, seen).items():
-                props[key] = {"allOf": [props[key], sub]} if key in props else sub  # both hold, as merged
+    try:
+        parts = all_of_parts(schema.get("allOf", []), root, "")
+    except (SchemaError, Unsatisfiable):
+        return props
+    for part in parts:
+        for key, sub in ((part.get("properties") or {}) if isinstance(part, dict) else {}).items():
+            props[key] = {"allOf": [props[key], sub]} if key in props else sub  # both hold, as merged
     return props
+
+
+def all_of_parts(parts: list[Any], root: Any, path: str, expanded: frozenset[int] = frozenset()) -> list[Any]:
+    """An allOf's parts, each with its top-level local ``$ref`` followed, and a part's own allOf
+    given as its parts (each followed too: merged first, a ``$ref`` would sit beside keywords
+    that drafts 3 to 7 then ignore). An allOf met again inside itself is left to merge as is."""
+    out = []
+    for part in parts:
+        part = _deref(part, root, path)
+        inner = part.get("allOf") if isinstance(part, dict) else None
+        if isinstance(inner, list) and id(inner) not in expanded:
+            out.append({k: v for k, v in part.items() if k != "allOf"})
+            out += all_of_parts(inner, root, path, expanded | {id(inner)})
+        else:
+            out.append(part)
+    return out
+
+
+def _deref(schema: Any, root: Any, path: str) -> Any:
+    """An allOf part with its top-level local ``$ref`` followed (so two refs can merge)."""
+    seen = set()
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
+        seen.add(schema["$ref"])
+        target = follow_ref(root, schema["$ref"], path)
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        if not isinstance(target, dict):
+            return target if not rest else merge_all_of([target, rest], path)
+        schema = {**target, **rest} if not set(rest) & set(target) else merge_all_of([target, rest], path)
+    return schema
 
 
 def _extra_schema(schema: dict[str, Any], key: str) -> Any:
