@@ -113,6 +113,32 @@ def test_one_of_required_keys_is_exclusive(engine):
     assert compile_schema_grammar(two_keys).looser == ("oneOf: exclusivity left to the validator",)
 
 
+def test_dependencies_and_not_of_keys_or_types_are_exact(engine):
+    props = {"card": {"type": "string"}, "billing": {"type": "string"}, "cash": {"type": "boolean"}}
+    pay = {"type": "object", "properties": props, "dependentRequired": {"card": ["billing"]},
+           "not": {"allOf": [{"required": ["card"]}, {"required": ["cash"]}]}}
+    assert not compile_schema_grammar(pay).looser
+    assert verdicts(engine, pay, {}, {"card": "v", "billing": "b"}, {"card": "v"}, {"billing": "b", "cash": True},
+                    {"card": "v", "billing": "b", "cash": True}) == [True, True, False, True, False]
+    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": props,
+              "dependencies": {"cash": {"properties": {"billing": {"const": "none"}}, "required": ["billing"]}}}
+    assert not compile_schema_grammar(draft4).looser
+    assert verdicts(engine, draft4, {"billing": "none", "cash": True}, {"billing": "b", "cash": True},
+                    {"cash": True}, {"billing": "b"}) == [True, False, False, True]
+    undeclared = {"type": "object", "additionalProperties": False, "properties": {"a": {}},
+                  "dependentRequired": {"a": ["b"]}}  # b can never be there, so neither can a
+    assert verdicts(engine, undeclared, {}, {"a": 1}) == [True, False]
+    not_number = {"not": {"type": "number"}}
+    assert verdicts(engine, not_number, 1, 1.5, "x", None) == [False, False, True, True]
+    many = {"type": "object", "dependentRequired": {k: ["z"] for k in "abcd"}}  # 16 branches: past the limit
+    assert compile_schema_grammar(many).looser == ("dependentRequired: left to the validator",)
+    assert verdicts(engine, many, {"a": 1}, {"a": 1, "z": 2}) == [True, True]
+    with pytest.raises(Unsatisfiable):
+        compile_schema_grammar({"not": {"description": "anything"}})
+    with pytest.raises(SchemaError, match="dependentRequired.a"):
+        compile_schema_grammar({"dependentRequired": {"a": "b"}})
+
+
 def test_objects_additional_pattern_and_property_names(engine):
     open_schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
     assert verdicts(engine, open_schema, {"a": 1, "b": "x"}, {"b": [1]}, Raw('{"a":1,"a":2}'), Raw('{"a":1,"ab":2}')) == [

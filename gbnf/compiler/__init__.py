@@ -18,9 +18,10 @@ from typing import Any, Protocol
 from gbnf.compiler._dialects import DIALECTS, Dialect, translate
 from gbnf.compiler._emit import MAX_DEPTH, Emitter
 from gbnf.compiler._literals import gbnf_literal, json_text, repeat
+from gbnf.compiler._order import in_grammar_order
 from gbnf.compiler._primitives import Layout
 from gbnf.compiler._rules import Grammar, RuleTable, references, renamed, rule_word
-from gbnf.compiler._schema import bounded, check_schema, copied, in_grammar_order, skeleton
+from gbnf.compiler._schema import bounded, check_schema, copied, skeleton
 from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
 from gbnf.errors import SchemaError
 

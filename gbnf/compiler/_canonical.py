@@ -1,6 +1,7 @@
 """Canonicalize one schema position before it is emitted: ``$ref`` followed, ``allOf`` merged,
-``type`` read as a list, counts and numeric bounds read as numbers. Pure functions: what the
-grammar will not hold comes back as notes (key path, why) for ``looser``."""
+dependencies and ``not`` rewritten as unions where they can be, ``type`` read as a list, counts
+and numeric bounds read as numbers. Pure functions: what the grammar will not hold comes back
+as notes (key path, why) for ``looser``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Literal, NamedTuple
 
 from gbnf.compiler._literals import COUNT_LIMIT
+from gbnf.compiler._rewrite import REWRITTEN, rewrite
 from gbnf.compiler._schema import ANNOTATIONS, TYPES, all_of_parts, follow_ref, is_local, key_path, merge_all_of
 from gbnf.errors import SchemaError, Unsatisfiable
 
@@ -83,6 +85,8 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             schema = merge_all_of([rest, *parts], path)
             continue
         break
+    if not REWRITTEN.isdisjoint(schema):
+        schema = rewrite(schema, path)
     for keyword in ("anyOf", "oneOf"):
         if keyword in schema:
             return Node(keyword, schema, refs, tuple(notes))
@@ -210,6 +214,8 @@ def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:
     unknown = [t for t in types if t not in TYPES]
     if unknown:
         raise SchemaError(key_path(path, "type"), f"unknown type {unknown[0]!r}")
+    if not types:
+        raise Unsatisfiable(key_path(path, "type"), "an empty list of types matches no value")
     if schema.get("nullable") is True and "null" not in types:
         types.append("null")
     if "integer" in types and "number" in types:

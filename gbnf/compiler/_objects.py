@@ -39,10 +39,11 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
     spacing, level = e.spacing, e.base + depth
     props = dict(schema.get("properties") or {})
     required = [k for k in schema.get("required", []) if isinstance(k, str)]
-    for key in required:
-        props.setdefault(key, True)
-    pairs: list[tuple[str, bool]] = []
     patterns = schema.get("patternProperties")
+    undeclared = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
+    for key in required:  # a required key no property declares: an undeclared member, placed here
+        props.setdefault(key, True if _claimed(key, patterns) else undeclared)  # with a pattern's schema below
+    pairs: list[tuple[str, bool]] = []
     for key, sub in props.items():
         if patterns:
             sub = _with_patterns(e, sub, key, patterns, path)
@@ -124,6 +125,14 @@ def _unmatched_key(e: Walk, schema: dict[str, Any], declared: list[str], name: s
     e.key_nodes += len(states)
     start = unmatched_rule(states, lambda i, body: e.rule(f"{name}KeyText", body))
     return e.rule(f"{name}Key", f'"\\"" {start} "\\""')
+
+
+def _claimed(key: str, patterns: dict[str, Any] | None) -> bool:
+    """Whether a ``patternProperties`` pattern matches ``key`` (then additionalProperties does not apply)."""
+    try:
+        return any(re.search(pattern, key) for pattern in patterns or {})
+    except (re.error, TypeError):
+        return True  # not read as a regex: the validator decides
 
 
 def _with_patterns(e: Walk, sub: Any, key: str, patterns: dict[str, Any], path: str) -> Any:

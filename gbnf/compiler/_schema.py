@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import unquote
@@ -206,60 +205,6 @@ def close_objects(schema: Any) -> Any:
     return out
 
 
-def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
-    """``value`` with object keys in the order the grammar emits them (the schema's order).
-
-    Follows ``properties``, ``items``, ``prefixItems``, local ``$ref``, every ``allOf`` part
-    and the first ``anyOf``/``oneOf`` branch that ``value`` is valid against; keys the schema
-    does not declare keep their order, after the declared ones.
-    """
-    root = schema if root is None else root
-    if not isinstance(schema, dict):
-        return value
-    if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
-        try:
-            target = follow_ref(root, schema["$ref"], "")
-        except SchemaError:
-            return value
-        if not isinstance(target, dict):
-            return value
-        rest = {k: v for k, v in schema.items() if k not in ("$ref", "$defs", "definitions")}
-        try:
-            schema = merge_all_of([target, rest], "") if rest else target
-        except SchemaError:
-            return value
-    for keyword in ("anyOf", "oneOf"):
-        branch = next((b for b in schema.get(keyword, []) if is_valid(value, b, root)), None)
-        if isinstance(branch, dict):
-            rest = {k: v for k, v in schema.items() if k != keyword}
-            return in_grammar_order(value, merge_all_of([rest, branch], ""), root)
-    props = _declared(schema, root)
-    if isinstance(value, dict):
-        keys = [k for k in props if k in value] + [k for k in value if k not in props]
-        return {k: in_grammar_order(value[k], props[k] if k in props else _extra_schema(schema, k), root)
-                for k in keys}
-    if isinstance(value, list):
-        prefix = schema.get("prefixItems", [])
-        items = schema.get("items", {})
-        return [in_grammar_order(v, prefix[i] if i < len(prefix) else items, root) for i, v in enumerate(value)]
-    return value
-
-
-def _declared(schema: dict[str, Any], root: Any) -> dict[str, Any]:
-    """The properties ``schema`` declares, with those of its ``allOf`` parts as the grammar
-    merges them (:func:`all_of_parts`; a key declared twice takes both schemas), in the order
-    the grammar emits them; its own alone when its parts cannot be read."""
-    props: dict[str, Any] = dict(schema.get("properties") or {})
-    try:
-        parts = all_of_parts(schema.get("allOf", []), root, "")
-    except (SchemaError, Unsatisfiable):
-        return props
-    for part in parts:
-        for key, sub in ((part.get("properties") or {}) if isinstance(part, dict) else {}).items():
-            props[key] = {"allOf": [props[key], sub]} if key in props else sub  # both hold, as merged
-    return props
-
-
 def all_of_parts(parts: list[Any], root: Any, path: str, expanded: frozenset[int] = frozenset()) -> list[Any]:
     """An allOf's parts, each with its top-level local ``$ref`` followed, and a part's own allOf
     given as its parts (each followed too: merged first, a ``$ref`` would sit beside keywords
@@ -287,18 +232,6 @@ def _deref(schema: Any, root: Any, path: str) -> Any:
             return target if not rest else merge_all_of([target, rest], path)
         schema = {**target, **rest} if not set(rest) & set(target) else merge_all_of([target, rest], path)
     return schema
-
-
-def _extra_schema(schema: dict[str, Any], key: str) -> Any:
-    """The schema an undeclared key's value follows: a matching pattern's, else additionalProperties."""
-    for pattern, sub in (schema.get("patternProperties") or {}).items():
-        try:
-            if re.search(pattern, key):
-                return sub
-        except re.error:
-            continue
-    extra = schema.get("additionalProperties", {})
-    return extra if isinstance(extra, dict) else {}
 
 
 def is_valid(value: Any, schema: Any, root: Any) -> bool:
