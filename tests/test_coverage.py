@@ -152,9 +152,28 @@ def test_objects_additional_pattern_and_property_names(engine):
     assert verdicts(engine, named, {"abc": 1}, {"abcd": 1}) == [True, False]
 
 
+def test_whole_multiples_are_exact(engine):
+    thirds = {"type": "integer", "multipleOf": 3}
+    assert not compile_schema_grammar(thirds).looser
+    assert verdicts(engine, thirds, 0, 9, -12, 123456, 10, -7, 1000000000001) == [
+        True, True, True, True, False, False, False]
+    dozens = {"type": "integer", "multipleOf": 12, "minimum": -24}  # the automaton and -24, -12 listed
+    assert verdicts(engine, dozens, -24, -12, 0, 1200, -36, 13) == [True, True, True, True, False, False]
+    grid = {"type": "integer", "multipleOf": 16, "minimum": -2032, "maximum": 2031}
+    assert verdicts(engine, grid, -2032, 2016, 2032, 8) == [True, True, False, False]
+    tens = {"type": "number", "multipleOf": 10}
+    assert verdicts(engine, tens, 20, 20.0, 25, 2.5) == [True, True, False, False]
+    far = {"type": "integer", "multipleOf": 3, "minimum": 40}  # multiples from 42 on: not a few rules
+    assert compile_schema_grammar(far).looser == ("multipleOf: left to the validator",)
+    huge = {"type": "integer", "multipleOf": 0.123456789}  # whole multiples of 123456789: not read digit by digit
+    assert compile_schema_grammar(huge).looser == ("multipleOf: left to the validator",)
+    with pytest.raises(Unsatisfiable, match="multipleOf"):
+        compile_schema_grammar({"type": "integer", "multipleOf": 7, "minimum": 1, "maximum": 6})
+
+
 def test_left_to_the_validator_is_reported():
     grammar = compile_schema_grammar({"type": "array", "uniqueItems": True, "items": {
-        "type": "integer", "multipleOf": 3, "not": {"const": 6}}})
+        "type": "number", "multipleOf": 0.25, "not": {"const": 6}}})
     keywords = " ".join(grammar.looser)
     assert "uniqueItems" in keywords and "multipleOf" in keywords and "not" in keywords
 

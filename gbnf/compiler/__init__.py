@@ -115,7 +115,7 @@ class _Fragment:
     """The tool's name when emitted: its key paths start with it."""
     word: str
     """Its rule word: the rules emitted are named ``args<word>...``."""
-    adds: tuple[tuple[str, str, str], ...]
+    adds: tuple[tuple[str | None, str | None, str], ...]
     result: str
     looser: tuple[str, ...]
 
@@ -170,9 +170,12 @@ def _replay(fragment: _Fragment, table: RuleTable, name: str, word: str, looser:
     old, new = f"args{fragment.word}", f"args{word}"
     names: dict[str, str] = {}
     for asked, body, given in fragment.adds:
+        if asked is None:  # a reserved rule's body
+            table.define(names.get(given, given), renamed(body or "", names))
+            continue
         if old != new and asked.startswith(old):
             asked = new + asked[len(old):]
-        got = table.add(asked, renamed(body, names) if names else body)
+        got = table.add(asked, renamed(body, names) if names else body) if body is not None else table.reserve(asked)
         if got != given:
             names[given] = got
     moved = len(fragment.name)

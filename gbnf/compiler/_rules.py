@@ -72,25 +72,48 @@ class RuleTable:
         self.refs: dict[str, list[str]] = {}
         self.by_body: dict[str, str] = {}
         self.suffix: dict[str, int] = {}  # the next number to try after a taken rule name
-        self.log: list[tuple[str, str, str]] | None = None
-        """While a list, every :meth:`add` as (name asked, body, name given)."""
+        self.log: list[tuple[str | None, str | None, str]] | None = None
+        """While a list, every :meth:`add` as (name asked, body, name given), :meth:`reserve`
+        as (name asked, None, name given) and :meth:`define` as (None, body, name)."""
 
     def add(self, name: str, body: str) -> str:
         """Add a rule (or reuse the one with the same body); returns its name."""
         unique = self.by_body.get(body)
         if unique is None:
-            unique, n = name, self.suffix.get(name, 1)
-            while unique in self.rules or unique in primitives.PRIMITIVE_NAMES or unique == "root":
-                n += 1
-                unique = f"{name}{n}"
-            self.suffix[name] = n
-            self.rules[unique] = body
-            self.size += len(body)
-            self.refs[unique] = references(body)
-            self.by_body[body] = unique
+            unique = self._fresh(name)
+            self._set(unique, body)
         if self.log is not None:
             self.log.append((name, body, unique))
         return unique
+
+    def reserve(self, name: str) -> str:
+        """A rule name of its own, its body to come (:meth:`define`): rules that refer to each
+        other in a cycle are reserved first."""
+        unique = self._fresh(name)
+        self.rules[unique] = ""
+        if self.log is not None:
+            self.log.append((name, None, unique))
+        return unique
+
+    def define(self, name: str, body: str) -> None:
+        """Give a reserved rule its body."""
+        self._set(name, body)
+        if self.log is not None:
+            self.log.append((None, body, name))
+
+    def _fresh(self, name: str) -> str:
+        unique, n = name, self.suffix.get(name, 1)
+        while unique in self.rules or unique in primitives.PRIMITIVE_NAMES or unique == "root":
+            n += 1
+            unique = f"{name}{n}"
+        self.suffix[name] = n
+        return unique
+
+    def _set(self, name: str, body: str) -> None:
+        self.rules[name] = body
+        self.size += len(body)
+        self.refs[name] = references(body)
+        self.by_body.setdefault(body, name)
 
     def spent(self) -> str | None:
         """Why this compile's budget is spent, or None while it is not."""

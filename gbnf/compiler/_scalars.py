@@ -11,6 +11,7 @@ from typing import Any
 from gbnf.compiler._canonical import as_decimal, decimal_step, integer_bounds, numeric_bounds
 from gbnf.compiler._formats import EXACT, FORMATS
 from gbnf.compiler._literals import repeat
+from gbnf.compiler._multiples import multiples
 from gbnf.compiler._ranges import int_range, number_range
 from gbnf.compiler._regex import pattern_to_gbnf
 from gbnf.compiler._schema import key_path
@@ -63,15 +64,21 @@ def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
 
 
 def emit_integer(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """An integer: exactly the range its bounds allow."""
+    """An integer: exactly the range its bounds allow, and the multiples of a whole step
+    (see :func:`~gbnf.compiler._multiples.multiples`)."""
     low, high = integer_bounds(schema)
-    step = decimal_step(schema)
-    if "multipleOf" in schema and (step is None or step[0] // math.gcd(step[0], 10 ** step[1]) > 1):
-        e.loose(key_path(path, "multipleOf"), "left to the validator")  # 0.5 or 0.01 hold for every integer
-    if low is None and high is None:
-        return "integer"
     if low is not None and high is not None and low > high:
         raise Unsatisfiable(path, f"no integer lies between {low} and {high}")
+    step = decimal_step(schema)
+    whole = 1 if step is None else step[0] // math.gcd(step[0], 10 ** step[1])  # 0.5 or 0.01: every integer
+    if whole > 1:
+        body = _multiples(e, whole, low, high, name, path)
+        if body is not None:
+            return e.rule(name, body)
+    if "multipleOf" in schema and (step is None or whole > 1):
+        e.loose(key_path(path, "multipleOf"), "left to the validator")
+    if low is None and high is None:
+        return "integer"
     return e.rule(name, int_range(low, high))
 
 
@@ -81,9 +88,13 @@ _UNSIGNED = '("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?'
 def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """A number: exactly the range its bounds allow, written without an exponent (but for a
     lower bound of 0 alone, which only drops the sign); a ``multipleOf`` of 1, 0.1, 0.01...
-    exactly (only zeros past that fraction digit)."""
+    exactly (only zeros past that fraction digit), and of a whole step as its multiples."""
     (low, low_open), (high, high_open) = numeric_bounds(schema)
     step = decimal_step(schema)
+    if step is not None and step[1] == 0 and step[0] > 1:  # whole multiples, a fraction of zeros allowed
+        body = _multiples(e, step[0], *integer_bounds(schema), name, path)
+        if body is not None:
+            return e.rule(name, f'({body}) ("." "0"+)?')
     places = step[1] if step is not None and step[0] == 1 else None
     if "multipleOf" in schema and places is None:
         e.loose(key_path(path, "multipleOf"), "left to the validator")
@@ -99,6 +110,14 @@ def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         return e.rule(name, number_range(low, high, low_open, high_open, places))
     except ValueError:
         raise Unsatisfiable(path, f"no number lies between {low} and {high}") from None
+
+
+def _multiples(e: Walk, step: int, low: int | None, high: int | None, name: str, path: str) -> str | None:
+    """:func:`~gbnf.compiler._multiples.multiples`, no multiple in the bounds unsatisfiable."""
+    try:
+        return multiples(e.table, step, low, high, name)
+    except ValueError as exc:
+        raise Unsatisfiable(key_path(path, "multipleOf"), str(exc)) from None
 
 
 def _on_grid(bound: Decimal | None, is_open: bool, places: int, rounding: Callable[[Decimal], int]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from gbnf.compiler._primitives import Spacing
+from gbnf.compiler._rules import RuleTable
 
 
 class Walk(Protocol):
@@ -15,6 +16,8 @@ class Walk(Protocol):
     base: int
     """The nesting level of the root's value in the reply."""
     spacing: Spacing
+    table: RuleTable
+    """The rule table, for rules that refer to each other in a cycle (:meth:`RuleTable.reserve`)."""
     key_rules: dict[tuple[str, ...], str]
     """The rule for keys other than these declared ones, by the declared keys."""
     key_nodes: int

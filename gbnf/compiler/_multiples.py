@@ -1,0 +1,82 @@
+"""Whole multiples of a step (``"type": "integer", "multipleOf": 12``) as exact GBNF: the
+decimal digits read as an automaton of remainders (one rule per remainder that a later digit
+can tell apart), or, between two bounds, the multiples listed."""
+
+from __future__ import annotations
+
+from gbnf.compiler._literals import class_char
+from gbnf.compiler._rules import RuleTable
+
+MOST_REMAINDERS = 100
+"""The most rules one step's automaton may take; past it, the step is left to the validator."""
+MOST_LISTED = 256
+"""The most multiples written out between two bounds."""
+
+
+def multiples(table: RuleTable, step: int, low: int | None, high: int | None, name: str) -> str | None:
+    """GBNF for the multiples of ``step`` (> 1) from ``low`` to ``high`` (None: unbounded), or
+    None where that takes more than :data:`MOST_LISTED` listed values or
+    :data:`MOST_REMAINDERS` rules, or the multiples run on past a bound of more than a step.
+    Raises ValueError when no multiple lies between the bounds."""
+    if low is not None and high is not None:
+        return _listed(step, low, high)
+    if (low is not None and low > step) or (high is not None and high < -step):
+        return None  # from far off zero on to infinity: not a few rules
+    classes = _remainder_classes(step)
+    if classes is None:
+        return None
+    names = [table.reserve(f"{name}Mod") for _ in range(max(classes) + 1)]
+    for cls in range(len(names)):
+        r = classes.index(cls)
+        table.define(names[cls], " | ".join(_digits_to(classes, names, r, range(10)) + (['""'] if r == 0 else [])))
+    magnitude = " | ".join(_digits_to(classes, names, 0, range(1, 10)))
+    if low is None and high is None:
+        return f'"-"? ("0" | {magnitude})'
+    if low is not None:  # the positive multiples, 0, and the negative ones down to low
+        options, zero, between = [f"({magnitude})"], low <= 0, (low, -step)
+    else:  # the negative multiples, 0, and the positive ones up to high
+        assert high is not None
+        options, zero, between = [f'"-" ({magnitude})'], high >= 0, (step, high)
+    if zero:
+        options.append('"0"')
+    if between[0] <= between[1]:
+        listed = _listed(step, *between)
+        if listed is None:
+            return None
+        options.append(listed)
+    return " | ".join(options)
+
+
+def _listed(step: int, low: int, high: int) -> str | None:
+    """The multiples of ``step`` from ``low`` to ``high`` as literals; None past :data:`MOST_LISTED`."""
+    first, last = -(-low // step), high // step
+    if first > last:
+        raise ValueError(f"no multiple of {step} lies between {low} and {high}")
+    return None if last - first >= MOST_LISTED else " | ".join(f'"{n * step}"' for n in range(first, last + 1))
+
+
+def _digits_to(classes: list[int], names: list[str], r: int, digits: range) -> list[str]:
+    """From remainder ``r``, one option per rule the next digit leads to: ``[0369] name``."""
+    step = len(classes)
+    by_target: dict[int, list[int]] = {}
+    for d in digits:
+        by_target.setdefault(classes[(10 * r + d) % step], []).append(d)
+    return [f"[{''.join(class_char(str(d)) for d in ds)}] {names[t]}" for t, ds in sorted(by_target.items())]
+
+
+def _remainder_classes(step: int) -> list[int] | None:
+    """Each remainder's class: remainders no string of further digits tells apart share one
+    (Moore's refinement; for 100, the remainders ending in the same digit but 0). None past
+    :data:`MOST_REMAINDERS` classes."""
+    if step > 10 * MOST_REMAINDERS:  # the work grows with the step, and so, mostly, do the classes
+        return None
+    classes = [0 if r == 0 else 1 for r in range(step)]
+    count = 2
+    while count <= MOST_REMAINDERS:
+        signatures = [(classes[r], *(classes[(10 * r + d) % step] for d in range(10))) for r in range(step)]
+        numbered: dict[tuple[int, ...], int] = {}
+        refined = [numbered.setdefault(sig, len(numbered)) for sig in signatures]
+        if len(numbered) == count:
+            return refined
+        classes, count = refined, len(numbered)
+    return None
