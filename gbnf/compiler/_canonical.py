@@ -155,31 +155,6 @@ def integer_bounds(schema: dict[str, Any]) -> tuple[int | None, int | None]:
             None if high is None else math.ceil(high) - 1 if high_open else math.floor(high))
 
 
-def only_one_required(branches: list[Any]) -> list[dict[str, Any] | None] | None:
-    """For a ``oneOf`` whose branches only require keys (``[{"required": ["id"]}, {"required":
-    ["name"]}]``): per branch, what makes it the only branch that matches, as a schema to add
-    (the keys it must leave out; objects only, where no branch has a type and any other value
-    would match them all), or None where another branch matches whenever it does. None when the
-    branches are otherwise, or when being the only match needs more than one key left out per
-    other branch."""
-    if not all(isinstance(b, dict) and isinstance(b.get("required"), list) and b.get("type", "object") == "object"
-               and set(b) <= ANNOTATIONS | {"type", "required"} for b in branches):
-        return None
-    typed = sum("type" in b for b in branches)
-    if 0 < typed < len(branches):
-        return None
-    required = [{k for k in b["required"] if isinstance(k, str)} for b in branches]
-    out: list[dict[str, Any] | None] = []
-    for i, mine in enumerate(required):
-        missing = [theirs - mine for j, theirs in enumerate(required) if j != i]
-        if any(len(keys) > 1 for keys in missing):
-            return None
-        absent = sorted(set().union(*missing))
-        out.append(None if not all(missing) else {"properties": dict.fromkeys(absent, False)}
-                   | ({} if typed else {"type": "object"}))
-    return out
-
-
 def decimal_step(schema: dict[str, Any]) -> tuple[int, int] | None:
     """``multipleOf`` as (a, k), the step being a / 10**k with a >= 1 and k >= 0 whole; None
     when there is none, or it is not a positive finite number."""

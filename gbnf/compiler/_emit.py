@@ -8,9 +8,10 @@ from typing import Any
 
 from gbnf import _jsonread as jsonread
 from gbnf.compiler._arrays import emit_array
-from gbnf.compiler._canonical import Node, canonicalize, count_bounds, only_one_required
+from gbnf.compiler._canonical import Node, canonicalize, count_bounds
 from gbnf.compiler._objects import emit_object
 from gbnf.compiler._primitives import value_literal
+from gbnf.compiler._rewrite import only_one_required
 from gbnf.compiler._rules import RuleTable
 from gbnf.compiler._scalars import emit_integer, emit_number, emit_string
 from gbnf.compiler._schema import ANNOTATIONS, key_path, validity

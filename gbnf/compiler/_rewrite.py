@@ -89,6 +89,39 @@ def _keys_together(listed: list[tuple[str, list[str]]]) -> Union | None:
             for absent, there in ways]
 
 
+def only_one_required(branches: list[Any]) -> list[dict[str, Any] | None] | None:
+    """For a ``oneOf`` whose branches only require keys (``[{"required": ["id"]}, {"required":
+    ["series", "index"]}]``): per branch, what makes it the only branch that matches, as a
+    schema to add (for each other branch, one of the keys it needs and this one does not is
+    absent; objects only, where no branch has a type and any other value would match them all),
+    or None where another branch matches whenever it does. None when the branches are
+    otherwise, or when that takes more than :data:`MOST_BRANCHES` alternatives for a branch."""
+    if not all(isinstance(b, dict) and isinstance(b.get("required"), list) and b.get("type", "object") == "object"
+               and set(b) <= ANNOTATIONS | {"type", "required"} for b in branches):
+        return None
+    typed = sum("type" in b for b in branches)
+    if 0 < typed < len(branches):
+        return None
+    required = [list(dict.fromkeys(k for k in b["required"] if isinstance(k, str))) for b in branches]
+    out: list[dict[str, Any] | None] = []
+    for i, mine in enumerate(required):
+        missing = [[k for k in theirs if k not in mine] for j, theirs in enumerate(required) if j != i]
+        if not all(missing):
+            out.append(None)
+            continue
+        unions = [_keys_missing(keys) for keys in missing]
+        if math.prod(map(len, unions)) > MOST_BRANCHES:
+            return None
+        parts = [union[0] if len(union) == 1 else {"anyOf": union} for union in unions]
+        out.append(merge_all_of([{} if typed else {"type": "object"}, *parts], "oneOf"))
+    return out
+
+
+def _keys_missing(keys: list[str]) -> Union:
+    """Objects without one of ``keys``: the first absent, those before it there."""
+    return [{"type": "object", "properties": {k: False}, "required": keys[:i]} for i, k in enumerate(keys)]
+
+
 def _not(value: Any, path: str) -> Union | None:
     """``not`` of required keys (an object missing one: the first absent, those before it
     there), of types (the other types) or of a boolean, as a union; None for any other ``not``."""
@@ -101,8 +134,7 @@ def _not(value: Any, path: str) -> Union | None:
     inner = merge_all_of([value], "not") if "allOf" in value else value
     said = set(inner) - ANNOTATIONS
     if said == {"required"} and inner["required"] and all(isinstance(k, str) for k in inner["required"]):
-        keys = list(dict.fromkeys(inner["required"]))
-        return [{"type": "object", "properties": {k: False}, "required": keys[:i]} for i, k in enumerate(keys)]
+        return _keys_missing(list(dict.fromkeys(inner["required"])))
     if said == {"type"}:
         excluded = {inner["type"]} if isinstance(inner["type"], str) else set(inner["type"])
         if "number" in excluded:
