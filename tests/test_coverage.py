@@ -80,6 +80,20 @@ def test_strings_lengths_patterns_formats(engine):
     assert loose.looser and "not translated" in loose.looser[0]
 
 
+def test_lengths_beside_a_pattern_are_exact(engine):
+    slug = {"type": "string", "pattern": "^[a-z]+(?:-[a-z0-9]+)*$", "minLength": 3, "maxLength": 8}
+    assert not compile_schema_grammar(slug).looser  # the automaton loops through "-": rules in a cycle
+    assert verdicts(engine, slug, "abc", "ab-c1", "ab", "ab-", "abcd-efgh", "a-b-c-d") == [
+        True, True, False, False, False, True]
+    object_id = {"type": "string", "pattern": "[0-9a-f]+", "minLength": 4, "maxLength": 4}  # unanchored: holds one
+    assert verdicts(engine, object_id, "zz0z", "zzzz", "0f0f0", '"\\a"') == [True, False, False, True]
+    assert verdicts(engine, {"type": "string", "pattern": ".*", "maxLength": 2}, "ab", "abc") == [True, False]
+    with pytest.raises(Unsatisfiable, match="pattern"):
+        compile_schema_grammar({"type": "string", "pattern": "^a+b$", "maxLength": 1})
+    long = {"type": "string", "pattern": "^[a-z]+-[0-9]+$", "maxLength": 255}  # past 128: the validator checks
+    assert compile_schema_grammar(long).looser == ("maxLength: beside a pattern: left to the validator",)
+
+
 def test_integer_ranges_are_exact(engine):
     schema = {"type": "integer", "minimum": -15, "exclusiveMaximum": 120}
     values = [-16, -15, 0, 7, 119, 120, 1000]

@@ -10,6 +10,7 @@ from typing import Any
 
 from gbnf.compiler._canonical import as_decimal, decimal_step, integer_bounds, numeric_bounds
 from gbnf.compiler._formats import EXACT, FORMATS
+from gbnf.compiler._lengths import pattern_within
 from gbnf.compiler._literals import repeat
 from gbnf.compiler._multiples import multiples
 from gbnf.compiler._ranges import int_range, number_range
@@ -23,8 +24,9 @@ _ONE_CLASS_RUN = re.compile(r"\^(\[(?:\\.|[^\]\\])+\]|\\[dDwWsS]|\.)([*+])\$")
 
 
 def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """A string: its pattern when it translates (with its lengths where the pattern is one class
-    repeated), else its format, else its length bounds."""
+    """A string: its pattern when it translates (with its lengths: a run of one class repeated so
+    many times, else the pattern's automaton crossed with them where that is in reach), else its
+    format, else its length bounds."""
     low, high = e.counts(schema, path, "minLength", "maxLength")
     pattern, fmt = schema.get("pattern"), schema.get("format")
     run = _ONE_CLASS_RUN.fullmatch(pattern) if isinstance(pattern, str) and fmt is None else None
@@ -45,7 +47,11 @@ def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         except Untranslatable as exc:
             e.loose(key_path(path, "pattern"), f"not translated ({exc}): any string")
         else:
-            for keyword in ("minLength", "maxLength", "format"):
+            lengths = "minLength" in schema or "maxLength" in schema
+            counted = _within(e, pattern, low, high, name, path) if lengths else None
+            if counted is not None:
+                content = counted or repeat("stringChar", low, high)  # "": every string matches the pattern
+            for keyword in ("format",) if counted is not None else ("minLength", "maxLength", "format"):
                 if keyword in schema:
                     e.loose(key_path(path, keyword), "beside a pattern: left to the validator")
             return e.rule(name, f'"\\"" {content} "\\""')
@@ -110,6 +116,17 @@ def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         return e.rule(name, number_range(low, high, low_open, high_open, places))
     except ValueError:
         raise Unsatisfiable(path, f"no number lies between {low} and {high}") from None
+
+
+def _within(e: Walk, pattern: str, low: int, high: int | None, name: str, path: str) -> str | None:
+    """The pattern crossed with the lengths (see :func:`~gbnf.compiler._lengths.pattern_within`;
+    "" where every string matches the pattern), or None where that is out of reach."""
+    try:
+        return pattern_within(e.table, pattern, low, high, name) or ""
+    except Untranslatable:
+        return None
+    except ValueError as exc:
+        raise Unsatisfiable(key_path(path, "pattern"), str(exc)) from None
 
 
 def _multiples(e: Walk, step: int, low: int | None, high: int | None, name: str, path: str) -> str | None:

@@ -128,9 +128,11 @@ _ESCAPED: Ranges = [(0x00, 0x1F), (0x22, 0x22), (0x5C, 0x5C)]
 """The characters a JSON string always writes as escapes."""
 
 
-def _searched(option: str) -> str | None:
+def _searched(option: str, cycles: bool = False) -> str | None:
     """A regex of the strings ``re.search`` finds a match of ``option`` (one top-level
-    alternative of a pattern, anchored at its own ends) in; None when that is every string."""
+    alternative of a pattern, anchored at its own ends) in; None when that is every string.
+    Unless ``cycles`` (the automaton will be written with rules that refer to each other), an
+    unanchored option of several characters is :class:`Untranslatable`."""
     if _UNSUPPORTED.search(option):
         raise Untranslatable(f"regex syntax the automaton does not carry in {option!r}")
     start, end = option.startswith("^"), option.endswith("$") and not option.endswith("\\$")
@@ -143,7 +145,7 @@ def _searched(option: str) -> str | None:
         body = re.sub(r"^\.\*\??", "", body)
     if not (start and end) and _matches_empty(body):
         return None  # an empty match at the start or the end of any string
-    if not start and not _ONE_ATOM.fullmatch(body):
+    if not start and not cycles and not _ONE_ATOM.fullmatch(body):
         raise Untranslatable(f"{option!r} may match anywhere: its automaton loops through several states")
     return ("" if start else "[\\s\\S]*") + f"(?:{_ecma(body)})" + ("" if end else "[\\s\\S]*")
 
