@@ -19,7 +19,7 @@ def multiples(table: RuleTable, step: int, low: int | None, high: int | None, na
     :data:`MOST_REMAINDERS` rules, or the multiples run on past a bound of more than a step.
     Raises ValueError when no multiple lies between the bounds."""
     if low is not None and high is not None:
-        return _listed(step, low, high)
+        return _spelled_out(step, low, high)
     if (low is not None and low > step) or (high is not None and high < -step):
         return None  # from far off zero on to infinity: not a few rules
     classes = _remainder_classes(step)
@@ -40,14 +40,14 @@ def multiples(table: RuleTable, step: int, low: int | None, high: int | None, na
     if zero:
         options.append('"0"')
     if between[0] <= between[1]:
-        listed = _listed(step, *between)
+        listed = _spelled_out(step, *between)
         if listed is None:
             return None
         options.append(listed)
     return " | ".join(options)
 
 
-def _listed(step: int, low: int, high: int) -> str | None:
+def _spelled_out(step: int, low: int, high: int) -> str | None:
     """The multiples of ``step`` from ``low`` to ``high`` as literals; None past :data:`MOST_LISTED`."""
     first, last = -(-low // step), high // step
     if first > last:
