@@ -43,15 +43,31 @@ leaves = st.one_of(
                     "^$|^[0-9]{1,3}$", "(^x.+)|(^y)", "^a|b$"]).map(
         lambda p: {"type": "string", "pattern": p}),
     st.sampled_from(["date", "date-time", "ipv4", "time"]).map(lambda f: {"type": "string", "format": f}),
+    st.tuples(st.sampled_from(["^[a-z]{1,5}$", "ab", "x+y?", '^[^"]*$', "^[a-z]+(-[a-z0-9]+)*$"]),
+              st.integers(0, 3), st.integers(0, 4)).map(
+        lambda t: {"type": "string", "pattern": t[0], "minLength": t[1], "maxLength": max(t[1], 2) + t[2]}),
+    st.tuples(st.integers(2, 24), st.sampled_from([None, 0, 1, -5])).map(
+        lambda t: {"type": "integer", "multipleOf": t[0]} | ({} if t[1] is None else {"minimum": t[1]})),
 )
 
 
-def _objects(children: st.SearchStrategy) -> st.SearchStrategy:
+def _objects(children: st.SearchStrategy, dependent: str) -> st.SearchStrategy:
+    """Objects, some with a key that needs another (``dependent``: the keyword's name in the
+    draft the test's validator reads) or a pair of keys that may not both be there."""
     def with_required(props: dict) -> st.SearchStrategy:
-        required = st.lists(st.sampled_from(sorted(props)), unique=True) if props else st.just([])
+        keys = sorted(props)
+        required = st.lists(st.sampled_from(keys), unique=True) if props else st.just([])
         extra = st.one_of(st.just(False), st.just(True), children)
-        return st.tuples(required, extra).map(lambda t: {"type": "object", "properties": props, "required": t[0],
-                                                         "additionalProperties": t[1]})
+        pairs = st.lists(st.sampled_from(keys), min_size=2, max_size=2, unique=True) if len(keys) > 1 else st.none()
+        rules = st.one_of(st.just({}), pairs.map(lambda p: {dependent: {p[0]: [p[1]]}} if p else {}),
+                          pairs.map(lambda p: {"not": {"required": p}} if p else {}))
+        def build(t: tuple) -> dict:
+            required, extra, rule = t
+            if set(rule.get("not", {}).get("required", [None])) <= set(required):
+                rule = {}  # both keys required and not both there: no object would be valid
+            return {"type": "object", "properties": props, "required": required, "additionalProperties": extra, **rule}
+
+        return st.tuples(required, extra, rules).map(build)
 
     return st.dictionaries(names, children, max_size=4).flatmap(with_required)
 
@@ -61,10 +77,10 @@ def _extend(children: st.SearchStrategy, tuples: bool) -> st.SearchStrategy:
         lambda t: {"type": "array", "items": t[0], "minItems": t[1], "maxItems": t[1] + t[2]})
     unions = st.lists(children, min_size=2, max_size=3).map(lambda branches: {"anyOf": branches})
     if not tuples:
-        return st.one_of(_objects(children), arrays, unions)
+        return st.one_of(_objects(children, "dependencies"), arrays, unions)
     prefixed = st.tuples(st.lists(children, min_size=1, max_size=3), st.one_of(st.just(False), children)).map(
         lambda t: {"type": "array", "prefixItems": t[0], "items": t[1]})
-    return st.one_of(_objects(children), arrays, unions, prefixed)
+    return st.one_of(_objects(children, "dependentRequired"), arrays, unions, prefixed)
 
 
 # hypothesis-jsonschema draws instances with draft-7 semantics, so the schemas it gets have no
