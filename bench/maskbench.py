@@ -27,12 +27,16 @@ from typing import Any
 from bench.realworld import in_workers
 from gbnf.compiler import MAX_DEPTH
 
+UNSATISFIABLE = "no value is valid: the compiler says so (Unsatisfiable), and no test has a valid instance"
+"""The outcome of a schema no value satisfies: not a pass (there is no grammar), but no engine's
+grammar could accept anything there either."""
+
 
 def _worker(paths: Any, results: Any, max_depth: int) -> None:
     import jsonschema
 
     from gbnf.compiler import compile_schema_grammar, in_grammar_order
-    from gbnf.errors import GbnfError, GrammarError, InvalidCall
+    from gbnf.errors import GbnfError, GrammarError, InvalidCall, Unsatisfiable
     from gbnf.read import checked_json
     from gbnf.testing import llamacpp_oracle, llguidance_oracle
 
@@ -47,6 +51,10 @@ def _worker(paths: Any, results: Any, max_depth: int) -> None:
             engine.check(grammar.text)
         except GrammarError as exc:
             return row | {"outcome": "refused by llama.cpp", "error": str(exc)[:200]}
+        except Unsatisfiable as exc:
+            if not any(test["valid"] for test in tests):  # said rightly; no instance can pass
+                return row | {"outcome": UNSATISFIABLE, "error": str(exc)[:200]}
+            return row | {"outcome": "a clear error (GbnfError)", "error": str(exc)[:200]}
         except GbnfError as exc:
             return row | {"outcome": "a clear error (GbnfError)", "error": str(exc)[:200]}
         try:
@@ -94,7 +102,9 @@ def markdown(rows: list[dict[str, Any]], root: Path, max_depth: int) -> str:
              f"**{passed} pass ({100 * passed / max(len(rows), 1):.1f}%)**;",
              f"{ordered} more pass when each valid instance has its members in the schema's order "
              f"(what decoding under the grammar writes): {passed + ordered} "
-             f"({100 * (passed + ordered) / max(len(rows), 1):.1f}%)", "",
+             f"({100 * (passed + ordered) / max(len(rows), 1):.1f}%)"
+             + (f"; {outcomes[UNSATISFIABLE]} more are schemas no value satisfies, said so" if outcomes[UNSATISFIABLE]
+                else ""), "",
              "| outcome | schemas |", "|---|---|"]
     lines += [f"| {outcome} | {n} |" for outcome, n in outcomes.most_common()]
     lines += ["", "| instances decided wrongly by the grammar | count |", "|---|---|"]
