@@ -153,6 +153,8 @@ def test_dependencies_and_not_of_keys_or_types_are_exact(engine):
     assert verdicts(engine, many, {"a": 1}, {"a": 1, "z": 2}) == [True, True]
     with pytest.raises(Unsatisfiable):
         compile_schema_grammar({"not": {"description": "anything"}})
+    nothing = {"type": "integer", "not": {"allOf": [{"type": "string"}, {"type": "integer"}]}}  # not of no value
+    assert verdicts(engine, nothing, 1) == [True]
     with pytest.raises(SchemaError, match="dependentRequired.a"):
         compile_schema_grammar({"dependentRequired": {"a": "b"}})
 

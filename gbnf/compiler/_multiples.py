@@ -20,31 +20,23 @@ def multiples(table: RuleTable, step: int, low: int | None, high: int | None, na
     Raises ValueError when no multiple lies between the bounds."""
     if low is not None and high is not None:
         return _spelled_out(step, low, high)
+    sign, zero, between = '"-"? ', True, (0, -1)  # unbounded: either sign, 0, nothing listed
+    if low is not None:  # the positive multiples, 0, and the negative ones down to low
+        sign, zero, between = "", low <= 0, (low, -step)
+    elif high is not None:  # the negative multiples, 0, and the positive ones up to high
+        sign, zero, between = '"-" ', high >= 0, (step, high)
     if (low is not None and low > step) or (high is not None and high < -step):
         return None  # from far off zero on to infinity: not a few rules
+    listed = _spelled_out(step, *between) if between[0] <= between[1] else ""
     classes = _remainder_classes(step)
-    if classes is None:
+    if listed is None or classes is None:
         return None
     names = [table.reserve(f"{name}Mod") for _ in range(max(classes) + 1)]
     for cls in range(len(names)):
         r = classes.index(cls)
         table.define(names[cls], " | ".join(_digits_to(classes, names, r, range(10)) + (['""'] if r == 0 else [])))
     magnitude = " | ".join(_digits_to(classes, names, 0, range(1, 10)))
-    if low is None and high is None:
-        return f'"-"? ("0" | {magnitude})'
-    if low is not None:  # the positive multiples, 0, and the negative ones down to low
-        options, zero, between = [f"({magnitude})"], low <= 0, (low, -step)
-    else:  # the negative multiples, 0, and the positive ones up to high
-        assert high is not None
-        options, zero, between = [f'"-" ({magnitude})'], high >= 0, (step, high)
-    if zero:
-        options.append('"0"')
-    if between[0] <= between[1]:
-        listed = _spelled_out(step, *between)
-        if listed is None:
-            return None
-        options.append(listed)
-    return " | ".join(options)
+    return " | ".join([f"{sign}({magnitude})", *(['"0"'] if zero else []), *([listed] if listed else [])])
 
 
 def _spelled_out(step: int, low: int, high: int) -> str | None:

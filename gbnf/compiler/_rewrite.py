@@ -1,8 +1,10 @@
 """Keywords the grammar holds once rewritten in keywords it has: ``dependentRequired``,
 ``dependentSchemas`` and draft 4's ``dependencies`` become a union per key (the key absent,
 or present with what it needs), ``not`` of required keys a union of which key is absent,
-``not`` of types the types left, and ``not`` of a boolean nothing or everything. Pure functions, used by
-:func:`~gbnf.compiler._canonical.canonicalize`; what stays as written goes to the validator."""
+``not`` of types the types left, ``not`` of a boolean nothing or everything, and a ``oneOf``
+over required keys a union per branch of the keys the others need that it lacks. Pure
+functions, used by :func:`~gbnf.compiler._canonical.canonicalize` and the emitter's unions;
+what stays as written goes to the validator."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ def rewrite(schema: dict[str, Any], path: str) -> dict[str, Any]:
         found.append((from_lists, union))
     elif listed:
         found = [one for one in found if not one[0] & from_lists]
-    if math.prod(len(union) for _, union in found) > MOST_BRANCHES:  # all of them stay as written, so
+    if math.prod(len(alternatives) for _, alternatives in found) > MOST_BRANCHES:  # all of them stay as written, so
         found = [one for one in found if len(one[1]) == 1]  # a branch read again decides alike
     done = set().union(*(keywords for keywords, _ in found))
     rest = {k: v for k, v in schema.items() if k not in REWRITTEN}
@@ -131,7 +133,10 @@ def _not(value: Any, path: str) -> Union | None:
         return [True]
     if not isinstance(value, dict) or not all(isinstance(p, dict) for p in value.get("allOf", [])):
         return None
-    inner = merge_all_of([value], "not") if "allOf" in value else value
+    try:
+        inner = merge_all_of([value], "not") if "allOf" in value else value
+    except Unsatisfiable:
+        return [True]  # not of a schema no value matches: every value
     said = set(inner) - ANNOTATIONS
     if said == {"required"} and inner["required"] and all(isinstance(k, str) for k in inner["required"]):
         return _keys_missing(list(dict.fromkeys(inner["required"])))
