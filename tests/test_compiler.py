@@ -576,7 +576,7 @@ def test_keys_matching_no_pattern_take_additional_properties(engine):
 
 
 def test_keys_matching_no_pattern_are_left_to_the_validator_past_what_an_automaton_holds():
-    for pattern in ("netdir_(a|b)", "(?=a)b", "^a|b$"):
+    for pattern in ("(?=a)b", "(a)\\1"):
         grammar = compile_schema_grammar({**UNDECLARED, "patternProperties": {pattern: {"type": "string"}}})
         assert [spot for spot in grammar.looser if "matching no pattern" in spot], pattern
     many = {f"property_{i:04d}": {"type": "string"} for i in range(300)}  # 3,900 characters of keys
@@ -584,13 +584,15 @@ def test_keys_matching_no_pattern_are_left_to_the_validator_past_what_an_automat
     assert [spot for spot in grammar.looser if "matching no pattern" in spot]
 
 
-@given(st.sampled_from(["^[a-c]+$", "^x-", "b", "^a.?$", "c$", "^(ab|ba)$"]), st.text("abcx-\n", max_size=5))
+@given(st.sampled_from(["^[a-c]+$", "^x-", "b", "^a.?$", "c$", "^(ab|ba)$", "a(b|c)", "x-?a", "^a|b$"]),
+       st.text("abcx-\n", max_size=5))
 @settings(deadline=None)
 def test_a_key_takes_the_schema_of_the_patterns_it_matches_or_additional_properties(engine, pattern, key):
     assume(not key.endswith("\n"))  # Python's $ matches before a final newline too; ECMA-262's (the grammar's) does not
     schema = {**UNDECLARED, "patternProperties": {pattern: {"type": "string"}}}
     grammar = compile_schema_grammar(schema)
-    exact = not [spot for spot in grammar.looser if "matching no pattern" in spot]  # "c$" has a cycle of two states
+    exact = not [spot for spot in grammar.looser if "matching no pattern" in spot]
+    assert exact, pattern  # an unanchored pattern's automaton loops through several states: rules in a cycle
     for value in ("s", 1):
         instance = {key: value}
         valid = jsonschema.Draft202012Validator(schema).is_valid(instance)

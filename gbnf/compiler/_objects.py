@@ -8,11 +8,12 @@ import math
 import re
 from typing import Any
 
+from gbnf.compiler._automaton import automaton_rule
 from gbnf.compiler._literals import class_char, gbnf_literal, repeat
 from gbnf.compiler._regex import pattern_to_gbnf
 from gbnf.compiler._rules import rule_word
 from gbnf.compiler._schema import key_path
-from gbnf.compiler._unmatched import unmatched, unmatched_rule
+from gbnf.compiler._unmatched import unmatched
 from gbnf.compiler._walk import Walk
 from gbnf.errors import Unsatisfiable, Untranslatable
 
@@ -123,7 +124,7 @@ def _unmatched_key(e: Walk, schema: dict[str, Any], declared: list[str], name: s
         e.loose(where, f"keys matching no pattern: left to the validator (past {KEY_NODES} key rules in one schema)")
         return _key(e, schema, declared, name, path)
     e.key_nodes += len(states)
-    start = unmatched_rule(states, lambda i, body: e.rule(f"{name}KeyText", body))
+    start = automaton_rule(states, e.table, f"{name}KeyText")
     return e.rule(f"{name}Key", f'"\\"" {start} "\\""')
 
 
