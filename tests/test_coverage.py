@@ -114,6 +114,17 @@ def test_member_counts_beside_declared_members(engine):
         compile_schema_grammar(two)
     assert compile_schema_grammar({**some, "minProperties": 2}).looser == ("minProperties: left to the validator",)
     assert verdicts(engine, {**some, "minProperties": 0, "maxProperties": 0}, {}, {"a": 1}) == [True, False]
+    open_all_required = {**some, "additionalProperties": True, "required": ["a", "b"], "minProperties": 3,
+                         "maxProperties": 4}  # the undeclared members after the required ones, counted
+    assert not compile_schema_grammar(open_all_required).looser
+    assert verdicts(engine, open_all_required, {"a": 1, "b": "x"}, {"a": 1, "b": "x", "c": 0},
+                    {"a": 1, "b": "x", "c": 0, "d": 0}, {"a": 1, "b": "x", "c": 0, "d": 0, "e": 0}) == [
+        False, True, True, False]
+    only_required = {**some, "additionalProperties": True, "required": ["a"], "maxProperties": 1}
+    assert not compile_schema_grammar(only_required).looser
+    assert verdicts(engine, only_required, {"a": 1}, {"a": 1, "b": "x"}, {"a": 1, "c": 0}) == [True, False, False]
+    with pytest.raises(Unsatisfiable, match="maxProperties"):
+        compile_schema_grammar({**some, "required": ["a", "b"], "minProperties": 0, "maxProperties": 1})
 
 
 def test_one_of_required_keys_is_exclusive(engine):

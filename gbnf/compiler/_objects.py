@@ -64,6 +64,16 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         more = repeat(f"{spacing.sep(level)} {extra}", max(low - 1, 0), None if high is None else high - 1)
         inner = f"{spacing.open(level)} {extra}{more}".strip() + spacing.close(level)
         return e.rule(name, f'"{{"{spacing.lead()} {inner if low else f"({inner})?"} "}}"')
+    if high is not None and high < required_pairs:
+        raise Unsatisfiable(key_path(path, "maxProperties"), "fewer members than the required ones")
+    if high == required_pairs:  # room for the required members only
+        pairs, extra = [pair for pair in pairs if pair[1]], None
+    if extra is not None and required_pairs == len(pairs) and (low > required_pairs or high is not None):
+        sep = spacing.sep(level)  # every declared member required: undeclared ones after them, counted
+        fixed = f" {sep} ".join(kv for kv, _ in pairs)
+        more = repeat(f"{sep} {extra}", max(low - required_pairs, 0), None if high is None else high - required_pairs)
+        inner = f"{spacing.open(level)} {fixed}{more}".strip() + spacing.close(level)
+        return e.rule(name, f'"{{"{spacing.lead()} {inner} "}}"')
     if extra is not None:
         pairs.append((extra, False))
     if low > max(required_pairs, 1):  # 1: no empty object; up to the required members: always
