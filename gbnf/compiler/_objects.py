@@ -38,16 +38,11 @@ llguidance's symbol table (65,525)."""
 def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
     """An object: its declared members, then undeclared ones where allowed."""
     spacing, level = e.spacing, e.base + depth
-    props = dict(schema.get("properties") or {})
+    declared = schema.get("properties") or {}
     required = [k for k in schema.get("required", []) if isinstance(k, str)]
-    patterns = schema.get("patternProperties")
-    undeclared = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
-    for key in required:  # a required key no property declares: an undeclared member, placed here
-        props.setdefault(key, True if _claimed(key, patterns) else undeclared)  # with a pattern's schema below
+    props = {key: _member_schema(e, schema, key, path) for key in dict.fromkeys([*declared, *required])}
     pairs: list[tuple[str, bool]] = []
     for key, sub in props.items():
-        if patterns:
-            sub = _with_patterns(e, sub, key, patterns, path)
         visit = e.visit if key in required else e.visit_or_none  # an optional key no value fits is left out
         value = visit(sub, name + rule_word(key), key_path(path, key), depth + 1)
         if value is None:
@@ -60,20 +55,13 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         if low or required_pairs:
             raise Unsatisfiable(key_path(path, "minProperties" if low else "required"), "no member is allowed")
         return e.rule(name, f'"{{"{spacing.lead()} "}}"')
-    if not pairs:
-        more = repeat(f"{spacing.sep(level)} {extra}", max(low - 1, 0), None if high is None else high - 1)
-        inner = f"{spacing.open(level)} {extra}{more}".strip() + spacing.close(level)
-        return e.rule(name, f'"{{"{spacing.lead()} {inner if low else f"({inner})?"} "}}"')
     if high is not None and high < required_pairs:
         raise Unsatisfiable(key_path(path, "maxProperties"), "fewer members than the required ones")
     if high == required_pairs:  # room for the required members only
         pairs, extra = [pair for pair in pairs if pair[1]], None
-    if extra is not None and required_pairs == len(pairs) and (low > required_pairs or high is not None):
-        sep = spacing.sep(level)  # every declared member required: undeclared ones after them, counted
-        fixed = f" {sep} ".join(kv for kv, _ in pairs)
-        more = repeat(f"{sep} {extra}", max(low - required_pairs, 0), None if high is None else high - required_pairs)
-        inner = f"{spacing.open(level)} {fixed}{more}".strip() + spacing.close(level)
-        return e.rule(name, f'"{{"{spacing.lead()} {inner} "}}"')
+    if extra is not None and required_pairs == len(pairs) and (not pairs or low > required_pairs or high is not None):
+        members = _counted(e, [kv for kv, _ in pairs], extra, low, high, level)
+        return e.rule(name, f'"{{"{spacing.lead()} {members} "}}"')
     if extra is not None:
         pairs.append((extra, False))
     if low > max(required_pairs, 1):  # 1: no empty object; up to the required members: always
@@ -82,6 +70,16 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         e.loose(key_path(path, "maxProperties"), "left to the validator")
     members = _members(e, pairs, extra, name, level, nonempty=low >= 1)
     return e.rule(name, f'"{{"{spacing.lead()} {members} "}}"')
+
+
+def _counted(e: Walk, fixed: list[str], extra: str, low: int, high: int | None, level: int) -> str:
+    """Members ``fixed`` (every declared one, all required), then undeclared ones (``extra``),
+    ``low`` to ``high`` members in all; with no declared member, the object may be empty
+    where ``low`` allows."""
+    sep, head = e.spacing.sep(level), fixed or [extra]  # no declared member: the first undeclared one
+    more = repeat(f"{sep} {extra}", max(low - len(head), 0), None if high is None else high - len(head))
+    inner = f"{e.spacing.open(level)} {f' {sep} '.join(head)}{more}".strip() + e.spacing.close(level)
+    return inner if fixed or low else f"({inner})?"
 
 
 def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: str,
@@ -138,24 +136,21 @@ def _unmatched_key(e: Walk, schema: dict[str, Any], declared: list[str], name: s
     return e.rule(f"{name}Key", f'"\\"" {start} "\\""')
 
 
-def _claimed(key: str, patterns: dict[str, Any] | None) -> bool:
-    """Whether a ``patternProperties`` pattern matches ``key`` (then additionalProperties does not apply)."""
-    try:
-        return any(re.search(pattern, key) for pattern in patterns or {})
-    except (re.error, TypeError):
-        return True  # not read as a regex: the validator decides
-
-
-def _with_patterns(e: Walk, sub: Any, key: str, patterns: dict[str, Any], path: str) -> Any:
-    """A declared member's schema, with the schemas of the ``patternProperties`` its key matches
-    (as the validator matches them: Python's ``re.search``)."""
-    matched = []
-    for pattern, pattern_schema in patterns.items():
+def _member_schema(e: Walk, schema: dict[str, Any], key: str, path: str) -> Any:
+    """A member's schema: its property's (for a required key no property declares, the
+    ``additionalProperties`` schema, unless a pattern claims the key), with the schemas of the
+    ``patternProperties`` its key matches (as the validator matches them: Python's ``re.search``)."""
+    matched, unsure = [], False
+    for pattern, pattern_schema in (schema.get("patternProperties") or {}).items():
         try:
             if re.search(pattern, key):
                 matched.append(pattern_schema)
         except (re.error, TypeError):
+            unsure = True
             e.loose(key_path(path, f"/{pattern}/"), f"not read as a regex: {key!r} may match it; left to the validator")
+    declared = schema.get("properties") or {}
+    sub = (declared[key] if key in declared else True if matched or unsure
+           else schema.get("additionalProperties", schema.get("unevaluatedProperties", True)))
     return {"allOf": [sub, *matched]} if matched else sub
 
 
