@@ -8,20 +8,68 @@ leave over (:mod:`~gbnf.compiler._unmatched`) and for a pattern within lengths
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import interegular
 from interegular.fsm import FSM, anything_else
 from interegular.fsm import State as Node
 
-from gbnf.compiler._regex import _CLASS_ESCAPES, MAX_CODE, Ranges, _negate, _subtract, class_body, ranges_to_gbnf
+from gbnf.compiler._regex import (
+    _CLASS_ESCAPES,
+    MAX_CODE,
+    Ranges,
+    _alternatives,
+    _negate,
+    _subtract,
+    class_body,
+    ranges_to_gbnf,
+)
 from gbnf.compiler._rules import RuleTable
 from gbnf.errors import Untranslatable
 
 MOST_STATES = 300
 """The most automaton states (so rules) one language may take."""
+MOST_PATTERN_CHARS = 200
+"""The longest patterns (in all) an automaton is built for: building one takes time that grows
+fast with a pattern's groups and counts."""
+MOST_LITERAL_CHARS = 2000
+"""The most characters of literal strings (in all) an automaton is built around."""
 _UNSUPPORTED = re.compile(r"\\[bBAZGz]|\(\?[=!<]|\\[1-9]|\(\?[a-zA-Z]")
 """Syntax whose meaning the automaton does not carry: word boundaries, string anchors,
 lookarounds, backreferences, inline flags."""
+
+
+def search_machine(patterns: Sequence[str], literals: Sequence[str] = ()) -> FSM | None:
+    """The automaton of the strings in which ``re.search`` finds a match of one of ``patterns``,
+    or that equal one of ``literals``; None when that is every string (one alternative of a
+    pattern matches the empty string unanchored). :class:`Untranslatable` where a pattern is out
+    of the automaton's reach, or past :data:`MOST_PATTERN_CHARS` / :data:`MOST_LITERAL_CHARS`."""
+    options, refused = [], None
+    for option in (option for pattern in patterns for option in _alternatives(pattern)):
+        try:
+            read = searched(option)
+        except Untranslatable as exc:
+            refused = exc
+            continue
+        if read is None:  # every string matches, whatever the other options are
+            return None
+        options.append(read)
+    if refused is not None:
+        raise refused
+    if sum(map(len, patterns)) > MOST_PATTERN_CHARS or sum(map(len, literals)) > MOST_LITERAL_CHARS:
+        raise Untranslatable(f"more than {MOST_PATTERN_CHARS} characters of patterns or {MOST_LITERAL_CHARS} of "
+                             "declared keys")
+    options += [re.escape(literal) for literal in literals]
+    return build(options)
+
+
+def build(regexes: Sequence[str]) -> FSM:
+    """The automaton of the strings that fully match one of ``regexes`` (interegular's syntax)."""
+    try:
+        return interegular.parse_pattern("|".join(f"(?:{regex})" for regex in regexes)).to_fsm()
+    except Exception as exc:  # interegular's parse and build errors have no common base
+        raise Untranslatable(f"not read as an automaton: {exc}") from None
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,8 @@ from __future__ import annotations
 
 import functools
 
-import interegular
-
-from gbnf.compiler._automaton import State, automaton_rule, machine_states, searched
-from gbnf.compiler._regex import _alternatives
+from gbnf.compiler._automaton import State, automaton_rule, build, machine_states, search_machine
 from gbnf.compiler._rules import RuleTable
-from gbnf.compiler._unmatched import MOST_PATTERN_CHARS
 from gbnf.errors import Untranslatable
 
 MOST_LENGTH = 128
@@ -35,15 +31,10 @@ def pattern_within(table: RuleTable, pattern: str, low: int, high: int | None, n
 
 @functools.lru_cache(maxsize=256)
 def _states(pattern: str, low: int, high: int | None) -> tuple[State, ...] | None:
-    if len(pattern) > MOST_PATTERN_CHARS or (high or low) > MOST_LENGTH:
-        raise Untranslatable(f"a pattern of more than {MOST_PATTERN_CHARS} characters, or a length past {MOST_LENGTH}")
-    options = [searched(option) for option in _alternatives(pattern)]
-    if None in options:
+    if (high or low) > MOST_LENGTH:
+        raise Untranslatable(f"a length past {MOST_LENGTH}")
+    matching = search_machine((pattern,))
+    if matching is None:
         return None
-    counted = f"[\\s\\S]{{{low},{'' if high is None else high}}}"
-    try:
-        matching = interegular.parse_pattern("|".join(f"(?:{option})" for option in options)).to_fsm()
-        machine = (matching & interegular.parse_pattern(counted).to_fsm()).reduce()
-    except Exception as exc:  # interegular's parse and build errors have no common base
-        raise Untranslatable(f"not read as an automaton: {exc}") from None
-    return machine_states(machine)
+    counted = build([f"[\\s\\S]{{{low},{'' if high is None else high}}}"])
+    return machine_states((matching & counted).reduce())
