@@ -8,24 +8,25 @@ from __future__ import annotations
 import functools
 
 from gbnf.compiler._automaton import State, automaton_rule, build, machine_states, search_machine
+from gbnf.compiler._literals import repeat
 from gbnf.compiler._rules import RuleTable
-from gbnf.errors import Untranslatable
+from gbnf.compiler._schema import key_path
+from gbnf.errors import Unsatisfiable, Untranslatable
 
 MOST_LENGTH = 128
 """The longest bound crossed with a pattern: the states grow with it (past it, the validator
 checks the length)."""
 
 
-def pattern_within(table: RuleTable, pattern: str, low: int, high: int | None, name: str) -> str | None:
+def pattern_within(table: RuleTable, pattern: str, low: int, high: int | None, name: str, path: str) -> str:
     """The GBNF of a JSON string's content that matches ``pattern`` and has ``low`` to ``high``
-    characters (an escape is one), or None where every string matches the pattern (the
-    lengths alone then decide). :class:`Untranslatable` where the automaton is out of reach;
-    ValueError when no string of those lengths matches."""
+    characters (an escape is one). :class:`Untranslatable` where the automaton is out of reach;
+    :class:`Unsatisfiable` (at ``path``'s ``pattern``) when no string of those lengths matches."""
     states = _states(pattern, low, high)
-    if states is None:
-        return None
+    if states is None:  # every string matches the pattern: the lengths alone decide
+        return repeat("stringChar", low, high)
     if not states:
-        raise ValueError("no string of this length matches the pattern")
+        raise Unsatisfiable(key_path(path, "pattern"), "no string of this length matches the pattern")
     return automaton_rule(states, table, f"{name}Text")
 
 

@@ -4,8 +4,12 @@ can tell apart), or, between two bounds, the multiples listed."""
 
 from __future__ import annotations
 
+import functools
+
 from gbnf.compiler._literals import class_char
 from gbnf.compiler._rules import RuleTable
+from gbnf.compiler._schema import key_path
+from gbnf.errors import Unsatisfiable
 
 MOST_REMAINDERS = 100
 """The most rules one step's automaton may take; past it, the step is left to the validator."""
@@ -13,13 +17,13 @@ MOST_LISTED = 256
 """The most multiples written out between two bounds."""
 
 
-def multiples(table: RuleTable, step: int, low: int | None, high: int | None, name: str) -> str | None:
+def multiples(table: RuleTable, step: int, low: int | None, high: int | None, name: str, path: str) -> str | None:
     """GBNF for the multiples of ``step`` (> 1) from ``low`` to ``high`` (None: unbounded), or
     None where that takes more than :data:`MOST_LISTED` listed values or
     :data:`MOST_REMAINDERS` rules, or the multiples run on past a bound of more than a step.
-    Raises ValueError when no multiple lies between the bounds."""
+    :class:`Unsatisfiable` (at ``path``'s ``multipleOf``) when no multiple lies between the bounds."""
     if low is not None and high is not None:
-        return _spelled_out(step, low, high)
+        return _spelled_out(step, low, high, path)
     sign, zero, between = '"-"? ', True, (0, -1)  # unbounded: either sign, 0, nothing listed
     if low is not None:  # the positive multiples, 0, and the negative ones down to low
         sign, zero, between = "", low <= 0, (low, -step)
@@ -27,7 +31,7 @@ def multiples(table: RuleTable, step: int, low: int | None, high: int | None, na
         sign, zero, between = '"-" ', high >= 0, (step, high)
     if (low is not None and low > step) or (high is not None and high < -step):
         return None  # from far off zero on to infinity: not a few rules
-    listed = _spelled_out(step, *between) if between[0] <= between[1] else ""
+    listed = _spelled_out(step, *between, path) if between[0] <= between[1] else ""
     classes = _remainder_classes(step)
     if listed is None or classes is None:
         return None
@@ -39,15 +43,15 @@ def multiples(table: RuleTable, step: int, low: int | None, high: int | None, na
     return " | ".join([f"{sign}({magnitude})", *(['"0"'] if zero else []), *([listed] if listed else [])])
 
 
-def _spelled_out(step: int, low: int, high: int) -> str | None:
+def _spelled_out(step: int, low: int, high: int, path: str) -> str | None:
     """The multiples of ``step`` from ``low`` to ``high`` as literals; None past :data:`MOST_LISTED`."""
     first, last = -(-low // step), high // step
     if first > last:
-        raise ValueError(f"no multiple of {step} lies between {low} and {high}")
+        raise Unsatisfiable(key_path(path, "multipleOf"), f"no multiple of {step} lies between {low} and {high}")
     return None if last - first >= MOST_LISTED else " | ".join(f'"{n * step}"' for n in range(first, last + 1))
 
 
-def _digits_to(classes: list[int], names: list[str], r: int, digits: range) -> list[str]:
+def _digits_to(classes: tuple[int, ...], names: list[str], r: int, digits: range) -> list[str]:
     """From remainder ``r``, one option per rule the next digit leads to: ``[0369] name``."""
     step = len(classes)
     by_target: dict[int, list[int]] = {}
@@ -56,7 +60,8 @@ def _digits_to(classes: list[int], names: list[str], r: int, digits: range) -> l
     return [f"[{''.join(class_char(str(d)) for d in ds)}] {names[t]}" for t, ds in sorted(by_target.items())]
 
 
-def _remainder_classes(step: int) -> list[int] | None:
+@functools.lru_cache(maxsize=256)
+def _remainder_classes(step: int) -> tuple[int, ...] | None:
     """Each remainder's class: remainders no string of further digits tells apart share one
     (Moore's refinement; for 100, the remainders ending in the same digit but 0). None past
     :data:`MOST_REMAINDERS` classes."""
@@ -69,6 +74,6 @@ def _remainder_classes(step: int) -> list[int] | None:
         numbered: dict[tuple[int, ...], int] = {}
         refined = [numbered.setdefault(sig, len(numbered)) for sig in signatures]
         if len(numbered) == count:
-            return refined
+            return tuple(refined)
         classes, count = refined, len(numbered)
     return None

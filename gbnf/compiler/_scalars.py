@@ -50,7 +50,7 @@ def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
             lengths = "minLength" in schema or "maxLength" in schema
             counted = _within(e, pattern, low, high, name, path) if lengths else None
             if counted is not None:
-                content = counted or repeat("stringChar", low, high)  # "": every string matches the pattern
+                content = counted
             for keyword in ("format",) if counted is not None else ("minLength", "maxLength", "format"):
                 if keyword in schema:
                     e.loose(key_path(path, keyword), "beside a pattern: left to the validator")
@@ -78,7 +78,7 @@ def emit_integer(e: Walk, schema: dict[str, Any], name: str, path: str, depth: i
     step = decimal_step(schema)
     whole = 1 if step is None else step[0] // math.gcd(step[0], 10 ** step[1])  # 0.5 or 0.01: every integer
     if whole > 1:
-        body = _multiples(e, whole, low, high, name, path)
+        body = multiples(e.table, whole, low, high, name, path)
         if body is not None:
             return e.rule(name, body)
     if "multipleOf" in schema and (step is None or whole > 1):
@@ -98,7 +98,7 @@ def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
     (low, low_open), (high, high_open) = numeric_bounds(schema)
     step = decimal_step(schema)
     if step is not None and step[1] == 0 and step[0] > 1:  # whole multiples, a fraction of zeros allowed
-        body = _multiples(e, step[0], *integer_bounds(schema), name, path)
+        body = multiples(e.table, step[0], *integer_bounds(schema), name, path)
         if body is not None:
             return e.rule(name, f'({body}) ("." "0"+)?')
     places = step[1] if step is not None and step[0] == 1 else None
@@ -119,22 +119,12 @@ def emit_number(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
 
 
 def _within(e: Walk, pattern: str, low: int, high: int | None, name: str, path: str) -> str | None:
-    """The pattern crossed with the lengths (see :func:`~gbnf.compiler._lengths.pattern_within`;
-    "" where every string matches the pattern), or None where that is out of reach."""
+    """The pattern crossed with the lengths (:func:`~gbnf.compiler._lengths.pattern_within`), or
+    None where that is out of reach."""
     try:
-        return pattern_within(e.table, pattern, low, high, name) or ""
+        return pattern_within(e.table, pattern, low, high, name, path)
     except Untranslatable:
         return None
-    except ValueError as exc:
-        raise Unsatisfiable(key_path(path, "pattern"), str(exc)) from None
-
-
-def _multiples(e: Walk, step: int, low: int | None, high: int | None, name: str, path: str) -> str | None:
-    """:func:`~gbnf.compiler._multiples.multiples`, no multiple in the bounds unsatisfiable."""
-    try:
-        return multiples(e.table, step, low, high, name)
-    except ValueError as exc:
-        raise Unsatisfiable(key_path(path, "multipleOf"), str(exc)) from None
 
 
 def _on_grid(bound: Decimal | None, is_open: bool, places: int, rounding: Callable[[Decimal], int]
