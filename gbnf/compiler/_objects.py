@@ -40,7 +40,9 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
     spacing, level = e.spacing, e.base + depth
     declared = schema.get("properties") or {}
     required = [k for k in schema.get("required", []) if isinstance(k, str)]
-    props = {key: _member_schema(e, schema, key, path) for key in dict.fromkeys([*declared, *required])}
+    patterns = schema.get("patternProperties")
+    props = {key: _member_schema(e, schema, key, path) if patterns or key not in declared else declared[key]
+             for key in dict.fromkeys([*declared, *required])}  # the common case at once
     pairs: list[tuple[str, bool]] = []
     for key, sub in props.items():
         visit = e.visit if key in required else e.visit_or_none  # an optional key no value fits is left out
