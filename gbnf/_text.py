@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
+import re
+
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+
 
 def fold(text: str) -> str:
     """``text`` lowercased, with letters and digits only (``"Get-Now "`` -> ``"getnow"``)."""
     return "".join(c for c in text.lower() if c.isalnum())
+
+
+def word_key(text: str) -> str:
+    """``text``'s words, lowercased and one space apart (``"six_months"`` and ``"Six-months"``
+    -> ``"six months"``)."""
+    return _NOT_WORD.sub(" ", text.lower()).strip()
+
+
+def names(text: str, value: str) -> bool:
+    """Whether ``text`` names ``value``: its words appear in ``text`` in a row (loosely, as
+    :func:`word_key` compares them)."""
+    key = word_key(value)
+    return bool(key) and f" {key} " in f" {word_key(text)} "

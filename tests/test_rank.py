@@ -171,6 +171,15 @@ def test_optional_arguments_the_query_says_nothing_about():
     assert unasked(restaurants, "Five vegan places for Thai cuisine, show me 5 results") == ()
 
 
+def test_an_optional_argument_whose_listed_value_the_query_names_is_asked_for():
+    search = Tool("search_papers", "Search papers", {"type": "object", "properties": {
+        "topic": {"type": "string"}, "scope": {"type": "string", "enum": ["all", "recent"]},
+        "kinds": {"type": "array", "items": {"enum": ["peer_reviewed", "preprint"]}}}, "required": ["topic"]})
+    assert unasked(search, "Search all the papers on graphs") == ("kinds",)  # "all" is a stop word to BM25
+    assert unasked(search, "Search papers on graphs, peer-reviewed only") == ("scope",)
+    assert unasked(search, "Search papers on graphs") == ("scope", "kinds")
+
+
 def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool_names_it_too():
     neuron = Tool("calculate_neuronal_activity", "Neuronal activity from an input rate, a weight and a decay rate",
                   {"type": "object", "properties": {"rate": {"type": "number"}, "weight": {"type": "number"},

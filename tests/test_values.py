@@ -12,6 +12,7 @@ def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
     assert '"Hilton' not in found and "CA?" not in found and "in San Francisco" not in found and "in" not in found
     assert "Shape of You" in spans("play Shape of You") and "Portland, OR" in spans("a flight to Portland, OR")
     assert {"gas", "gas-fueled", "2022-2023", "2023", "docs/a.txt"} <= set(spans("a gas-fueled car in 2022-2023 at docs/a.txt"))
+    assert {"/etc/hostname", "/tmp", "-v"} <= set(spans("read /etc/hostname, then ls -v in (/tmp)."))
     assert max(len(s.split()) for s in spans(" ".join(map(str, range(30))))) == 8
     assert spans("") == [] and spans("?! ...") == []
 
@@ -34,6 +35,15 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert props["ratio"]["enum"] == [30]
     assert "enum" not in props["tags"]["items"]  # no stretch fits in 3 characters: left as it was
     assert schema["properties"]["city"] == {"type": "string"}  # the schema itself is untouched
+
+
+def test_copied_narrows_an_enum_to_the_values_the_request_names():
+    schema = {"type": "object", "properties": {
+        "period": {"type": "string", "enum": ["one_year", "six_months", "five_years"]},
+        "unit": {"enum": ["C", "F"]}, "diets": {"type": "array", "items": {"enum": ["Vegan", "Gluten-free", "Keto"]}}}}
+    props = copied(schema, *offered_values(["Vegan and gluten free dishes for the next six months"]))["properties"]
+    assert props["period"]["enum"] == ["six_months"] and props["diets"]["items"]["enum"] == ["Vegan", "Gluten-free"]
+    assert props["unit"] == {"enum": ["C", "F"]}  # none of its values named: left as it was
 
 
 def test_number_runs_stay_within_one_written_list():

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any
 from urllib.parse import unquote
 
 import jsonschema
 from referencing.exceptions import Unresolvable
 
+from gbnf._text import word_key
 from gbnf.errors import SchemaError, Unsatisfiable
 
 TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
@@ -281,18 +283,28 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
 
 
 def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
-           runs: Sequence[Sequence[int | float]] = ()) -> Any:
+           runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = ()) -> Any:
     """``schema`` with every free string one of ``strings``, every free integer or number (no
     enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
     numbers written as one list), where any of them satisfies the part (a part none satisfies
-    stays as it was): values copied from a request, not made up."""
+    stays as it was): values copied from a request, not made up. An enum of strings some of
+    ``strings`` name (loosely: ``six months`` names ``six_months``) is narrowed to those. A
+    number (not an integer) whose description does not say "percent" takes the ``percents``
+    (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05."""
+    keys = {word_key(string) for string in strings} - {""}
+    shares = [float(Decimal(str(number)) / 100) for number in percents]
+    rates = [number for number in numbers if number not in percents] + shares
 
     def copy(out: dict[str, Any]) -> dict[str, Any]:
         kind = out.get("type")
+        listed = out.get("enum")
+        if isinstance(listed, list) and listed and all(isinstance(value, str) for value in listed):
+            named = [value for value in listed if word_key(value) in keys]
+            return {**out, "enum": named} if named else out
         if _free_string(out):
             values: Sequence[Any] = strings
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
-            values = numbers
+            values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
             values = [list(run) for run in runs]
         else:

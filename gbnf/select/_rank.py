@@ -23,6 +23,7 @@ import bm25s
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
+from gbnf._text import names
 from gbnf.tools._tool import Tool
 
 _STEMMER = Stemmer.Stemmer("english")
@@ -171,7 +172,8 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     says nothing about: it has no word of the property's name that no other property's name
     has, and no word of its description and listed values that the tool's name and description
     and the properties' names do not also have. Small models otherwise fill every optional
-    argument with a value nobody gave."""
+    argument with a value nobody gave. An argument whose listed values (an enum, or its
+    items' enum) the query names is asked for (``all`` of ``root_type``)."""
     words = set(terms(query))
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
@@ -182,9 +184,18 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     for key, sub in props.items():
         own = {term for term in names[key] if named[term] == 1}
         own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and not named[term]}
-        if key not in required and not words & own:
+        if key not in required and not words & own and not _names_listed(query, sub):
             left.append(key)
     return tuple(left)
+
+
+def _names_listed(query: str, schema: Any) -> bool:
+    """Whether ``query`` names one of the string values ``schema`` (or its items) lists."""
+    for part in (schema, schema.get("items")) if isinstance(schema, dict) else ():
+        listed = part.get("enum") if isinstance(part, dict) else None
+        if isinstance(listed, list) and any(isinstance(value, str) and names(query, value) for value in listed):
+            return True
+    return False
 
 
 _NUMBER = re.compile(r"(?<![\w.$])-?\$?\d[\d,]*(?:\.\d+)?%?(?!\w)")

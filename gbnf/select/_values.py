@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
@@ -17,9 +18,10 @@ MOST_RUNS = 200
 offers none, and several texts offer their first runs up to this many."""
 
 Number = int | float
-Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...]]
-"""What arguments may be copied from: stretches of words (for strings), numbers, and runs of
-numbers written as one list (for arrays of numbers)."""
+Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...]]
+"""What arguments may be copied from: stretches of words (for strings), numbers, runs of
+numbers written as one list (for arrays of numbers), and the numbers written as percentages
+(``5%``: 5), which a rate may take as a fraction (0.05)."""
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -38,13 +40,19 @@ _WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 7
 _LIST_GAP = re.compile(r"[\s,;\[\]()]*(?:\b(?:and|or)\b[\s,;\[\]()]*)?", re.IGNORECASE)
 """What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets."""
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9, "k": 10**3,
+           "m": 10**6, "b": 10**9}
+_SCALE = re.compile(r"(?i: ?(thousand|million|billion|trillion|bn)\b)|([KMB])\b")
+"""A scale after a number: ``213 million``, ``$1.2M``, ``5K`` (a lowercase ``m`` is metres)."""
+_PERCENT = re.compile(r" ?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 
 
 def spans(text: str, longest: int = LONGEST) -> list[str]:
     """Every stretch of ``text`` from one word to another, up to ``longest`` words, the quotes
     and punctuation at its two ends left off (``in San Francisco, CA?`` gives ``San Francisco``
     and ``San Francisco, CA``); what lies between its words as written. None starts or ends
-    with a lowercase function word (``in San Francisco`` is no value)."""
+    with a lowercase function word (``in San Francisco`` is no value). Each run of text between
+    spaces is a stretch too, slashes and hyphens at its ends kept (``/etc/hostname``)."""
     bounds = []
     for match in _WORD.finditer(text):
         word = match.group()
@@ -55,15 +63,34 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
     words = [text[start:end] for start, end in bounds]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if words[i] not in _NO_START
              for j in range(i, min(i + longest, len(bounds))) if words[j] not in _NO_END)
-    return list(dict.fromkeys(found))
+    whole = (token.strip(_EDGES) for token in text.split())
+    return list(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START)]))
 
 
 def numbers(text: str) -> list[int | float]:
     """The numbers written in ``text``, in order (``1,000,000`` as one number, ``5,10`` as two,
-    ``$5`` and ``5km`` as 5), as JSON reads them; then those written as one word (``two
-    nights``, ``a dozen``), zero to twenty, the tens, a hundred and a thousand."""
-    found = [_read(match.group()) for match in _NUMBER.finditer(text)]
+    ``$5`` and ``5km`` as 5), as JSON reads them, each followed by its value at the scale
+    written after it, if any (``213 million``: 213, then 213000000; ``$1.2M``: 1.2, then
+    1200000); then those written as one word (``two nights``, ``a dozen``), zero to twenty,
+    the tens, a hundred and a thousand."""
+    found: list[Number] = []
+    for match in _NUMBER.finditer(text):
+        found.append(_read(match.group()))
+        scale = _SCALE.match(text, match.end())
+        if scale:
+            found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
     return found + [_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
+
+
+def percents(text: str) -> list[Number]:
+    """The numbers ``text`` writes as percentages (``5%``, ``2.5 percent``), as written."""
+    return [_read(match.group()) for match in _NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
+
+
+def _scaled(number: str, scale: int) -> Number:
+    """``number`` (as written) times ``scale``, exactly: a whole number when it is one."""
+    value = Decimal(number.replace(",", "")) * scale
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
 def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
@@ -91,11 +118,13 @@ def _read(number: str) -> Number:
 
 
 def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
-    """The stretches (:func:`spans`), numbers and runs of numbers (:func:`number_runs`) of
-    ``texts``, in order, each once; no stretch (no number) when there are more than ``most``
-    of them (strings, numbers stay free), and the first :data:`MOST_RUNS` runs."""
+    """The stretches (:func:`spans`), numbers, runs of numbers (:func:`number_runs`) and
+    percentages (:func:`percents`) of ``texts``, in order, each once; no stretch (no number)
+    when there are more than ``most`` of them (strings, numbers stay free), and the first
+    :data:`MOST_RUNS` runs."""
     stretches = list(dict.fromkeys(stretch for text in texts for stretch in spans(text)))
     found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
     runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
+    shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     return (tuple(stretches) if len(stretches) <= most else (), found if len(found) <= most else (),
-            tuple(runs[:MOST_RUNS]))
+            tuple(runs[:MOST_RUNS]), shares if len(found) <= most else ())
