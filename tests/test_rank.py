@@ -205,3 +205,31 @@ def test_the_calls_a_query_asks_for_from_its_numbers(query, calls):
     assert asked_calls([factorial, gcd], "The factorial of 5 and the GCD of 4 and 6", 4) == 1  # one request
     assert asked_calls([factorial, gcd], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 2
     assert asked_calls([], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 1
+
+
+def _tool(name: str, **props: object) -> Tool:
+    return Tool(name, name.replace("_", " "), {"type": "object", "properties": props, "required": list(props)})
+
+
+def test_a_written_list_longer_than_a_call_takes_is_one_call_each():
+    value = _tool("present_value", payment={"type": "number"}, rate={"type": "number"}, years={"type": "integer"})
+    assert asked_calls([value], "The present value of $1000 a year at 5% for 10, 20 and 30 years", 4) == 3
+    assert asked_calls([value], "The present value of $1000 a year at 5% for 10 years", 4) == 1
+
+
+def test_lists_of_numbers_are_the_values_of_a_tool_that_takes_arrays():
+    numbers = {"type": "array", "items": {"type": "number"}}
+    ttest = _tool("t_test", control=numbers, treated=numbers, alpha={"type": "number"})
+    assert asked_calls([ttest], "Control [10, 15, 12, 14] and treated [18, 16, 17, 20] at alpha 0.05", 4) == 1
+    histogram = _tool("histogram", data=numbers, bins={"type": "integer"})
+    assert asked_calls([histogram], "A histogram of 1, 2, 3 for May, one of 4, 5, 6 for June, 5 bins", 4) == 2
+
+
+def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
+    price = _tool("stock_price", company={"type": "string"}, days={"type": "integer"})
+    assert asked_calls([price], "Closing prices of Apple Inc., Google LLC. and Microsoft Corporation", 4) == 3
+    assert asked_calls([price], "Prices of 'Friends' or 'The Office'", 4) == 2
+    match = _tool("match_result", team1={"type": "string"}, team2={"type": "string"})
+    assert asked_calls([match], "Who won between the Chicago Bulls and the Los Angeles Lakers?", 4) == 1
+    teams = _tool("roster", teams={"type": "array", "items": {"type": "string"}})
+    assert asked_calls([teams], "Rosters of Lakers, Bulls and Celtics", 4) == 1

@@ -24,6 +24,7 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import names
+from gbnf.select._values import number_lists
 from gbnf.tools._tool import Tool
 
 _STEMMER = Stemmer.Stemmer("english")
@@ -205,18 +206,61 @@ _REQUESTS = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally)\b", re.IGNORECAS
 def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     """How many calls ``query`` asks for, up to ``most``, when it asks for what ``tools`` do
     (as offered: without the optional arguments it does not ask for, see :func:`unasked`).
-    Of one tool: the query's numbers shared among the tool's numeric arguments, each call
-    taking one of each ("the factorial of 5, 7 and 9": three calls), 1 when it has no more
-    numbers than one call takes or the tool no numeric argument. Of several: one each, as far
-    as the query makes as many requests (sentences, "also", "then")."""
+    Of several tools: one each, as far as the query makes as many requests (sentences,
+    "also", "then"). Of one tool, the most of what its numbers and its names ask for:
+
+    - numbers: each call takes one for each numeric argument ("the GCD of 3 and 4, 5 and 12":
+      two calls); a written list of more numbers than one call leaves room for is one call
+      each ("$1000 at 5% for 10, 20 and 30 years": three); lists of numbers are the values
+      of a tool that takes arrays of numbers, one call for each list it has no room for;
+    - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'")
+      longer than the tool has string arguments is one call each.
+    """
     if len(tools) != 1:
         requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
         return max(1, min(len(tools), len(requests), most))
-    numeric = [key for key, sub in (tools[0].parameters.get("properties") or {}).items()
-               if isinstance(sub, dict) and sub.get("type") in ("integer", "number")]
-    if not numeric:
+    props = tools[0].parameters.get("properties") or {}
+    return max(1, min(most, max(_calls_for_numbers(props, query), _calls_for_names(props, query))))
+
+
+def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
+    """How many calls of a tool with properties ``props`` the numbers of ``query`` ask for."""
+    scalars = [key for key, sub in props.items() if _kind(sub) in ("integer", "number")]
+    arrays = [key for key, sub in props.items() if _kind(sub) == "array" and _kind(sub.get("items")) in
+              ("integer", "number")]
+    count = len(_NUMBER.findall(query))
+    lists = [found for found in number_lists(query) if len(found) > 1]
+    if arrays and lists:
+        rest = count - sum(map(len, lists))
+        return max(len(lists) // len(arrays), rest // len(scalars) if scalars else 1)
+    if not scalars:
         return 1
-    return max(1, min(most, len(_NUMBER.findall(query)) // len(numeric)))
+    longest = max(map(len, lists), default=0)
+    if longest and count - longest < len(scalars) and not (longest == count and len(scalars) > 1):
+        return longest
+    return count // len(scalars)
+
+
+_NAME = r"(?:'[^']+'|\"[^\"]+\"|[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*)"
+_NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:and|or)\s+(?:the\s+)?{_NAME}")
+"""An enumeration of names: capitalised or quoted, ``A, B and C``, ``A or the B``."""
+_NAMES_GAP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?(?:the\s+)?|\s+(?:and|or)\s+(?:the\s+)?")
+
+
+def _calls_for_names(props: dict[str, Any], query: str) -> int:
+    """How many calls of a tool with properties ``props`` the names ``query`` enumerates ask
+    for: one each when there are more than the tool's free string arguments (none when it takes
+    an array of strings, which holds them)."""
+    strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
+    if not strings or any(_kind(sub) == "array" and _kind(sub.get("items")) == "string" for sub in props.values()):
+        return 1
+    longest = max((len(_NAMES_GAP.findall(match.group())) + 1 for match in _NAMES.finditer(query)), default=1)
+    return longest if longest > len(strings) else 1
+
+
+def _kind(schema: Any) -> Any:
+    """A schema's ``type`` (None for anything but a schema object)."""
+    return schema.get("type") if isinstance(schema, dict) else None
 
 
 def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,

@@ -93,11 +93,10 @@ def _scaled(number: str, scale: int) -> Number:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
-    """Every run of consecutive numbers within one list written in ``text`` (numbers with
-    nothing but commas, semicolons, brackets, "and" or "or" between them): ``[3, 4, 5] and
-    group B [7, 8]`` gives ``(3,)``, ``(3, 4)``, ``(3, 4, 5)``, ``(4,)``... and ``(7, 8)``, never
-    ``(5, 7)``; none when there would be more than ``most`` (a pasted table)."""
+def number_lists(text: str) -> list[list[Number]]:
+    """The lists of numbers written in ``text``, in order: numbers with nothing but commas,
+    semicolons, brackets, "and" or "or" between them are one list (``5, 10 and 15``); a
+    number alone is a list of one."""
     lists: list[list[Number]] = []
     end = None
     for match in _NUMBER.finditer(text):
@@ -105,6 +104,15 @@ def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
             lists.append([])
         lists[-1].append(_read(match.group()))
         end = match.end()
+    return lists
+
+
+def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
+    """Every run of consecutive numbers within one list written in ``text`` (numbers with
+    nothing but commas, semicolons, brackets, "and" or "or" between them): ``[3, 4, 5] and
+    group B [7, 8]`` gives ``(3,)``, ``(3, 4)``, ``(3, 4, 5)``, ``(4,)``... and ``(7, 8)``, never
+    ``(5, 7)``; none when there would be more than ``most`` (a pasted table)."""
+    lists = number_lists(text)
     if sum(len(found) * (len(found) + 1) // 2 for found in lists) > most:
         return []
     runs = (tuple(found[i:j]) for found in lists for i in range(len(found)) for j in range(i + 1, len(found) + 1))
