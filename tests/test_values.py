@@ -13,6 +13,9 @@ def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
     assert "Shape of You" in spans("play Shape of You") and "Portland, OR" in spans("a flight to Portland, OR")
     assert {"gas", "gas-fueled", "2022-2023", "2023", "docs/a.txt"} <= set(spans("a gas-fueled car in 2022-2023 at docs/a.txt"))
     assert {"/etc/hostname", "/tmp", "-v"} <= set(spans("read /etc/hostname, then ls -v in (/tmp)."))
+    assert {"Washington, D.C.", "Apple Inc.", "Roe v. Wade"} <= set(spans("From Washington, D.C. to Apple Inc. on 'Roe v. Wade'.Now"))
+    review = "I love the food here! It's always fresh, every single day, and delicious."
+    assert review in spans(f"Analyze the sentiment of the review '{review}' please") and "D.C" not in spans("D.C.")
     assert max(len(s.split()) for s in spans(" ".join(map(str, range(30))))) == 8
     assert spans("") == [] and spans("?! ...") == []
 
@@ -35,6 +38,8 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert props["ratio"]["enum"] == [30]
     assert "enum" not in props["tags"]["items"]  # no stretch fits in 3 characters: left as it was
     assert schema["properties"]["city"] == {"type": "string"}  # the schema itself is untouched
+    coded = {"type": "string", "description": "ISO 4217 code, for example EUR"}
+    assert copied(coded, ["Swiss francs"], []) == coded  # the request names the currency, not its code
 
 
 def test_copied_narrows_an_enum_to_the_values_the_request_names():

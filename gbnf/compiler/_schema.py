@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -290,7 +291,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     stays as it was): values copied from a request, not made up. An enum of strings some of
     ``strings`` name (loosely: ``six months`` names ``six_months``) is narrowed to those. A
     number (not an integer) whose description does not say "percent" takes the ``percents``
-    (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05."""
+    (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. A string whose
+    description asks for a code (an ISO code, a ticker symbol, an abbreviation) stays free: the
+    request names what it encodes ("Swiss francs", not ``CHF``)."""
     keys = {word_key(string) for string in strings} - {""}
     shares = [float(Decimal(str(number)) / 100) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
@@ -301,7 +304,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         if isinstance(listed, list) and listed and all(isinstance(value, str) for value in listed):
             named = [value for value in listed if word_key(value) in keys]
             return {**out, "enum": named} if named else out
-        if _free_string(out):
+        if _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
             values: Sequence[Any] = strings
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
@@ -314,6 +317,10 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         return {**out, "enum": kept} if kept else out
 
     return _each_part(schema, copy)
+
+
+_ENCODED = re.compile(r"\b(?:code|codes|ISO|ticker|symbol|abbreviation)\b", re.IGNORECASE)
+"""What a string's description says when its value encodes what a request writes."""
 
 
 def _each_part(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:

@@ -27,6 +27,10 @@ _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
 is a stretch of its own as well as the whole."""
 _EDGES = "\"'`.,;:!?()[]{}<>"
+_ABBREVIATION = re.compile(r"(?:[A-Za-z]\.){2,}|(?:Inc|Ltd|Co|Corp|Jr|Sr|St|Bros|Mr|Mrs|Ms|Dr|Mt|Ave|Blvd|vs|etc)\.")
+"""A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
+_QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`)(?!\w)""")
+"""A quotation: quotes with no letter or digit just outside them (``It's`` quotes nothing)."""
 _NO_START = frozenset("a an and as at by for from in into is of on or that the to was what which who with".split())
 _NO_END = _NO_START | frozenset("are be can could i me my please you".split())
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
@@ -52,19 +56,26 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
     and punctuation at its two ends left off (``in San Francisco, CA?`` gives ``San Francisco``
     and ``San Francisco, CA``); what lies between its words as written. None starts or ends
     with a lowercase function word (``in San Francisco`` is no value). Each run of text between
-    spaces is a stretch too, slashes and hyphens at its ends kept (``/etc/hostname``)."""
+    spaces with a slash or hyphen is a stretch too, those at its ends kept (``/etc/hostname``), and so is
+    each quotation whole, however long (``'I love it! Fresh, always.'``). An abbreviation keeps
+    its period (``Washington, D.C.``, ``Apple Inc.``)."""
     bounds = []
     for match in _WORD.finditer(text):
         word = match.group()
         start = match.start() + len(word) - len(word.lstrip(_EDGES))
         end = match.end() - (len(word) - len(word.rstrip(_EDGES)))
+        abbreviation = _ABBREVIATION.match(text, start)
+        if abbreviation and not text[abbreviation.end():match.end()].strip(_EDGES):
+            end = abbreviation.end()
         if start < end:
             bounds.append((start, end))
     words = [text[start:end] for start, end in bounds]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if words[i] not in _NO_START
              for j in range(i, min(i + longest, len(bounds))) if words[j] not in _NO_END)
-    whole = (token.strip(_EDGES) for token in text.split())
-    return list(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START)]))
+    whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
+    quoted = (next(filter(None, match.groups())).strip() for match in _QUOTED.finditer(text))
+    return list(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
+                               *filter(None, quoted)]))
 
 
 def numbers(text: str) -> list[int | float]:
