@@ -14,6 +14,7 @@ from gbnf.select import (
     follow_up,
     rank_tools,
     select_tools,
+    terms,
     tool_document,
     unasked,
 )
@@ -127,6 +128,11 @@ def test_follow_up_offers_what_the_query_still_asks_for():
     assert follow_up(pool, query, [lookup], 3, "final_answer") == [send]  # the query names what is left to do
     assert follow_up(pool, query, [lookup], 3, "final_answer", act=False) == [send, final]
     assert follow_up([weather, final], "What's the weather in Paris?", [weather], 3, "final_answer") == [final]
+    calculate, clock = Tool("calculate", "Evaluate an arithmetic expression."), Tool("get_now", "The current time.")
+    query, done = "Calculate 37 times 41", [calculate]
+    assert follow_up([calculate, clock, final], query, done, 3, "final_answer") == [clock]  # "times" reads as time
+    said = frozenset(terms("37 times 41"))  # what the call's arguments wrote is done
+    assert follow_up([calculate, clock, final], query, done, 3, "final_answer", said=said) == [final]
 
 
 def test_model_relevance_is_query_likelihood_against_a_neutral_card():

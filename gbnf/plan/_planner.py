@@ -283,7 +283,8 @@ class Planner:
         if self.options.top_k is None or self.options.mode != "grammar":
             return offer
         done = [t for t in tools if t.name in used]
-        offer = follow_up(offer, query, done, self.options.top_k, self.options.final_tool, act=self.options.act_first)
+        offer = follow_up(offer, query, done, self.options.top_k, self.options.final_tool, act=self.options.act_first,
+                          said=_said(result))
         if self._pending(query, result) is not None and all(t.name == self.options.final_tool for t in offer):
             return done + offer  # a clause that names no other tool repeats the action ("... and in Madrid")
         return offer
@@ -296,8 +297,7 @@ class Planner:
         done = len(result.results)
         if len(parts) < 2 or len(parts) <= done:
             return None
-        said = {word for call, _ in result.results for word in terms(json_text(call.arguments))}
-        said.update(terms(" ".join(parts[:done])))
+        said = _said(result) | set(terms(" ".join(parts[:done])))
         return parts[done] if set(terms(parts[done])) - said else None
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
@@ -382,3 +382,8 @@ def answer_key(final: Tool) -> str | None:
     if len(strings) == 1:
         return strings[0]
     return required[0] if len(required) == 1 else None
+
+
+def _said(result: PlanResult) -> frozenset[str]:
+    """The terms the arguments of a plan's successful calls wrote."""
+    return frozenset(word for call, _ in result.results for word in terms(json_text(call.arguments)))

@@ -264,15 +264,17 @@ def _kind(schema: Any) -> Any:
 
 
 def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
-              ratio: float = RELATIVE) -> list[Tool]:
+              ratio: float = RELATIVE, said: frozenset[str] = frozenset()) -> list[Tool]:
     """The tools a step offers after the tools in ``done`` succeeded: ranked by the query's
-    words that no done tool's document has (what is still to do), those scoring at least
-    ``ratio`` of the best, and the final tool. With ``act``, when those words name what one of
-    these tools does, the final tool is left out: the plan must do the rest first. When no tool
-    matches the words left, only the final tool: the plan has done what the query asked.
+    words that no done tool's document has and no done call's arguments ``said`` (terms; what
+    is still to do), those scoring at least ``ratio`` of the best, and the final tool. With
+    ``act``, when those words name what one of these tools does, the final tool is left out:
+    the plan must do the rest first. When no tool matches the words left, only the final tool:
+    the plan has done what the query asked ("Calculate 37 times 41" once ``calculate`` took
+    "37 times 41" asks nothing of a clock).
     """
     final = [t for t in tools if t.name == final_tool]
-    covered = frozenset(term for tool in done for term in terms(tool_document(tool)))
+    covered = said | {term for tool in done for term in terms(tool_document(tool))}
     candidates = [t for t in tools if t.name != final_tool]
     scores = bm25_scores(candidates, query, covered) if candidates else []
     strong = _strong(sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k], ratio)
