@@ -49,6 +49,9 @@ def test_copied_narrows_an_enum_to_the_values_the_request_names():
     props = copied(schema, *offered_values(["Vegan and gluten free dishes for the next six months"]))["properties"]
     assert props["period"]["enum"] == ["six_months"] and props["diets"]["items"]["enum"] == ["Vegan", "Gluten-free"]
     assert props["unit"] == {"enum": ["C", "F"]}  # none of its values named: left as it was
+    assert props["diets"]["uniqueItems"] is True  # an array of listed or copied strings repeats none
+    loose = {"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 3, "uniqueItems": False}
+    assert copied(loose, [], []) == loose  # said otherwise, or more items than values: left as it was
 
 
 def test_number_runs_stay_within_one_written_list():

@@ -291,7 +291,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     stays as it was): values copied from a request, not made up. An enum of strings some of
     ``strings`` name (loosely: ``six months`` names ``six_months``) is narrowed to those. A
     number (not an integer) whose description does not say "percent" takes the ``percents``
-    (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. A string whose
+    (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. An array of such
+    strings (listed or copied) takes each at most once (``uniqueItems``, where the schema does
+    not say), so a small model's loop (``["Area", "Area", ...]``) ends. A string whose
     description asks for a code (an ISO code, a ticker symbol, an abbreviation) stays free: the
     request names what it encodes ("Swiss francs", not ``CHF``)."""
     keys = {word_key(string) for string in strings} - {""}
@@ -299,11 +301,12 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     rates = [number for number in numbers if number not in percents] + shares
 
     def copy(out: dict[str, Any]) -> dict[str, Any]:
-        kind = out.get("type")
-        listed = out.get("enum")
-        if isinstance(listed, list) and listed and all(isinstance(value, str) for value in listed):
-            named = [value for value in listed if word_key(value) in keys]
+        kind, items = out.get("type"), out.get("items")
+        if _listed_strings(out):
+            named = [value for value in out["enum"] if word_key(value) in keys]
             return {**out, "enum": named} if named else out
+        if kind == "array" and isinstance(items, dict) and _listed_strings(items):
+            return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
         if _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
             values: Sequence[Any] = strings
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
@@ -317,6 +320,12 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         return {**out, "enum": kept} if kept else out
 
     return _each_part(schema, copy)
+
+
+def _listed_strings(schema: Any) -> bool:
+    """Whether a schema lists its values, all strings (an ``enum`` of strings)."""
+    listed = schema.get("enum") if isinstance(schema, dict) else None
+    return isinstance(listed, list) and bool(listed) and all(isinstance(value, str) for value in listed)
 
 
 _ENCODED = re.compile(r"\b(?:code|codes|ISO|ticker|symbol|abbreviation)\b", re.IGNORECASE)
