@@ -21,7 +21,8 @@ from gbnf.compiler._literals import gbnf_literal, json_text, repeat
 from gbnf.compiler._order import in_grammar_order
 from gbnf.compiler._primitives import Layout
 from gbnf.compiler._rules import Grammar, RuleTable, references, renamed, rule_word
-from gbnf.compiler._schema import bounded, check_schema, copied, skeleton
+from gbnf.compiler._schema import check_schema, skeleton
+from gbnf.compiler._shaped import bounded, copied
 from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
 from gbnf.errors import SchemaError
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from decimal import Decimal
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
 import jsonschema
 from referencing.exceptions import Unresolvable
 
-from gbnf._text import word_key
 from gbnf.errors import SchemaError, Unsatisfiable
 
 TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
@@ -262,100 +259,6 @@ def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
 
     return check
 
-
-def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
-    """``schema`` with every free string (no enum, const, pattern, format or tighter bound)
-    limited to ``chars`` characters, every array to ``items`` items, and every integer or
-    number side left open to ``digits`` digits before the point (None: no limit)."""
-
-    def bound(out: dict[str, Any]) -> dict[str, Any]:
-        if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
-            out["maxLength"] = max(chars, out.get("minLength", 0))
-        if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
-            out["maxItems"] = max(items, out.get("minItems", 0))
-        if digits is not None and out.get("type") in ("integer", "number") and not {"enum", "const"} & set(out):
-            if "minimum" not in out and "exclusiveMinimum" not in out:
-                out["exclusiveMinimum"] = -(10**digits)
-            if "maximum" not in out and "exclusiveMaximum" not in out:
-                out["exclusiveMaximum"] = 10**digits
-        return out
-
-    return _each_part(schema, bound)
-
-
-def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
-           runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = ()) -> Any:
-    """``schema`` with every free string one of ``strings``, every free integer or number (no
-    enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
-    numbers written as one list), where any of them satisfies the part (a part none satisfies
-    stays as it was): values copied from a request, not made up. An enum of strings some of
-    ``strings`` name (loosely: ``six months`` names ``six_months``) is narrowed to those. A
-    number (not an integer) whose description does not say "percent" takes the ``percents``
-    (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. An array of such
-    strings (listed or copied) takes each at most once (``uniqueItems``, where the schema does
-    not say), so a small model's loop (``["Area", "Area", ...]``) ends. A string whose
-    description asks for a code (an ISO code, a ticker symbol, an abbreviation) stays free: the
-    request names what it encodes ("Swiss francs", not ``CHF``)."""
-    keys = {word_key(string) for string in strings} - {""}
-    shares = [float(Decimal(str(number)) / 100) for number in percents]
-    rates = [number for number in numbers if number not in percents] + shares
-
-    def copy(out: dict[str, Any]) -> dict[str, Any]:
-        kind, items = out.get("type"), out.get("items")
-        if _listed_strings(out):
-            named = [value for value in out["enum"] if word_key(value) in keys]
-            return {**out, "enum": named} if named else out
-        if kind == "array" and isinstance(items, dict) and _listed_strings(items):
-            return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
-        if _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
-            values: Sequence[Any] = strings
-        elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
-            values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
-        elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
-            values = [list(run) for run in runs]
-        else:
-            return out
-        valid = validity(out, out)
-        kept = [value for value in values if valid(value)]
-        return {**out, "enum": kept} if kept else out
-
-    return _each_part(schema, copy)
-
-
-def _listed_strings(schema: Any) -> bool:
-    """Whether a schema lists its values, all strings (an ``enum`` of strings)."""
-    listed = schema.get("enum") if isinstance(schema, dict) else None
-    return isinstance(listed, list) and bool(listed) and all(isinstance(value, str) for value in listed)
-
-
-_ENCODED = re.compile(r"\b(?:code|codes|ISO|ticker|symbol|abbreviation)\b", re.IGNORECASE)
-"""What a string's description says when its value encodes what a request writes."""
-
-
-def _each_part(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
-    """``schema`` with ``change`` applied to each part (a copy, innermost parts first), through
-    properties, items, unions and additionalProperties."""
-    if isinstance(schema, list):
-        return [_each_part(part, change) for part in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {key: _each_part(value, change) if key in _SUBSCHEMAS else value for key, value in schema.items()}
-    if isinstance(out.get("properties"), dict):
-        out["properties"] = {k: _each_part(v, change) for k, v in out["properties"].items()}
-    return change(out)
-
-
-_SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}
-
-
-def _copied_number(schema: Any) -> bool:
-    """Whether an array's items are numbers copied from a request (a number's enum)."""
-    return isinstance(schema, dict) and schema.get("type") in ("integer", "number") and "enum" in schema
-
-
-def _free_string(schema: dict[str, Any]) -> bool:
-    """Whether a schema is a string the model writes freely."""
-    return schema.get("type") == "string" and not {"enum", "const", "pattern", "format"} & set(schema)
 
 def skeleton(schema: Any, name: str = "value") -> Any:
     """A placeholder instance of ``schema``: required keys only, strings as ``"<name>"``."""

@@ -19,7 +19,8 @@ from gbnf import _jsonread as jsonread
 from gbnf.backends._base import Message, Sampling
 from gbnf.compiler import compile_pool, compile_schema
 from gbnf.compiler._literals import json_text
-from gbnf.compiler._schema import bounded, copied, key_path
+from gbnf.compiler._schema import key_path
+from gbnf.compiler._shaped import bounded, copied
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer

@@ -27,7 +27,7 @@ from typing import Any, Literal
 from gbnf.backends._base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
 from gbnf.compiler import Grammar, compile_pool
 from gbnf.compiler._literals import json_text
-from gbnf.compiler._schema import bounded, copied
+from gbnf.compiler._shaped import bounded, copied
 from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
 from gbnf.plan import _salvage as salvaging
 from gbnf.plan._events import Event, EventKind, Subscriber
