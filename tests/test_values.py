@@ -69,3 +69,14 @@ def test_copied_arrays_of_numbers_are_runs_of_a_written_list():
     assert all(len(run) >= 2 for run in props["pair"]["enum"])
     free = copied(schema, *offered_values(["no numbers here"]))["properties"]
     assert "enum" not in free["group"]  # no number to copy: left as it was
+
+
+def test_copied_strings_take_the_shape_their_property_name_asks_for():
+    schema = {"type": "object", "properties": {name: {"type": "string"} for name in (
+        "path", "check_in_date", "startTime", "email", "title")}}
+    query = "Mail bob@example.com the file /etc/hostname, a room from 15th October, 2023 at 5 pm"
+    props = copied(schema, *offered_values([query]))["properties"]
+    assert props["path"]["enum"] == ["/etc/hostname"] and props["email"]["enum"] == ["bob@example.com"]
+    assert props["check_in_date"]["enum"] == ["15th October, 2023"] and props["startTime"]["enum"] == ["5 pm"]
+    assert "Mail" in props["title"]["enum"]  # no shape asked for: every stretch
+    assert "no path" in copied(schema, *offered_values(["no path here"]))["properties"]["path"]["enum"]  # none has it

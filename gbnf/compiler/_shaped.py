@@ -18,7 +18,7 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
     limited to ``chars`` characters, every array to ``items`` items, and every integer or
     number side left open to ``digits`` digits before the point (None: no limit)."""
 
-    def bound(out: dict[str, Any]) -> dict[str, Any]:
+    def bound(out: dict[str, Any], _key: str | None) -> dict[str, Any]:
         if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
             out["maxLength"] = max(chars, out.get("minLength", 0))
         if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
@@ -45,12 +45,15 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     strings (listed or copied) takes each at most once (``uniqueItems``, where the schema does
     not say), so a small model's loop (``["Area", "Area", ...]``) ends. A string whose
     description asks for a code (an ISO code, a ticker symbol, an abbreviation) stays free: the
-    request names what it encodes ("Swiss francs", not ``CHF``)."""
+    request names what it encodes ("Swiss francs", not ``CHF``). A string whose property name
+    asks for a shape (a path, a date, a time, an email address, a URL, a phone number) takes
+    the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
+    ``file``)."""
     keys = {word_key(string) for string in strings} - {""}
     shares = [float(Decimal(str(number)) / 100) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
-    def copy(out: dict[str, Any]) -> dict[str, Any]:
+    def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
         if _listed_strings(out):
             named = [value for value in out["enum"] if word_key(value) in keys]
@@ -58,7 +61,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         if kind == "array" and isinstance(items, dict) and _listed_strings(items):
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
         if _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
-            values: Sequence[Any] = strings
+            values: Sequence[Any] = _shaped_like(key, strings)
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
@@ -82,17 +85,45 @@ _ENCODED = re.compile(r"\b(?:code|codes|ISO|ticker|symbol|abbreviation)\b", re.I
 """What a string's description says when its value encodes what a request writes."""
 
 
-def _each_part(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
-    """``schema`` with ``change`` applied to each part (a copy, innermost parts first), through
-    properties, items, unions and additionalProperties."""
+def _each_part(schema: Any, change: Callable[[dict[str, Any], str | None], dict[str, Any]],
+               name: str | None = None) -> Any:
+    """``schema`` with ``change(part, name)`` applied to each part (a copy, innermost parts
+    first), through properties, items, unions and additionalProperties; ``name`` is the
+    property the part is the value of, or its items or branches (None at the top)."""
     if isinstance(schema, list):
-        return [_each_part(part, change) for part in schema]
+        return [_each_part(part, change, name) for part in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: _each_part(value, change) if key in _SUBSCHEMAS else value for key, value in schema.items()}
+    out = {key: _each_part(value, change, name) if key in _SUBSCHEMAS else value for key, value in schema.items()}
     if isinstance(out.get("properties"), dict):
-        out["properties"] = {k: _each_part(v, change) for k, v in out["properties"].items()}
-    return change(out)
+        out["properties"] = {k: _each_part(v, change, k) for k, v in out["properties"].items()}
+    return change(out, name)
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_SHAPES = [
+    ({"path", "file", "filename", "folder", "directory", "dir"}, r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}"),
+    ({"email", "mail"}, r"[^\s@]+@[^\s@]+"),
+    ({"url", "uri", "link", "website", "href"}, r"(?:https?://|www\.)[^\s]+"),
+    ({"phone", "mobile", "telephone"}, r"\+?\d[\d\s().-]{5,}\d"),
+    ({"date", "birthday", "dob", "deadline"}, r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
+     rf"(?:[a-z]+day,? )?(?:{_MONTH} {_DAY}|{_DAY} (?:of )?{_MONTH})(?:,?\s?\d{{4}})?"),
+    ({"time"}, r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?|noon|midnight"),
+]
+"""The words of a property name that ask for a shape, and the shape (a whole stretch, any case)."""
+
+
+def _shaped_like(name: str | None, strings: Sequence[str]) -> Sequence[str]:
+    """The ``strings`` of the shape property ``name`` asks for (``path``: the paths), each whole
+    (not a part of a longer one: ``December 3, 2026``, not ``December 3``), or all of them when
+    it asks for none or none has it."""
+    words = set(word_key(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name or "")).split())
+    for hint, shape in _SHAPES:
+        if words & hint:
+            found = [s for s in strings if re.fullmatch(shape, s, re.IGNORECASE)]
+            return [s for s in found if not any(s in other and s != other for other in found)] or strings
+    return strings
 
 
 _SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}
