@@ -14,6 +14,8 @@ def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
     assert {"gas", "gas-fueled", "2022-2023", "2023", "docs/a.txt"} <= set(spans("a gas-fueled car in 2022-2023 at docs/a.txt"))
     assert {"/etc/hostname", "/tmp", "-v"} <= set(spans("read /etc/hostname, then ls -v in (/tmp)."))
     assert {"Washington, D.C.", "Apple Inc.", "Roe v. Wade"} <= set(spans("From Washington, D.C. to Apple Inc. on 'Roe v. Wade'.Now"))
+    found = spans("Look up Maria's email address in my Notion")
+    assert "Maria" in found and not any("Maria's" in stretch or stretch.startswith("my") for stretch in found)
     review = "I love the food here! It's always fresh, every single day, and delicious."
     assert review in spans(f"Analyze the sentiment of the review '{review}' please") and "D.C" not in spans("D.C.")
     assert max(len(s.split()) for s in spans(" ".join(map(str, range(30))))) == 8

@@ -31,7 +31,8 @@ _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.){2,}|(?:Inc|Ltd|Co|Corp|Jr|Sr|St|Bros
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
 _QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`)(?!\w)""")
 """A quotation: quotes with no letter or digit just outside them (``It's`` quotes nothing)."""
-_NO_START = frozenset("a an and as at by for from in into is of on or that the to was what which who with".split())
+_NO_START = frozenset("a an and as at by for from in into is my of on or our that the their this to was what which who "
+                      "with your".split())
 _NO_END = _NO_START | frozenset("are be can could i me my please you".split())
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
 ``Oslo for``); written with a capital they may (``To Kill a Mockingbird``, ``Portland, OR``)."""
@@ -58,8 +59,10 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
     with a lowercase function word (``in San Francisco`` is no value). Each run of text between
     spaces with a slash or hyphen is a stretch too, those at its ends kept (``/etc/hostname``), and so is
     each quotation whole, however long (``'I love it! Fresh, always.'``). An abbreviation keeps
-    its period (``Washington, D.C.``, ``Apple Inc.``)."""
-    bounds = []
+    its period (``Washington, D.C.``, ``Apple Inc.``). A possessive ends a stretch, without its
+    ``'s`` (``Maria's email address`` gives ``Maria``, not ``Maria's email``)."""
+    bounds: list[tuple[int, int]] = []
+    possessive: set[int] = set()
     for match in _WORD.finditer(text):
         word = match.group()
         start = match.start() + len(word) - len(word.lstrip(_EDGES))
@@ -67,15 +70,25 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
         abbreviation = _ABBREVIATION.match(text, start)
         if abbreviation and not text[abbreviation.end():match.end()].strip(_EDGES):
             end = abbreviation.end()
+        if text.endswith(("'s", "’s"), start, end):
+            end -= 2
+            possessive.add(len(bounds))
         if start < end:
             bounds.append((start, end))
     words = [text[start:end] for start, end in bounds]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if words[i] not in _NO_START
-             for j in range(i, min(i + longest, len(bounds))) if words[j] not in _NO_END)
+             for j in range(i, _stretch_end(i, len(bounds), longest, possessive)) if words[j] not in _NO_END)
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     quoted = (next(filter(None, match.groups())).strip() for match in _QUOTED.finditer(text))
     return list(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
                                *filter(None, quoted)]))
+
+
+def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> int:
+    """The index after the last word a stretch from word ``first`` may reach: ``longest``
+    words on, the last word, or the first possessive."""
+    last = min(first + longest, count) - 1
+    return min([index for index in possessive if first <= index <= last] + [last]) + 1
 
 
 def numbers(text: str) -> list[int | float]:
