@@ -117,7 +117,9 @@ def test_parallel_calls_are_each_valid(url):
     reply = client(url).chat.completions.create(
         model="m", messages=[{"role": "user", "content": "Weather in Paris and in Rome?"}], tools=TOOLS,
         tool_choice="required", parallel_tool_calls=True)
+    calls = reply.choices[0].message.tool_calls or []
     assert 1 <= len(check_calls(reply.choices[0].message, set(SCHEMAS))) <= 4
+    assert len({(call.function.name, call.function.arguments) for call in calls}) == len(calls)  # no repeats
 
 
 def test_stream_carries_the_same_call_as_the_plain_reply(url):

@@ -128,7 +128,7 @@ def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tupl
         for call in calls:
             if call.repairs:
                 log.info("repaired a call of %s: %s", call.name, "; ".join(call.repairs))
-        return None, _distinct(calls) if request.least > 1 else tuple(calls)
+        return None, _distinct(calls)
     if request.schema is not None:
         value, repairs = checked_json(text, request.schema, truncated=completion.truncated)
         if repairs:
@@ -138,8 +138,9 @@ def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tupl
 
 
 def _distinct(calls: list[ToolCall]) -> tuple[ToolCall, ...]:
-    """``calls`` without those that repeat an earlier one exactly: when the grammar asked for
-    more calls than the model had values for, it fills the rest with copies."""
+    """``calls`` without those that repeat an earlier one of the same reply exactly: a small
+    model that loops writes the same call again and again, and when the grammar asks for more
+    calls than the model had values for, it fills the rest with copies."""
     seen: dict[tuple[str, str], ToolCall] = {}
     for call in calls:
         seen.setdefault((call.name, json_text(call.arguments)), call)
