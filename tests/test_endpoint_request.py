@@ -231,7 +231,7 @@ def test_a_reply_carries_as_many_calls_as_the_users_numbers_ask_for():
     assert "toolCalls" not in alone.grammar
 
 
-def test_calls_a_counted_reply_repeats_are_dropped():
+def test_a_reply_repeating_a_call_exactly_has_it_once_counted_or_not():
     factorial = {"type": "function", "function": {"name": "math_factorial", "parameters": {
         "type": "object", "properties": {"number": {"type": "integer"}}, "required": ["number"]}}}
     asked = [{"role": "user", "content": "The factorial of 5 and the factorial of 7, Maroon 5 style"}]
@@ -242,7 +242,7 @@ def test_calls_a_counted_reply_repeats_are_dropped():
     assert [c.arguments["number"] for c in calls] == [5, 7]
     _, calls = read(parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"},
                                   Shaping(count_calls=False)), Completion(text))
-    assert [c.arguments["number"] for c in calls] == [5, 7, 5]  # not counted: the model's own calls, as written
+    assert [c.arguments["number"] for c in calls] == [5, 7]  # not counted: a small model's loop, dropped too
 
 
 def test_copied_values_come_from_the_users_words(engine):
