@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def fold(text: str) -> str:
@@ -18,8 +19,13 @@ def word_key(text: str) -> str:
     return _NOT_WORD.sub(" ", text.lower()).strip()
 
 
-def names(text: str, value: str) -> bool:
-    """Whether ``text`` names ``value``: its words appear in ``text`` in a row (loosely, as
+def mentions(text: str, value: str) -> bool:
+    """Whether ``text`` mentions ``value``: its words appear in ``text`` in a row (loosely, as
     :func:`word_key` compares them)."""
     key = word_key(value)
     return bool(key) and f" {key} " in f" {word_key(text)} "
+
+
+def identifier_words(text: str) -> str:
+    """Identifiers as words: ``get_weather`` and ``getWeather`` both read "get weather"."""
+    return re.sub(r"[_\-./]+", " ", _CAMEL.sub(" ", text))

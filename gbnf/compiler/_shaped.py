@@ -4,12 +4,13 @@ call against the schema as written."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
-from decimal import Decimal
 from typing import Any
 
-from gbnf._text import word_key
+from gbnf._text import identifier_words, word_key
+from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 
 
@@ -49,13 +50,13 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     asks for a shape (a path, a date, a time, an email address, a URL, a phone number) takes
     the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
     ``file``)."""
-    keys = {word_key(string) for string in strings} - {""}
-    shares = [float(Decimal(str(number)) / 100) for number in percents]
+    shares = [float(as_decimal(number) / 100) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
         if _listed_strings(out):
+            keys = _word_keys(tuple(strings))
             named = [value for value in out["enum"] if word_key(value) in keys]
             return {**out, "enum": named} if named else out
         if kind == "array" and isinstance(items, dict) and _listed_strings(items):
@@ -73,6 +74,12 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         return {**out, "enum": kept} if kept else out
 
     return _each_part(schema, copy)
+
+
+@functools.lru_cache(maxsize=16)
+def _word_keys(strings: tuple[str, ...]) -> frozenset[str]:
+    """The :func:`word_key` of each of a request's stretches, once per request (not per tool)."""
+    return frozenset(word_key(string) for string in strings) - {""}
 
 
 def _listed_strings(schema: Any) -> bool:
@@ -118,7 +125,7 @@ def _shaped_like(name: str | None, strings: Sequence[str]) -> Sequence[str]:
     """The ``strings`` of the shape property ``name`` asks for (``path``: the paths), each whole
     (not a part of a longer one: ``December 3, 2026``, not ``December 3``), or all of them when
     it asks for none or none has it."""
-    words = set(word_key(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name or "")).split())
+    words = set(word_key(identifier_words(name or "")).split())
     for hint, shape in _SHAPES:
         if words & hint:
             found = [s for s in strings if re.fullmatch(shape, s, re.IGNORECASE)]

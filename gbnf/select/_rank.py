@@ -23,12 +23,11 @@ import bm25s
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-from gbnf._text import names
+from gbnf._text import identifier_words, mentions
 from gbnf.select._values import number_lists
 from gbnf.tools._tool import Tool
 
 _STEMMER = Stemmer.Stemmer("english")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 RELATIVE = 0.5
 """Step 1 offers the tools scoring at least this share of the best BM25 score."""
 MARGIN = 2.0
@@ -66,14 +65,14 @@ class ModelRelevance:
 
     def __call__(self, tools: list[Tool], query: str) -> list[float]:
         cards = [CARD.format(name="any", description="Any request.")]
-        cards += [CARD.format(name=_words(t.name), description=t.description) for t in tools]
+        cards += [CARD.format(name=identifier_words(t.name), description=t.description) for t in tools]
         neutral, *scores = self.scorer([(card, " " + query) for card in cards])
         return [score - neutral for score in scores]
 
 
 def tool_document(tool: Tool) -> str:
     """The words a query can match: name, description, and what the parameters say."""
-    return " ".join([_words(tool.name), tool.description, *_schema_words(tool.parameters)])
+    return " ".join([identifier_words(tool.name), tool.description, *_schema_words(tool.parameters)])
 
 
 def rank_tools(tools: list[Tool], query: str, model: list[float] | None = None) -> list[Ranked]:
@@ -95,7 +94,7 @@ def bm25_scores(tools: list[Tool], query: str, covered: frozenset[str] = frozens
 
 def terms(text: str) -> list[str]:
     """The stemmed words of ``text`` that BM25 matches (stop words left out)."""
-    return bm25s.tokenize(_words(text), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
+    return bm25s.tokenize(identifier_words(text), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
                           show_progress=False)[0]
 
 
@@ -159,7 +158,7 @@ def decide_reply(tools: list[Tool], query: str) -> Decision:
     it may when it shares fewer, or words of their parameters only; it does not when it shares
     none."""
     words = set(terms(query))
-    shared = [(tool, len(words & set(terms(_words(tool.name) + " " + tool.description)))) for tool in tools]
+    shared = [(tool, len(words & set(terms(identifier_words(tool.name) + " " + tool.description)))) for tool in tools]
     asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
     if asked:
         return Decision("call", asked)
@@ -178,8 +177,8 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     words = set(terms(query))
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
-    shared = set(terms(" ".join([_words(tool.name), tool.description])))
-    names = {key: set(terms(_words(key))) for key in props}
+    shared = set(terms(" ".join([identifier_words(tool.name), tool.description])))
+    names = {key: set(terms(identifier_words(key))) for key in props}
     named = Counter(term for terms_of_name in names.values() for term in terms_of_name)
     left = []
     for key, sub in props.items():
@@ -194,7 +193,7 @@ def _names_listed(query: str, schema: Any) -> bool:
     """Whether ``query`` names one of the string values ``schema`` (or its items) lists."""
     for part in (schema, schema.get("items")) if isinstance(schema, dict) else ():
         listed = part.get("enum") if isinstance(part, dict) else None
-        if isinstance(listed, list) and any(isinstance(value, str) and names(query, value) for value in listed):
+        if isinstance(listed, list) and any(isinstance(value, str) and mentions(query, value) for value in listed):
             return True
     return False
 
@@ -310,7 +309,7 @@ def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:
 def _naming_tools(tools: list[Tool], words: set[str]) -> list[Tool]:
     """The tools whose name or description has one of the query's ``words``: the query names
     what they do (a parameter's words alone do not)."""
-    return [t for t in tools if words & set(terms(_words(t.name) + " " + t.description))]
+    return [t for t in tools if words & set(terms(identifier_words(t.name) + " " + t.description))]
 
 
 @functools.lru_cache(maxsize=64)
@@ -322,22 +321,17 @@ def _index(documents: tuple[str, ...]) -> tuple[bm25s.BM25, dict[str, int]]:
     return index, corpus.vocab
 
 
-def _words(text: str) -> str:
-    """Identifiers as words: ``get_weather`` and ``getWeather`` both read "get weather"."""
-    return re.sub(r"[_\-./]+", " ", _CAMEL.sub(" ", text))
-
-
 def _schema_words(schema: Any) -> Iterator[str]:
     """Property names, descriptions and enum values anywhere in a schema."""
     if isinstance(schema, dict):
         for key, sub in (schema.get("properties") or {}).items():
-            yield _words(key)
+            yield identifier_words(key)
             yield from _schema_words(sub)
         if isinstance(schema.get("description"), str):
             yield schema["description"]
         for value in schema.get("enum") or []:
             if isinstance(value, str):
-                yield _words(value)
+                yield identifier_words(value)
         for key in ("items", "anyOf", "oneOf", "allOf"):
             sub = schema.get(key)
             for part in sub if isinstance(sub, list) else [sub]:
