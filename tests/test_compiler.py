@@ -324,6 +324,22 @@ def test_members_go_in_the_grammars_order_where_an_all_of_part_declares_a_key_ag
     assert engine.accepts(compile_schema(schema), json_text(ordered))
 
 
+def test_members_go_in_the_grammars_order_through_conditionals_and_union_refs(engine):
+    schema = {"type": "object", "properties": {"type": {"enum": ["shaped", "plain"]}},
+              "definitions": {"common": {"type": "object", "properties": {"type": {}, "group": {"type": "string"}}},
+                              "result": {"type": "object", "properties": {"count": {"type": "integer"},
+                                                                          "item": {"type": "string"}}}},
+              "allOf": [{"if": {"properties": {"type": {"const": "shaped"}}},
+                         "then": {"anyOf": [{"$ref": "#/definitions/common"}],
+                                  "properties": {"result": {"$ref": "#/definitions/result"}}}}]}
+    value = {"group": "g", "result": {"item": "stone", "count": 4}, "type": "shaped"}
+    ordered = in_grammar_order(value, schema)
+    assert list(ordered) == ["type", "result", "group"] and list(ordered["result"]) == ["count", "item"]
+    grammar = compile_schema(schema)
+    assert engine.accepts(grammar, json_text(ordered))
+    assert not engine.accepts(grammar, json_text({"type": "shaped", "result": {"count": "4"}}))
+
+
 @pytest.mark.parametrize("minimum", [0, 1500])
 def test_a_tuple_of_thousands_of_items_compiles_and_every_engine_loads_it(engine, minimum):
     schema = {"type": "array", "prefixItems": [{"type": "integer"} for _ in range(3000)], "items": False,

@@ -183,6 +183,46 @@ def test_objects_additional_pattern_and_property_names(engine):
     assert verdicts(engine, named, {"abc": 1}, {"abcd": 1}) == [True, False]
 
 
+def test_a_declared_key_matching_a_pattern_keeps_its_own_schema(engine):
+    schema = {"type": "object", "properties": {"id": {"type": "string", "pattern": "^[0-9a-f]{4}$"}},
+              "patternProperties": {"^[a-z]+$": {"type": ["string", "integer"]}}, "additionalProperties": False}
+    assert not compile_schema_grammar(schema).looser
+    assert verdicts(engine, schema, {"id": "00af", "name": "x"}, {"id": "00a"}, {"ids": "y", "n": 2},
+                    {"name": 1, "id": "00af"}) == [True, False, True, False]
+    words = {"type": "object", "required": ["en"], "patternProperties": {"en|de|ru|pt|nl|fr|it|es|pl|uk|zh-cn": {}},
+             "properties": {"en": {"type": "string"}}, "additionalProperties": {"type": "integer"}}
+    assert verdicts(engine, words, {"en": "a", "ende": [1], "x": 1}, {"en": 1}, {"en": "a", "x": "b"}) == [
+        True, False, False]
+
+
+def test_conditionals_on_one_keys_value_are_exact(engine):
+    kinds = {"type": "object", "properties": {"kind": {"enum": ["file", "dir", "link"]}, "size": {},
+                                               "target": {}},
+             "allOf": [{"if": {"properties": {"kind": {"const": "file"}}}, "then": {"required": ["size"]}},
+                       {"if": {"properties": {"kind": {"const": "link"}}, "required": ["kind"]},
+                        "then": {"required": ["target"], "properties": {"target": {"type": "string"}}},
+                        "else": {"properties": {"target": False}}}]}
+    assert not compile_schema_grammar(kinds).looser
+    assert verdicts(engine, kinds, {"kind": "file", "size": 1}, {"kind": "file"}, {"kind": "link", "target": "a"},
+                    {"kind": "link", "target": 1}, {"kind": "dir"}, {"kind": "dir", "target": "a"},
+                    {"size": 2}, {}) == [True, False, True, False, True, False, True, False]
+    single = {"type": "object", "properties": {"c": {"type": "string"}, "b": {}},
+              "if": {"properties": {"c": {"enum": ["ghi"]}}}, "then": {"required": ["b", "c"]}, "else": {"required": ["c"]}}
+    assert not compile_schema_grammar(single).looser
+    assert verdicts(engine, single, {"c": "ghi", "b": 1}, {"c": "ghi"}, {"c": "x"}, {"b": 1}) == [True, False, True, False]
+    unread = {"type": "object", "if": {"minProperties": 2}, "then": {"required": ["a"]}}  # not a test of one key
+    assert compile_schema_grammar(unread).looser == ("if: left to the validator", "then: left to the validator")
+    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", **single}  # no conditionals in draft 4
+    assert not compile_schema_grammar(draft4).looser
+    assert verdicts(engine, draft4, {"c": "ghi"}, {"b": 1}) == [True, True]
+    free = {"type": "object", "properties": {"kind": {"type": "string"}, "n": {"type": "integer"}},
+            "if": {"properties": {"kind": {"const": "count"}}, "required": ["kind"]},
+            "then": {"required": ["n"]}, "else": {"properties": {"n": False}}}
+    assert not compile_schema_grammar(free).looser  # any other kind: a string that is not "count"
+    assert verdicts(engine, free, {"kind": "count", "n": 1}, {"kind": "count"}, {"kind": "counts"}, {"kind": "coun"},
+                    {"kind": "other", "n": 1}, {}) == [True, False, True, True, False, True]
+
+
 def test_whole_multiples_are_exact(engine):
     thirds = {"type": "integer", "multipleOf": 3}
     assert not compile_schema_grammar(thirds).looser

@@ -45,7 +45,8 @@ def search_machine(patterns: Sequence[str], literals: Sequence[str] = ()) -> FSM
     or that equal one of ``literals``; None when that is every string (one alternative of a
     pattern matches the empty string unanchored). :class:`Untranslatable` where a pattern is out
     of the automaton's reach, or past :data:`MOST_PATTERN_CHARS` / :data:`MOST_LITERAL_CHARS`."""
-    options, refused = [], None
+    ends: dict[tuple[str, str], list[str]] = {}  # bodies by what may come before and after them
+    refused = None
     for option in (option for pattern in patterns for option in _alternatives(pattern)):
         try:
             read = searched(option)
@@ -54,14 +55,17 @@ def search_machine(patterns: Sequence[str], literals: Sequence[str] = ()) -> FSM
             continue
         if read is None:  # every string matches, whatever the other options are
             return None
-        options.append(read)
+        before, body, after = read
+        ends.setdefault((before, after), []).append(body)
     if refused is not None:
         raise refused
     if sum(map(len, patterns)) > MOST_PATTERN_CHARS or sum(map(len, literals)) > MOST_LITERAL_CHARS:
         raise Untranslatable(f"more than {MOST_PATTERN_CHARS} characters of patterns or {MOST_LITERAL_CHARS} of "
                              "declared keys")
-    options += [re.escape(literal) for literal in literals]
-    return build(options)
+    # one regex per kind of anchoring: the automaton of "[\s\S]*(?:en|de|...)[\s\S]*" is built
+    # at once, where a union of one automaton per word grows exponentially before it is reduced
+    options = [before + "(?:" + "|".join(bodies) + ")" + after for (before, after), bodies in ends.items()]
+    return build([*options, *(re.escape(literal) for literal in literals)])
 
 
 def build(regexes: Sequence[str]) -> FSM:
@@ -140,9 +144,10 @@ _ESCAPED: Ranges = [(0x00, 0x1F), (0x22, 0x22), (0x5C, 0x5C)]
 """The characters a JSON string always writes as escapes."""
 
 
-def searched(option: str) -> str | None:
-    """A regex of the strings ``re.search`` finds a match of ``option`` (one top-level
-    alternative of a pattern, anchored at its own ends) in; None when that is every string."""
+def searched(option: str) -> tuple[str, str, str] | None:
+    """The strings ``re.search`` finds a match of ``option`` (one top-level alternative of a
+    pattern, anchored at its own ends) in, as a regex in three parts: what may come before the
+    match (nothing, or any text), the match, what may come after; None when that is every string."""
     if _UNSUPPORTED.search(option):
         raise Untranslatable(f"regex syntax the automaton does not carry in {option!r}")
     start, end = option.startswith("^"), option.endswith("$") and not option.endswith("\\$")
@@ -155,7 +160,7 @@ def searched(option: str) -> str | None:
         body = re.sub(r"^\.\*\??", "", body)
     if not (start and end) and _matches_empty(body):
         return None  # an empty match at the start or the end of any string
-    return ("" if start else "[\\s\\S]*") + f"(?:{_ecma(body)})" + ("" if end else "[\\s\\S]*")
+    return ("" if start else "[\\s\\S]*"), f"(?:{_ecma(body)})", ("" if end else "[\\s\\S]*")
 
 
 def _matches_empty(body: str) -> bool:

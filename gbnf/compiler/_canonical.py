@@ -1,5 +1,5 @@
 """Canonicalize one schema position before it is emitted: ``$ref`` followed, ``allOf`` merged,
-dependencies and ``not`` rewritten as unions where they can be, ``type`` read as a list, counts
+dependencies, ``not`` and conditionals rewritten as unions where they can be, ``type`` read as a list, counts
 and numeric bounds read as numbers. Pure functions: what the grammar will not hold comes back
 as notes (key path, why) for ``looser``."""
 
@@ -11,8 +11,18 @@ from decimal import Decimal
 from typing import Any, Literal, NamedTuple
 
 from gbnf.compiler._literals import COUNT_LIMIT
-from gbnf.compiler._rewrite import REWRITTEN, rewrite
-from gbnf.compiler._schema import ANNOTATIONS, TYPES, all_of_parts, follow_ref, is_local, key_path, merge_all_of
+from gbnf.compiler._rewrite import REWRITTEN, excluded_strings, rewrite, with_conditionals
+from gbnf.compiler._schema import (
+    ANNOTATIONS,
+    CONDITIONAL,
+    TYPES,
+    all_of_parts,
+    follow_ref,
+    is_local,
+    key_path,
+    merge_all_of,
+    reads_conditionals,
+)
 from gbnf.errors import SchemaError, Unsatisfiable
 
 # Keywords that only annotate, or that the compiler turns into grammar.
@@ -27,6 +37,7 @@ _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchema
 _PLAIN = frozenset(_HANDLED - {"$ref", "allOf", "anyOf", "oneOf"})
 """Keywords of a schema that canonicalizes to itself, with no note: no applicator to follow."""
 _UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+CONDITIONAL_KEYS = frozenset(CONDITIONAL)
 _OLD_DRAFT = re.compile(r"draft-0[3-7]/schema")
 
 Note = tuple[str, str]
@@ -58,6 +69,9 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             raise Unsatisfiable(path, "the schema 'false' matches no value")
         if not isinstance(schema, dict):
             raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
+        if not CONDITIONAL_KEYS.isdisjoint(schema) and not reads_conditionals(root):  # not keywords there
+            schema = _without(schema, CONDITIONAL_KEYS)
+            continue
         unevaluated = _UNEVALUATED.intersection(schema)
         if unevaluated and not _APPLICATORS.isdisjoint(schema):
             notes += [(key_path(path, keyword), "beside applicators: left to the validator")
@@ -81,8 +95,9 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             continue
         if "allOf" in schema:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
-            parts = [_without_unevaluated(part) for part in all_of_parts(schema["allOf"], root, path)]
-            schema = merge_all_of([rest, *parts], path)
+            ignored = _UNEVALUATED if reads_conditionals(root) else _UNEVALUATED | CONDITIONAL_KEYS
+            parts = [_without(part, ignored) for part in all_of_parts(schema["allOf"], root, path)]
+            schema = merge_all_of(with_conditionals([rest, *parts]), path)
             continue
         break
     if not REWRITTEN.isdisjoint(schema):
@@ -90,8 +105,8 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
     for keyword in ("anyOf", "oneOf"):
         if keyword in schema:
             return Node(keyword, schema, refs, tuple(notes))
-    unhandled = schema.keys() - _HANDLED
-    if unhandled:
+    unhandled = schema.keys() - _HANDLED - ({"not"} if excluded_strings(schema) is not None else set())
+    if unhandled and "const" not in schema and "enum" not in schema:  # listed values are checked whole
         notes += [(key_path(path, keyword), "left to the validator") for keyword in sorted(unhandled)]
     return _listed_or_typed(schema, path, refs, tuple(notes))
 
@@ -198,8 +213,9 @@ def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:
     return tuple(types)
 
 
-def _without_unevaluated(schema: Any) -> Any:
-    """An allOf part without unevaluated* (they cannot be judged once parts are merged)."""
+def _without(schema: Any, keywords: frozenset[str]) -> Any:
+    """A schema without ``keywords``: unevaluated* from an allOf part (they cannot be judged once
+    parts are merged), conditionals where the draft has none."""
     if isinstance(schema, dict):
-        return {k: v for k, v in schema.items() if k not in _UNEVALUATED}
+        return {k: v for k, v in schema.items() if k not in keywords}
     return schema

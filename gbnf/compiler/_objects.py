@@ -9,11 +9,12 @@ import re
 from typing import Any
 
 from gbnf.compiler._automaton import automaton_rule
-from gbnf.compiler._literals import class_char, gbnf_literal, repeat
+from gbnf.compiler._literals import repeat
 from gbnf.compiler._regex import pattern_to_gbnf
 from gbnf.compiler._rules import rule_word
+from gbnf.compiler._scalars import not_spelled
 from gbnf.compiler._schema import key_path
-from gbnf.compiler._unmatched import unmatched
+from gbnf.compiler._unmatched import matching_but, unmatched
 from gbnf.compiler._walk import Walk
 from gbnf.errors import Unsatisfiable, Untranslatable
 
@@ -98,12 +99,9 @@ def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: st
         value = e.visit_or_none(sub, f"{name}Pattern{i}", key_path(path, f"/{pattern}/"), depth + 1)
         if value is None:
             continue
-        try:
-            matching = f'"\\"" {pattern_to_gbnf(pattern)} "\\""'
-        except Untranslatable as exc:
-            e.loose(key_path(path, "patternProperties"), f"pattern {pattern!r} not translated ({exc})")
-            matching = "string"
-        options.append(f"{matching}{e.spacing.colon()} {value}")
+        matching = _pattern_key(e, pattern, declared, f"{name}Pattern{i}Key", path)
+        if matching is not None:
+            options.append(f"{matching}{e.spacing.colon()} {value}")
     value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
     key = (None if value is None else _unmatched_key(e, schema, declared, name, path) if patterns
            else _key(e, schema, declared, name, path))
@@ -112,6 +110,30 @@ def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: st
     if not options:
         return None
     return e.rule(f"{name}Member", " | ".join(options))
+
+
+def _pattern_key(e: Walk, pattern: str, declared: list[str], name: str, path: str) -> str | None:
+    """The keys ``pattern`` governs alone: those matching it but for declared ones (which have
+    their own rules), or None when it matches declared keys only."""
+    where = key_path(path, "patternProperties")
+    try:
+        taken = tuple(key for key in declared if re.search(pattern, key))
+    except re.error:  # noted where the declared members are read (_member_schema)
+        taken = ()
+    if taken:
+        try:
+            states = matching_but(pattern, taken)
+            if e.key_nodes + len(states) > KEY_NODES:
+                raise Untranslatable(f"past {KEY_NODES} key rules in one schema")
+            e.key_nodes += len(states)
+            return e.rule(name, f'"\\"" {automaton_rule(states, e.table, name + "Text")} "\\""') if states else None
+        except Untranslatable as exc:
+            e.loose(where, f"declared keys matching {pattern!r} may take its schema alone ({exc})")
+    try:
+        return f'"\\"" {pattern_to_gbnf(pattern)} "\\""'
+    except Untranslatable as exc:
+        e.loose(where, f"pattern {pattern!r} not translated ({exc})")
+        return "string"
 
 
 def _unmatched_key(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: str) -> str | None:
@@ -175,24 +197,8 @@ def _key(e: Walk, schema: dict[str, Any], declared: list[str], name: str, path: 
             e.loose(path, f"undeclared keys may repeat a declared one (past {KEY_NODES} key rules in one schema)")
             return "string"
         e.key_nodes += nodes
-        e.key_rules[keys] = e.rule(f"{name}Key", f'"\\"" {_not_keys(e, plain, name + "KeyText")} "\\""')
+        e.key_rules[keys] = e.rule(f"{name}Key", f'"\\"" {not_spelled(e, plain, name + "KeyText")} "\\""')
     return e.key_rules[keys]
-
-
-def _not_keys(e: Walk, suffixes: list[str], name: str) -> str:
-    """String contents that spell none of the keys (a trie walk: stop where no key ends,
-    deviate from every key, or follow one next character). ``suffixes`` are what the keys
-    still need from this point."""
-    children: dict[str, list[str]] = {}
-    for suffix in suffixes:
-        if suffix:
-            children.setdefault(suffix[0], []).append(suffix[1:])
-    options = [] if "" in suffixes else ['""']
-    excluded = "".join(class_char(c) for c in sorted(children))
-    options.append(f'([^"\\\\\\x00-\\x1F{excluded}] | stringEscape) stringChar*')
-    for i, char in enumerate(sorted(children)):
-        options.append(f"{gbnf_literal(char)} {_not_keys(e, children[char], f'{name}{i}')}")
-    return e.rule(name, " | ".join(options))
 
 
 def _members(e: Walk, pairs: list[tuple[str, bool]], repeat_last: str | None, name: str, level: int,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gbnf.compiler._rewrite import REWRITTEN, rewrite
-from gbnf.compiler._schema import all_of_parts, follow_ref, is_valid, merge_all_of
+from gbnf.compiler._rewrite import REWRITTEN, rewrite, with_conditionals
+from gbnf.compiler._schema import all_of_parts, follow_ref, is_valid, merge_all_of, reads_conditionals
 from gbnf.errors import SchemaError, Unsatisfiable
 
 
@@ -16,8 +16,8 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
 
     Follows ``properties`` (then ``required`` keys they do not declare), ``items``,
     ``prefixItems``, local ``$ref``, every ``allOf`` part and the first ``anyOf``/``oneOf``
-    branch that ``value`` is valid against, dependencies and ``not`` read as the compiler
-    rewrites them; keys the schema does not declare keep their order, after the declared ones.
+    branch that ``value`` is valid against, dependencies, ``not`` and conditionals read as the
+    compiler rewrites them; keys the schema does not declare keep their order, after the declared ones.
     """
     root = schema if root is None else root
     if not isinstance(schema, dict):
@@ -34,6 +34,14 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
             schema = merge_all_of([target, rest], "") if rest else target
         except SchemaError:
             return value
+    parts = schema.get("allOf")
+    conditional = "if" in schema or isinstance(parts, list) and any(isinstance(p, dict) and "if" in p for p in parts)
+    if conditional and reads_conditionals(root):
+        try:  # conditionals become unions of the whole, as the compiler merges them
+            rest = {k: v for k, v in schema.items() if k != "allOf"}
+            schema = merge_all_of(with_conditionals([rest, *all_of_parts(parts or [], root, "")]), "")
+        except (SchemaError, Unsatisfiable):
+            return value
     if not REWRITTEN.isdisjoint(schema):
         try:
             unions = rewrite({k: v for k, v in schema.items() if k in REWRITTEN}, "")
@@ -45,9 +53,13 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
             schema["allOf"] = [*schema.get("allOf", []), branch]
     for keyword in ("anyOf", "oneOf"):
         branch = next((b for b in schema.get(keyword, []) if is_valid(value, b, root)), None)
-        if isinstance(branch, dict):
+        if isinstance(branch, dict):  # merged as the compiler's unions merge it: its $ref followed, after the rest
             rest = {k: v for k, v in schema.items() if k != keyword}
-            return in_grammar_order(value, merge_all_of([rest, branch], ""), root)
+            try:
+                merged = merge_all_of([rest, *all_of_parts([branch], root, "")], "")
+            except (SchemaError, Unsatisfiable):
+                return value
+            return in_grammar_order(value, merged, root)
     props = _declared(schema, root)
     if isinstance(value, dict):
         keys = [k for k in props if k in value] + [k for k in value if k not in props]

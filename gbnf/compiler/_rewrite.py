@@ -1,31 +1,110 @@
 """Keywords the grammar holds once rewritten in keywords it has: ``dependentRequired``,
 ``dependentSchemas`` and draft 4's ``dependencies`` become a union per key (the key absent,
 or present with what it needs), ``not`` of required keys a union of which key is absent,
-``not`` of types the types left, ``not`` of a boolean nothing or everything, and a ``oneOf``
-over required keys a union per branch of the keys the others need that it lacks. Pure
+``not`` of types the types left, ``not`` of a boolean nothing or everything, a ``oneOf``
+over required keys a union per branch of the keys the others need that it lacks, and
+``if``/``then``/``else`` that test one key's value a union per value tested. Pure
 functions, used by :func:`~gbnf.compiler._canonical.canonicalize` and the emitter's unions;
 what stays as written goes to the validator."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
-from gbnf.compiler._schema import ANNOTATIONS, TYPES, key_path, merge_all_of
+from gbnf.compiler._schema import ANNOTATIONS, CONDITIONAL, TYPES, key_path, merge_all_of
 from gbnf.errors import SchemaError, Unsatisfiable
 
-REWRITTEN = frozenset({"dependentRequired", "dependentSchemas", "dependencies", "not"})
+REWRITTEN = frozenset({"dependentRequired", "dependentSchemas", "dependencies", "not", "if"})
 """The keywords :func:`rewrite` reads."""
 MOST_BRANCHES = 8
 """The most alternatives the unions of one schema may multiply it into (each is a copy of the
 object's members in the grammar); past it, they stay as written, for the validator."""
 
+MOST_CASES = 40
+"""The most values one key's ``if`` tests may name for them to become a union (each value is a
+copy of the object's members in the grammar); past it, they stay as written, for the validator."""
+
 Union = list[Any]
 """Schemas one of which holds (a one-schema union is merged as it is)."""
 
 
+def with_conditionals(schemas: list[Any]) -> list[Any]:
+    """``schemas`` (all of which hold) with their ``if``/``then``/``else`` taken out and, for the
+    tests of one key's value, one union per key added (see :func:`_cases`); other conditionals
+    come back as written, for the validator (``then`` and ``else`` without ``if`` mean nothing)."""
+    plain, tests = [], []
+    for schema in schemas:
+        if isinstance(schema, dict) and not schema.keys().isdisjoint(CONDITIONAL):
+            if "if" in schema:
+                tests.append({k: schema[k] for k in CONDITIONAL if k in schema})
+            schema = {k: v for k, v in schema.items() if k not in CONDITIONAL}
+        plain.append(schema)
+    by_key: dict[str, list[tuple[list[Any], bool, Any, Any]]] = {}
+    for test in tests:
+        read = _tested(test["if"])
+        if read is None:
+            plain.append(test)
+        else:
+            by_key.setdefault(read[0], []).append((read[1], read[2], test.get("then", True), test.get("else", True)))
+    for key, each in by_key.items():
+        cases = _cases(key, each)
+        plain += [{"anyOf": cases}] if cases is not None else [
+            {"if": {"properties": {key: {"enum": values}}, **({"required": [key]} if needed else {})},
+             "then": then, "else": other} for values, needed, then, other in each]
+    return plain
+
+
+def _tested(test: Any) -> tuple[str, list[Any], bool] | None:
+    """An ``if`` that tests one key's value (``{"properties": {"kind": {"const": "a"}}}``, maybe
+    with the key required): (the key, the values that pass, whether an absent key fails)."""
+    if not isinstance(test, dict) or set(test) - ANNOTATIONS - {"type", "properties", "required"}:
+        return None
+    props, required = test.get("properties"), test.get("required", [])
+    if test.get("type", "object") != "object" or not isinstance(props, dict) or len(props) != 1:
+        return None
+    ((key, sub),) = props.items()
+    if required not in ([], [key]) or not isinstance(sub, dict) or set(sub) - ANNOTATIONS not in ({"const"}, {"enum"}):
+        return None
+    values = [sub["const"]] if "const" in sub else sub["enum"]
+    return (key, values, bool(required)) if isinstance(values, list) and values else None
+
+
+def _cases(key: str, tests: list[tuple[list[Any], bool, Any, Any]]) -> Union | None:
+    """Tests of ``key``'s value as a union: for each value named, the key equal to it with each
+    test's ``then`` or ``else``; the key absent; the key with another value; a value that is not
+    an object (every ``if`` of properties holds: each ``then``). None past :data:`MOST_CASES`."""
+    named = list({_identity(v): v for values, *_ in tests for v in values}.values())
+    if len(named) > MOST_CASES:
+        return None
+
+    def branch(first: dict[str, Any], passes: list[bool]) -> dict[str, Any]:
+        chosen = [then if yes else other for (_, _, then, other), yes in zip(tests, passes)]
+        return {"allOf": [first, *(part for part in chosen if part is not True)]}
+
+    passed = [{_identity(v) for v in values} for values, *_ in tests]
+    cases = [branch({"type": "object", "properties": {key: {"const": v}}, "required": [key]},
+                    [_identity(v) in values for values in passed]) for v in named]
+    cases.append(branch({"type": "object", "properties": {key: False}}, [not needed for _, needed, _, _ in tests]))
+    cases.append(branch({"type": "object", "properties": {key: {"not": {"enum": named}}}, "required": [key]},
+                        [False] * len(tests)))
+    cases.append(branch({"not": {"type": "object"}}, [True] * len(tests)))
+    return cases
+
+
+def _identity(value: Any) -> str:
+    """A JSON value's identity as JSON Schema compares values (``1`` is ``1.0``, not ``true``)."""
+    return json.dumps(float(value) if type(value) is int else value, sort_keys=True)
+
+
 def rewrite(schema: dict[str, Any], path: str) -> dict[str, Any]:
-    """``schema`` with its dependencies and ``not`` rewritten where the grammar can hold them."""
+    """``schema`` with its dependencies, ``not`` and conditionals rewritten where the grammar can
+    hold them."""
+    if "if" in schema:
+        parts = with_conditionals([schema])
+        if len(parts) > 1 and "if" not in parts[1]:  # made a union
+            return rewrite(merge_all_of(parts, path), path)
     found: list[tuple[set[str], Union]] = []  # (the keywords it comes from, a union they hold)
     if "not" in schema:
         union = _not(schema["not"], key_path(path, "not"))
@@ -53,6 +132,22 @@ def rewrite(schema: dict[str, Any], path: str) -> dict[str, Any]:
     kept = {k: v for k, v in schema.items() if k in REWRITTEN and k not in done}
     parts = [union[0] if len(union) == 1 else {"anyOf": union} for _, union in found]
     return merge_all_of([rest, *parts], path) | kept
+
+
+def excluded_strings(schema: dict[str, Any]) -> list[str] | None:
+    """The strings a ``not`` of listed strings (``{"not": {"enum": ["a", "b"]}}``) excludes, where
+    the grammar holds it: beside no pattern, format or length, each string written without
+    escapes (for values of other types, such a ``not`` always holds); else None."""
+    value = schema.get("not")
+    if not isinstance(value, dict) or set(value) - ANNOTATIONS not in ({"enum"}, {"const"}):
+        return None
+    listed = [value["const"]] if "const" in value else value["enum"]
+    plain = isinstance(listed, list) and all(
+        isinstance(v, str) and '"' not in v and "\\" not in v and all(ord(c) >= 0x20 for c in v) for v in listed)
+    return listed if plain and _STRING_SHAPES.isdisjoint(schema) else None
+
+
+_STRING_SHAPES = frozenset({"pattern", "format", "minLength", "maxLength"})
 
 
 def _dependents(value: Any, keyword: str, path: str) -> list[tuple[str, Any]]:

@@ -1,4 +1,5 @@
-"""Strings (lengths, ``pattern``, ``format``), integers and numbers (exact ranges)."""
+"""Strings (lengths, ``pattern``, ``format``, listed strings excluded), integers and numbers
+(exact ranges)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import Any
 from gbnf.compiler._canonical import as_decimal, decimal_step, integer_bounds, numeric_bounds
 from gbnf.compiler._formats import EXACT, FORMATS
 from gbnf.compiler._lengths import pattern_within
-from gbnf.compiler._literals import repeat
+from gbnf.compiler._literals import class_char, gbnf_literal, repeat
 from gbnf.compiler._multiples import multiples
 from gbnf.compiler._ranges import int_range, number_range
 from gbnf.compiler._regex import pattern_to_gbnf
+from gbnf.compiler._rewrite import excluded_strings
 from gbnf.compiler._schema import key_path
 from gbnf.compiler._walk import Walk
 from gbnf.errors import Unsatisfiable, Untranslatable
@@ -27,6 +29,9 @@ def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
     """A string: its pattern when it translates (with its lengths: a run of one class repeated so
     many times, else the pattern's automaton crossed with them where that is in reach), else its
     format, else its length bounds."""
+    excluded = excluded_strings(schema)
+    if excluded is not None:
+        return e.rule(name, f'"\\"" {not_spelled(e, excluded, name + "Text")} "\\""')
     low, high = e.counts(schema, path, "minLength", "maxLength")
     pattern, fmt = schema.get("pattern"), schema.get("format")
     run = _ONE_CLASS_RUN.fullmatch(pattern) if isinstance(pattern, str) and fmt is None else None
@@ -67,6 +72,23 @@ def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
     if low == 0 and high is None:
         return "string"
     return e.rule(name, f'"\\"" {repeat("stringChar", low, high)} "\\""')
+
+
+def not_spelled(e: Walk, suffixes: list[str], name: str) -> str:
+    """String contents that spell none of ``suffixes`` (a trie walk: stop where none ends,
+    deviate from every one, or follow one next character): keys that are not declared ones, or
+    strings a ``not`` of listed strings leaves. ``suffixes`` are what each still needs from this
+    point; an escape counts as a deviation (the validator reads what it spells)."""
+    children: dict[str, list[str]] = {}
+    for suffix in suffixes:
+        if suffix:
+            children.setdefault(suffix[0], []).append(suffix[1:])
+    options = [] if "" in suffixes else ['""']
+    excluded = "".join(class_char(c) for c in sorted(children))
+    options.append(f'([^"\\\\\\x00-\\x1F{excluded}] | stringEscape) stringChar*')
+    for i, char in enumerate(sorted(children)):
+        options.append(f"{gbnf_literal(char)} {not_spelled(e, children[char], f'{name}{i}')}")
+    return e.rule(name, " | ".join(options))
 
 
 def emit_integer(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
@@ -16,6 +17,18 @@ ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$schema
                          "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema"})
 """Keywords that say what a value means, never which values are valid."""
 _TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER
+
+CONDITIONAL = ("if", "then", "else")
+"""The keywords of a conditional (drafts 7 on; earlier drafts do not have them)."""
+_BEFORE_CONDITIONALS = re.compile(r"draft-0[3-6]/schema")
+
+
+def reads_conditionals(root: Any) -> bool:
+    """Whether ``root``'s draft has ``if``/``then``/``else`` (every draft from 7 on, and one
+    not declared)."""
+    declared = root.get("$schema") if isinstance(root, dict) else None
+    return not (isinstance(declared, str) and _BEFORE_CONDITIONALS.search(declared))
+
 
 def key_path(path: str, key: str) -> str:
     """Join a dotted key path (``a.b`` + ``c`` -> ``a.b.c``)."""
@@ -224,7 +237,8 @@ def all_of_parts(parts: list[Any], root: Any, path: str, expanded: frozenset[int
 def _deref(schema: Any, root: Any, path: str) -> Any:
     """An allOf part with its top-level local ``$ref`` followed (so two refs can merge)."""
     seen = set()
-    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
+    while (isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen
+           and is_local(root, schema["$ref"])):  # one not fetched is left to canonicalize, which says so
         seen.add(schema["$ref"])
         target = follow_ref(root, schema["$ref"], path)
         rest = {k: v for k, v in schema.items() if k != "$ref"}
