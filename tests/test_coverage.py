@@ -140,6 +140,16 @@ def test_one_of_required_keys_is_exclusive(engine):
                     {"b": 2}) == [True, True, True, False, False]
     many = {"type": "object", "oneOf": [{"required": list("abcd")}, {"required": list("efgh")}, {"required": ["i"]}]}
     assert compile_schema_grammar(many).looser == ("oneOf: exclusivity left to the validator",)  # 16 ways
+    login = {"type": "object", "oneOf": [{"properties": {"login": {"type": "string"}}, "required": ["login"]},
+                                         {"properties": {"password": {"type": "string"}}, "required": ["password"]}]}
+    assert not compile_schema_grammar(login).looser
+    assert verdicts(engine, login, {"login": "a"}, {"password": "b"}, {"login": "a", "password": "b"},
+                    {"login": "a", "password": 5}, {"password": "b", "login": 5}, {"login": 5, "password": 5}) == [
+        True, True, False, True, True, False]  # a member the other branch refuses leaves this one alone (after
+    # the members of its own branch: the grammar declares the refused member last)
+    refused = {"type": "object", "oneOf": [{"properties": {"a": {"type": "object", "required": ["x"]}},
+                                            "required": ["a"]}, {"required": ["b"]}]}
+    assert compile_schema_grammar(refused).looser == ("oneOf: exclusivity left to the validator",)  # not a union
 
 
 def test_dependencies_and_not_of_keys_or_types_are_exact(engine):

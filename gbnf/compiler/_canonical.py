@@ -1,7 +1,7 @@
 """Canonicalize one schema position before it is emitted: ``$ref`` followed, ``allOf`` merged,
-dependencies, ``not`` and conditionals rewritten as unions where they can be, ``type`` read as a list, counts
-and numeric bounds read as numbers. Pure functions: what the grammar will not hold comes back
-as notes (key path, why) for ``looser``."""
+dependencies, ``not`` and conditionals rewritten as unions where they can be, ``type`` read as
+a list, counts and numeric bounds read as numbers. Pure functions: what the grammar will not
+hold comes back as notes (key path, why) for ``looser``."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from gbnf.compiler._arrays import emit_array
 from gbnf.compiler._canonical import Node, canonicalize, count_bounds
 from gbnf.compiler._objects import emit_object
 from gbnf.compiler._primitives import value_literal
-from gbnf.compiler._rewrite import only_one_required
+from gbnf.compiler._rewrite import only_one
 from gbnf.compiler._rules import RuleTable
 from gbnf.compiler._scalars import emit_integer, emit_number, emit_string
 from gbnf.compiler._schema import ANNOTATIONS, key_path, validity
@@ -129,7 +129,7 @@ class Emitter:
         branches = node.schema[keyword]
         if not isinstance(branches, list) or not branches:
             raise SchemaError(key_path(path, keyword), "must be a non-empty list of schemas")
-        exclusive = only_one_required(branches) if keyword == "oneOf" and len(branches) > 1 else None
+        exclusive = only_one(branches) if keyword == "oneOf" and len(branches) > 1 else None
         alternatives = []
         for i, branch in enumerate(branches):
             if exclusive is not None and exclusive[i] is None:

@@ -2,7 +2,8 @@
 ``dependentSchemas`` and draft 4's ``dependencies`` become a union per key (the key absent,
 or present with what it needs), ``not`` of required keys a union of which key is absent,
 ``not`` of types the types left, ``not`` of a boolean nothing or everything, a ``oneOf``
-over required keys a union per branch of the keys the others need that it lacks, and
+over objects told apart by required keys and declared members a union per branch of the keys
+the others need that it lacks and the members they refuse, and
 ``if``/``then``/``else`` that test one key's value a union per value tested. Pure
 functions, used by :func:`~gbnf.compiler._canonical.canonicalize` and the emitter's unions;
 what stays as written goes to the validator."""
@@ -134,6 +135,10 @@ def rewrite(schema: dict[str, Any], path: str) -> dict[str, Any]:
     return merge_all_of([rest, *parts], path) | kept
 
 
+_STRING_SHAPES = frozenset({"pattern", "format", "minLength", "maxLength"})
+"""String keywords beside which a ``not`` of listed strings stays the validator's."""
+
+
 def excluded_strings(schema: dict[str, Any]) -> list[str] | None:
     """The strings a ``not`` of listed strings (``{"not": {"enum": ["a", "b"]}}``) excludes, where
     the grammar holds it: beside no pattern, format or length, each string written without
@@ -145,9 +150,6 @@ def excluded_strings(schema: dict[str, Any]) -> list[str] | None:
     plain = isinstance(listed, list) and all(
         isinstance(v, str) and '"' not in v and "\\" not in v and all(ord(c) >= 0x20 for c in v) for v in listed)
     return listed if plain and _STRING_SHAPES.isdisjoint(schema) else None
-
-
-_STRING_SHAPES = frozenset({"pattern", "format", "minLength", "maxLength"})
 
 
 def _dependents(value: Any, keyword: str, path: str) -> list[tuple[str, Any]]:
@@ -186,27 +188,42 @@ def _keys_together(listed: list[tuple[str, list[str]]]) -> Union | None:
             for absent, there in ways]
 
 
-def only_one_required(branches: list[Any]) -> list[dict[str, Any] | None] | None:
-    """For a ``oneOf`` whose branches only require keys (``[{"required": ["id"]}, {"required":
-    ["series", "index"]}]``): per branch, what makes it the only branch that matches, as a
-    schema to add (for each other branch, one of the keys it needs and this one does not is
-    absent; objects only, where no branch has a type and any other value would match them all),
-    or None where another branch matches whenever it does. None when the branches are
-    otherwise, or when that takes more than :data:`MOST_BRANCHES` alternatives for a branch."""
-    if not all(isinstance(b, dict) and isinstance(b.get("required"), list) and b.get("type", "object") == "object"
-               and set(b) <= ANNOTATIONS | {"type", "required"} for b in branches):
+def only_one(branches: list[Any]) -> list[dict[str, Any] | None] | None:
+    """For a ``oneOf`` whose branches are objects told apart by the keys they require and the
+    members they declare (``[{"required": ["login"], "properties": {"login": {"type":
+    "string"}}}, {"required": ["password"]}]``): per branch, what makes it the only branch that
+    matches, as a schema to add (for each other branch, one of the keys it needs and this one
+    does not is absent, or one of the members it declares has a value it refuses; objects only,
+    where no branch has a type and any other value would match them all), or None where another
+    branch matches whenever it does. None when the branches are otherwise, when a member's
+    refusal is not a union the grammar has (see :func:`_not`), or when that takes more than
+    :data:`MOST_BRANCHES` alternatives for a branch."""
+    if not all(isinstance(b, dict) and set(b) <= ANNOTATIONS | {"type", "required", "properties"}
+               and b.get("type", "object") == "object" and isinstance(b.get("required", []), list)
+               and isinstance(b.get("properties", {}), dict) for b in branches):
         return None
     typed = sum("type" in b for b in branches)
     if 0 < typed < len(branches):
         return None
-    required = [list(dict.fromkeys(k for k in b["required"] if isinstance(k, str))) for b in branches]
+    required = [list(dict.fromkeys(k for k in b.get("required", []) if isinstance(k, str))) for b in branches]
+    refusals: list[Union] = []  # per branch: objects with a declared member it refuses
+    for branch in branches:
+        refused: Union = []
+        for key, sub in branch.get("properties", {}).items():
+            if sub is True or isinstance(sub, dict) and not set(sub) - ANNOTATIONS:
+                continue  # every value of it is fine
+            union = _not(sub, "oneOf")
+            if union is None:
+                return None
+            refused += [{"type": "object", "required": [key], "properties": {key: other}} for other in union]
+        refusals.append(refused)
     out: list[dict[str, Any] | None] = []
     for i, mine in enumerate(required):
-        missing = [[k for k in theirs if k not in mine] for j, theirs in enumerate(required) if j != i]
-        if not all(missing):
+        unions = [_keys_missing([k for k in theirs if k not in mine]) + refusals[j]
+                  for j, theirs in enumerate(required) if j != i]
+        if not all(unions):
             out.append(None)
             continue
-        unions = [_keys_missing(keys) for keys in missing]
         if math.prod(map(len, unions)) > MOST_BRANCHES:
             return None
         parts = [union[0] if len(union) == 1 else {"anyOf": union} for union in unions]
