@@ -239,3 +239,16 @@ def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     assert asked_calls([match], "Who won between the Chicago Bulls and the Los Angeles Lakers?", 4) == 1
     teams = _tool("roster", teams={"type": "array", "items": {"type": "string"}})
     assert asked_calls([teams], "Rosters of Lakers, Bulls and Celtics", 4) == 1
+
+
+def test_asking_for_a_tool_again_is_one_call_more():
+    emf = _tool("induced_emf", field={"type": "number"}, area={"type": "number"}, seconds={"type": "number"})
+    again = "The EMF for a field of 5 T, an area of 2 m² and 4 seconds, then repeat with a change of 10 seconds."
+    assert asked_calls([emf], again, 4) == 2
+    shop = _tool("find_store", location={"type": "string"}, criteria={"type": "string"})
+    assert asked_calls([shop], "A supermarket in New York open 24 hours and another one in San Diego that delivers",
+                       4) == 2
+    events = _tool("events", genre={"type": "string"}, city={"type": "string"})
+    assert asked_calls([events], "Jazz events in Los Angeles, then the same for rock in Chicago, and finally "
+                                 "classical events in Boston", 4) == 3  # "then the same" asks once
+    assert asked_calls([events], "Jazz events in Los Angeles and also the venues", 4) == 1

@@ -200,6 +200,9 @@ def _names_listed(query: str, schema: Any) -> bool:
 
 _NUMBER = re.compile(r"(?<![\w.$])-?\$?\d[\d,]*(?:\.\d+)?%?(?!\w)")
 _REQUESTS = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally)\b", re.IGNORECASE)
+_AGAIN = re.compile(r"\b(?:then|another|again|repeat|the same|after that|finally|lastly)\b", re.IGNORECASE)
+"""Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
+Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
 
 
 def asked_calls(tools: list[Tool], query: str, most: int) -> int:
@@ -213,13 +216,16 @@ def asked_calls(tools: list[Tool], query: str, most: int) -> int:
       each ("$1000 at 5% for 10, 20 and 30 years": three); lists of numbers are the values
       of a tool that takes arrays of numbers, one call for each list it has no room for;
     - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'")
-      longer than the tool has string arguments is one call each.
+      longer than the tool has string arguments is one call each;
+    - asking again: one call more for each "then", "another", "again", "the same"... followed
+      by three words or more before the next ("then repeat the same for Chicago": one).
     """
     if len(tools) != 1:
         requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
         return max(1, min(len(tools), len(requests), most))
     props = tools[0].parameters.get("properties") or {}
-    return max(1, min(most, max(_calls_for_numbers(props, query), _calls_for_names(props, query))))
+    asked_again = 1 + sum(len(part.split()) >= 3 for part in _AGAIN.split(query)[1:])
+    return max(1, min(most, max(_calls_for_numbers(props, query), _calls_for_names(props, query), asked_again)))
 
 
 def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
