@@ -37,7 +37,6 @@ _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchema
 _PLAIN = frozenset(_HANDLED - {"$ref", "allOf", "anyOf", "oneOf"})
 """Keywords of a schema that canonicalizes to itself, with no note: no applicator to follow."""
 _UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
-CONDITIONAL_KEYS = frozenset(CONDITIONAL)
 _OLD_DRAFT = re.compile(r"draft-0[3-7]/schema")
 
 Note = tuple[str, str]
@@ -69,8 +68,8 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             raise Unsatisfiable(path, "the schema 'false' matches no value")
         if not isinstance(schema, dict):
             raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
-        if not CONDITIONAL_KEYS.isdisjoint(schema) and not reads_conditionals(root):  # not keywords there
-            schema = _without(schema, CONDITIONAL_KEYS)
+        if not CONDITIONAL.isdisjoint(schema) and not reads_conditionals(root):  # not keywords there
+            schema = _without(schema, CONDITIONAL)
             continue
         unevaluated = _UNEVALUATED.intersection(schema)
         if unevaluated and not _APPLICATORS.isdisjoint(schema):
@@ -95,7 +94,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             continue
         if "allOf" in schema:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
-            ignored = _UNEVALUATED if reads_conditionals(root) else _UNEVALUATED | CONDITIONAL_KEYS
+            ignored = _UNEVALUATED if reads_conditionals(root) else _UNEVALUATED | CONDITIONAL
             parts = [_without(part, ignored) for part in all_of_parts(schema["allOf"], root, path)]
             schema = merge_all_of(with_conditionals([rest, *parts]), path)
             continue

@@ -26,9 +26,10 @@ _ONE_CLASS_RUN = re.compile(r"\^(\[(?:\\.|[^\]\\])+\]|\\[dDwWsS]|\.)([*+])\$")
 
 
 def emit_string(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int) -> str:
-    """A string: its pattern when it translates (with its lengths: a run of one class repeated so
-    many times, else the pattern's automaton crossed with them where that is in reach), else its
-    format, else its length bounds."""
+    """A string: the strings a ``not`` of listed strings leaves (see
+    :func:`~gbnf.compiler._rewrite.excluded_strings`), else its pattern when it translates (with
+    its lengths: a run of one class repeated so many times, else the pattern's automaton crossed
+    with them where that is in reach), else its format, else its length bounds."""
     excluded = excluded_strings(schema)
     if excluded is not None:
         return e.rule(name, f'"\\"" {not_spelled(e, excluded, name + "Text")} "\\""')

@@ -18,7 +18,7 @@ ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$schema
 """Keywords that say what a value means, never which values are valid."""
 _TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER
 
-CONDITIONAL = ("if", "then", "else")
+CONDITIONAL = frozenset({"if", "then", "else"})
 """The keywords of a conditional (drafts 7 on; earlier drafts do not have them)."""
 _BEFORE_CONDITIONALS = re.compile(r"draft-0[3-6]/schema")
 
