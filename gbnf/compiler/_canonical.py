@@ -69,7 +69,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
         if not isinstance(schema, dict):
             raise SchemaError(path, f"a schema must be an object or a boolean, not {schema!r:.60}")
         if not CONDITIONAL.isdisjoint(schema) and not reads_conditionals(root):  # not keywords there
-            schema = _without(schema, CONDITIONAL)
+            schema = _without_keywords(schema, CONDITIONAL)
             continue
         unevaluated = _UNEVALUATED.intersection(schema)
         if unevaluated and not _APPLICATORS.isdisjoint(schema):
@@ -95,7 +95,7 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
         if "allOf" in schema:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
             ignored = _UNEVALUATED if reads_conditionals(root) else _UNEVALUATED | CONDITIONAL
-            parts = [_without(part, ignored) for part in all_of_parts(schema["allOf"], root, path)]
+            parts = [_without_keywords(part, ignored) for part in all_of_parts(schema["allOf"], root, path)]
             schema = merge_all_of(with_conditionals([rest, *parts]), path)
             continue
         break
@@ -212,7 +212,7 @@ def _declared_types(schema: dict[str, Any], path: str) -> tuple[str, ...]:
     return tuple(types)
 
 
-def _without(schema: Any, keywords: frozenset[str]) -> Any:
+def _without_keywords(schema: Any, keywords: frozenset[str]) -> Any:
     """A schema without ``keywords``: unevaluated* from an allOf part (they cannot be judged once
     parts are merged), conditionals where the draft has none."""
     if isinstance(schema, dict):
