@@ -99,6 +99,8 @@ def canonicalize(schema: Any, root: Any, path: str, refs: frozenset[str] = froze
             schema = merge_all_of(with_conditionals([rest, *parts]), path)
             continue
         break
+    if "if" in schema:  # conditionals the grammar holds become unions
+        schema = merge_all_of(with_conditionals([schema]), path)
     if not REWRITTEN.isdisjoint(schema):
         schema = rewrite(schema, path)
     for keyword in ("anyOf", "oneOf"):

@@ -17,7 +17,7 @@ from typing import Any
 from gbnf.compiler._schema import ANNOTATIONS, CONDITIONAL, TYPES, key_path, merge_all_of
 from gbnf.errors import SchemaError, Unsatisfiable
 
-REWRITTEN = frozenset({"dependentRequired", "dependentSchemas", "dependencies", "not", "if"})
+REWRITTEN = frozenset({"dependentRequired", "dependentSchemas", "dependencies", "not"})
 """The keywords :func:`rewrite` reads."""
 MOST_BRANCHES = 8
 """The most alternatives the unions of one schema may multiply it into (each is a copy of the
@@ -42,18 +42,16 @@ def with_conditionals(schemas: list[Any]) -> list[Any]:
                 tests.append({k: schema[k] for k in CONDITIONAL if k in schema})
             schema = {k: v for k, v in schema.items() if k not in CONDITIONAL}
         plain.append(schema)
-    by_key: dict[str, list[tuple[list[Any], bool, Any, Any]]] = {}
+    by_key: dict[str, list[tuple[list[Any], bool, dict[str, Any]]]] = {}
     for test in tests:
         read = _tested(test["if"])
         if read is None:
             plain.append(test)
         else:
-            by_key.setdefault(read[0], []).append((read[1], read[2], test.get("then", True), test.get("else", True)))
+            by_key.setdefault(read[0], []).append((read[1], read[2], test))
     for key, each in by_key.items():
         cases = _cases(key, each)
-        plain += [{"anyOf": cases}] if cases is not None else [
-            {"if": {"properties": {key: {"enum": values}}, **({"required": [key]} if needed else {})},
-             "then": then, "else": other} for values, needed, then, other in each]
+        plain += [{"anyOf": cases}] if cases is not None else [test for _, _, test in each]
     return plain
 
 
@@ -72,22 +70,24 @@ def _tested(test: Any) -> tuple[str, list[Any], bool] | None:
     return (key, values, bool(required)) if isinstance(values, list) and values else None
 
 
-def _cases(key: str, tests: list[tuple[list[Any], bool, Any, Any]]) -> Union | None:
-    """Tests of ``key``'s value as a union: for each value named, the key equal to it with each
-    test's ``then`` or ``else``; the key absent; the key with another value; a value that is not
-    an object (every ``if`` of properties holds: each ``then``). None past :data:`MOST_CASES`."""
-    named = list({_identity(v): v for values, *_ in tests for v in values}.values())
+def _cases(key: str, tests: list[tuple[list[Any], bool, dict[str, Any]]]) -> Union | None:
+    """Conditionals that test ``key``'s value, each as (the values that pass, whether an absent
+    key fails, the conditional), as a union: for each value named, the key equal to it with each
+    conditional's ``then`` or ``else``; the key absent; the key with another value; a value that
+    is not an object (every ``if`` of properties holds: each ``then``). None past
+    :data:`MOST_CASES`."""
+    named = list({_identity(v): v for values, _, _ in tests for v in values}.values())
     if len(named) > MOST_CASES:
         return None
 
     def branch(first: dict[str, Any], passes: list[bool]) -> dict[str, Any]:
-        chosen = [then if yes else other for (_, _, then, other), yes in zip(tests, passes)]
+        chosen = [test.get("then", True) if yes else test.get("else", True) for (_, _, test), yes in zip(tests, passes)]
         return {"allOf": [first, *(part for part in chosen if part is not True)]}
 
-    passed = [{_identity(v) for v in values} for values, *_ in tests]
+    passed = [{_identity(v) for v in values} for values, _, _ in tests]
     cases = [branch({"type": "object", "properties": {key: {"const": v}}, "required": [key]},
                     [_identity(v) in values for values in passed]) for v in named]
-    cases.append(branch({"type": "object", "properties": {key: False}}, [not needed for _, needed, _, _ in tests]))
+    cases.append(branch({"type": "object", "properties": {key: False}}, [not needed for _, needed, _ in tests]))
     cases.append(branch({"type": "object", "properties": {key: {"not": {"enum": named}}}, "required": [key]},
                         [False] * len(tests)))
     cases.append(branch({"not": {"type": "object"}}, [True] * len(tests)))
@@ -100,12 +100,7 @@ def _identity(value: Any) -> str:
 
 
 def rewrite(schema: dict[str, Any], path: str) -> dict[str, Any]:
-    """``schema`` with its dependencies, ``not`` and conditionals rewritten where the grammar can
-    hold them."""
-    if "if" in schema:
-        parts = with_conditionals([schema])
-        if len(parts) > 1 and "if" not in parts[1]:  # made a union
-            return rewrite(merge_all_of(parts, path), path)
+    """``schema`` with its dependencies and ``not`` rewritten where the grammar can hold them."""
     found: list[tuple[set[str], Union]] = []  # (the keywords it comes from, a union they hold)
     if "not" in schema:
         union = _not(schema["not"], key_path(path, "not"))
