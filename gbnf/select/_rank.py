@@ -158,7 +158,7 @@ def decide_reply(tools: list[Tool], query: str) -> Decision:
     it may when it shares fewer, or words of their parameters only; it does not when it shares
     none."""
     words = set(terms(query))
-    shared = [(tool, len(words & set(terms(identifier_words(tool.name) + " " + tool.description)))) for tool in tools]
+    shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
     asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
     if asked:
         return Decision("call", asked)
@@ -177,8 +177,8 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     words = set(terms(query))
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
-    shared = set(terms(" ".join([identifier_words(tool.name), tool.description])))
-    names = {key: set(terms(identifier_words(key))) for key in props}
+    shared = set(terms(tool.name + " " + tool.description))
+    names = {key: set(terms(key)) for key in props}
     named = Counter(term for terms_of_name in names.values() for term in terms_of_name)
     left = []
     for key, sub in props.items():
@@ -315,7 +315,7 @@ def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:
 def _naming_tools(tools: list[Tool], words: set[str]) -> list[Tool]:
     """The tools whose name or description has one of the query's ``words``: the query names
     what they do (a parameter's words alone do not)."""
-    return [t for t in tools if words & set(terms(identifier_words(t.name) + " " + t.description))]
+    return [t for t in tools if words & set(terms(t.name + " " + t.description))]
 
 
 @functools.lru_cache(maxsize=64)
