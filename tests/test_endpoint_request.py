@@ -181,6 +181,21 @@ def test_optional_arguments_the_user_says_nothing_about_are_left_out_of_grammar_
     assert '\\"days\\"' in parse_request({"messages": ask, "tools": [WEATHER]}, Shaping(asked_only=False)).grammar
 
 
+def test_optional_arguments_the_user_asks_for_are_required_and_booleans_asked_for_are_true():
+    detail = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
+                                               "parameters": {"type": "object", "properties": {
+                                                   "city": {"type": "string"}, "days": {"type": "integer"},
+                                                   "hourly": {"type": "boolean"}}, "required": ["city"]}}}
+    ask = [{"role": "user", "content": "Hourly weather in Oslo for 3 days?"}]
+    grammar = parse_request({"messages": ask, "tools": [detail], "tool_choice": "required"}).grammar
+    rules = dict(line.split(" ::= ", 1) for line in grammar.splitlines())
+    assert '"\\"days\\": " argsGetWeatherDays ",' in rules["argsGetWeather"]  # required: no "(...)?" around it
+    assert rules["argsGetWeatherHourly"] == '"true"'
+    unsaid = [{"role": "user", "content": "Weather in Oslo for 3 days, not hourly"}]
+    grammar = parse_request({"messages": unsaid, "tools": [detail], "tool_choice": "required"}).grammar
+    assert "boolean" in next(line for line in grammar.splitlines() if line.startswith("argsGetWeather ::="))
+
+
 def test_when_the_retries_run_out_a_call_valid_for_its_schema_is_returned_else_422():
     request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, MODEL_DECIDES)
     asked: list[int] = []

@@ -208,7 +208,7 @@ def test_the_calls_a_query_asks_for_from_its_numbers(query, calls):
         "a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]})
     assert asked_calls([factorial], query, 4) == calls
     assert asked_calls([gcd], "The GCD of 40 and 50", 4) == 1 and asked_calls([gcd], "GCD of 3 and 4, 5 and 12", 4) == 2
-    assert asked_calls([factorial, gcd], "The factorial of 5 and the GCD of 4 and 6", 4) == 1  # one request
+    assert asked_calls([factorial, gcd], "The factorial of 5 and the GCD of 4 and 6", 4) == 2
     assert asked_calls([factorial, gcd], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 2
     assert asked_calls([], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 1
 
@@ -239,6 +239,33 @@ def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     assert asked_calls([match], "Who won between the Chicago Bulls and the Los Angeles Lakers?", 4) == 1
     teams = _tool("roster", teams={"type": "array", "items": {"type": "string"}})
     assert asked_calls([teams], "Rosters of Lakers, Bulls and Celtics", 4) == 1
+
+
+def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():
+    factorial = _tool("math_factorial", number={"type": "integer"})
+    gcd = _tool("math_gcd", a={"type": "integer"}, b={"type": "integer"})
+    lcm = _tool("math_lcm", a={"type": "integer"}, b={"type": "integer"})
+    assert asked_calls([gcd, lcm], "The GCD of 96 and 128, and the LCM of 15 and 25", 4) == 2
+    assert asked_calls([factorial, gcd], "The factorial of 5 and 7, and the GCD of 12 and 18", 4) == 3
+    assert asked_calls([factorial, gcd, lcm], "The GCD of 12 and 18", 4) == 1  # the others not asked
+    assert asked_calls([gcd, lcm], "The LCM of 3 and 4 and then the LCM of 5 and 6", 4) == 2
+
+
+def test_a_query_that_counts_things_off_asks_for_each():
+    circumference = _tool("circumference", radius={"type": "number"}, unit={"type": "string"})
+    four = ("The total circumference of four circles: the first has a radius of 5cm, the second 10cm, "
+            "the third 15cm and the fourth 20cm")
+    assert asked_calls([circumference], four, 6) == 4
+    assert asked_calls([circumference], "The circumference of the first circle, of radius 5", 6) == 1
+
+
+def test_names_joined_by_and_fill_one_argument_unless_the_tool_takes_several_alike():
+    stock = _tool("check_instrument_availability", instrument={"type": "string"}, city={"type": "string"})
+    assert asked_calls([stock], "Price of a Yamaha P125 piano in Berlin and Madrid", 4) == 2
+    distance = _tool("calc_distance", start={"type": "string"}, end={"type": "string"})
+    assert asked_calls([distance], "The distance between two cities, New York and Los Angeles", 4) == 1
+    news = _tool("publish", title={"type": "string"}, content={"type": "string"}, meta={"type": "string"})
+    assert asked_calls([news], "Publish 'Testing' with 'an analysis' as content and 'Productivity' as meta", 4) == 1
 
 
 def test_asking_for_a_tool_again_is_one_call_more():

@@ -24,7 +24,7 @@ from gbnf.compiler._shaped import bounded, copied
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer
-from gbnf.select._rank import asked_calls, decide_reply, unasked
+from gbnf.select._rank import asked_calls, decide_reply, switched_on, unasked
 from gbnf.select._values import Values, offered_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
@@ -64,15 +64,17 @@ class Shaping:
 
     With ``asked_only``, when the user has the last word, a tool's optional arguments that the
     request says nothing about (:func:`gbnf.select._rank.unasked`) are left out of the grammar and the
-    prompt: the tool's defaults apply, instead of values the model makes up.
+    prompt: the tool's defaults apply, instead of values the model makes up. Those it asks for are
+    required (small models otherwise leave out what was asked), and a boolean it asks for without
+    a negation ("assuming equal variance") is true (:func:`gbnf.select.switched_on`).
 
     ``copy_bias`` (None: off) is added to the logits of the tokens of the user's last words when
     a reply may call a tool, so argument values are copied from the request rather than made up.
 
     With ``count_calls``, when a reply must call the tools the user's words name (or the one
     tool named) and may carry several calls, it carries at least as many as those words ask for
-    (:func:`gbnf.select.asked_calls`: "the factorial of 5, 7 and 9" is three calls; two tools
-    asked for in two sentences, two); small models otherwise stop after the first.
+    (:func:`gbnf.select.asked_calls`: "the factorial of 5, 7 and 9" is three calls; "the GCD of
+    4 and 6 and the LCM of 3 and 5", two); small models otherwise stop after the first.
 
     With ``copy_values``, when the user has the last word, every free string argument is a
     stretch of the user's words and every free number one of their numbers
@@ -148,9 +150,10 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         sampling = replace(sampling, bias=copy_bias([messages[-1]["content"]], shaping.copy_bias))
     if choice == "auto" and not required and shaping.prose_tokens is not None:
         sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
-    skip = tuple(unasked(t, messages[-1]["content"]) if shaping.asked_only and messages[-1]["role"] == "user"
-                 else () for t in offered)
-    shown = [replace(t, parameters=_without(t.parameters, left)) for t, left in zip(offered, skip)]
+    last = messages[-1]["content"]
+    skip = tuple(Asked(unasked(t, last), switched_on(t, last)) if shaping.asked_only and messages[-1]["role"] == "user"
+                 else None for t in offered)
+    shown = [replace(t, parameters=_as_asked(t.parameters, asked)) for t, asked in zip(offered, skip)]
     if offered:
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
@@ -188,17 +191,17 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[tuple[str, ...], ...], parallel: int,
+def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[Asked | None, ...], parallel: int,
                   least: int, text: bool, caps: tuple[int | None, int | None, int | None],
                   values: Values | None = None) -> str:
     """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, or
-    answers in text), each without the optional arguments ``skip`` lists for it, with free
+    answers in text), each as ``skip`` has it asked (:class:`Asked`; None: as declared), with free
     strings and numbers among ``values`` (strings, numbers) where given and any fits, and
     unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits)."""
     tools = {t.name: t for t in _request_tools(tools_json)}
     pool = []
-    for name, left in zip(names, skip):
-        parameters = _without(tools[name].parameters, left)
+    for name, asked in zip(names, skip):
+        parameters = _as_asked(tools[name].parameters, asked)
         if values is not None:
             parameters = copied(parameters, *values)
         pool.append(replace(tools[name], parameters=bounded(parameters, *caps)))
@@ -212,12 +215,23 @@ def _string_cap(chars: int | None, max_tokens: int) -> int | None:
     return max_tokens if chars is None else min(chars, max_tokens)
 
 
-def _without(parameters: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    """``parameters`` without the top-level properties ``keys`` (which are optional)."""
-    if not keys:
+@dataclass(frozen=True)
+class Asked:
+    """What the user's words ask of one tool: the optional arguments they say nothing about
+    (``left`` out) and the boolean ones they ask to be true (``on``)."""
+
+    left: tuple[str, ...]
+    on: tuple[str, ...]
+
+
+def _as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
+    """``parameters`` as ``asked`` (None: as they are): without the properties it leaves out,
+    every other property required, and the booleans it switches on true."""
+    if asked is None:
         return parameters
-    kept = {k: v for k, v in parameters["properties"].items() if k not in keys}
-    return {**parameters, "properties": kept}
+    kept = {k: {**v, "enum": [True]} if k in asked.on else v for k, v in parameters["properties"].items()
+            if k not in asked.left}
+    return {**parameters, "properties": kept, "required": list(kept)}
 
 
 @functools.lru_cache(maxsize=64)

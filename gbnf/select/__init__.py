@@ -16,6 +16,7 @@ from gbnf.select._rank import (
     follow_up,
     rank_tools,
     select_tools,
+    switched_on,
     terms,
     tool_document,
     unasked,
@@ -24,5 +25,5 @@ from gbnf.select._values import Values, number_runs, numbers, offered_values, sp
 
 __all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "Values", "asked_calls",
            "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "number_runs",
-           "numbers", "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans", "terms",
-           "tool_document", "unasked"]
+           "numbers", "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans", "switched_on",
+           "terms", "tool_document", "unasked"]

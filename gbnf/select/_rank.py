@@ -189,6 +189,30 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     return tuple(left)
 
 
+def switched_on(tool: Tool, query: str) -> tuple[str, ...]:
+    """The top-level boolean arguments of ``tool`` that ``query`` asks to be true: it has a word
+    of the property's name that neither the tool's name nor another property's name has, with
+    no negation in the three words before it ("assuming equal variance": ``equal_variance``;
+    "without human impact": not ``include_human_impact``)."""
+    props = tool.parameters.get("properties") or {}
+    names = {key: set(terms(key)) for key in props}
+    common = set(terms(tool.name))
+    words = re.findall(r"[\w']+", query.lower())
+    stems = [set(terms(word)) for word in words]
+    on = []
+    for key, sub in props.items():
+        if not isinstance(sub, dict) or sub.get("type") != "boolean" or {"enum", "const"} & set(sub):
+            continue
+        own = names[key] - common - set().union(*(names[k] for k in props if k != key))
+        said = [i for i, stem in enumerate(stems) if stem & own]
+        if said and not any(_NEGATION.intersection(words[max(0, i - 3):i]) for i in said):
+            on.append(key)
+    return tuple(on)
+
+
+_NEGATION = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never", "nor", "skip"})
+
+
 def _names_listed(query: str, schema: Any) -> bool:
     """Whether ``query`` names one of the string values ``schema`` (or its items) lists."""
     for part in (schema, schema.get("items")) if isinstance(schema, dict) else ():
@@ -200,6 +224,8 @@ def _names_listed(query: str, schema: Any) -> bool:
 
 _NUMBER = re.compile(r"(?<![\w.$])-?\$?\d[\d,]*(?:\.\d+)?%?(?!\w)")
 _REQUESTS = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally)\b", re.IGNORECASE)
+_CLAUSES = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally|and)\b", re.IGNORECASE)
+"""Where a request for several tools may turn to another tool."""
 _AGAIN = re.compile(r"\b(?:then|another|again|repeat|the same|after that|finally|lastly)\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
@@ -208,8 +234,13 @@ Diego"); "also" is not among them: "and also provide the species" asks more of t
 def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     """How many calls ``query`` asks for, up to ``most``, when it asks for what ``tools`` do
     (as offered: without the optional arguments it does not ask for, see :func:`unasked`).
-    Of several tools: one each, as far as the query makes as many requests (sentences,
-    "also", "then"). Of one tool, the most of what its numbers and its names ask for:
+
+    Of several tools, the query's clauses (cut at sentence ends, "and", "also", "then") each ask
+    for the one tool whose own words (those not all the tools have) they share most; a clause
+    sharing none goes on the one before it ("the GCD of 96 and 128, and the LCM of 15 and 25":
+    one call each). Each tool is then asked as often as its clauses ask, as below, and the
+    query asks at least one call of each tool for each of its requests (sentences, "also",
+    "then"). Of one tool, the most of what its numbers and its names ask for:
 
     - numbers: each call takes one for each numeric argument ("the GCD of 3 and 4, 5 and 12":
       two calls); a written list of more numbers than one call leaves room for is one call
@@ -220,12 +251,59 @@ def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one).
     """
-    if len(tools) != 1:
-        requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
-        return max(1, min(len(tools), len(requests), most))
-    props = tools[0].parameters.get("properties") or {}
+    if not tools:
+        return 1
+    if len(tools) == 1:
+        return max(1, min(most, _calls_of_one(tools[0], query)))
+    requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
+    return max(1, min(most, max(_calls_of_each(tools, query), min(len(tools), len(requests)))))
+
+
+def _calls_of_one(tool: Tool, query: str, again: bool = True) -> int:
+    """How many calls of ``tool`` ``query`` asks for by its numbers, its names and (with
+    ``again``) its words that ask again."""
+    props = tool.parameters.get("properties") or {}
+    if not again:
+        return max(_calls_for_numbers(props, query), _calls_for_names(props, query))
     asked_again = 1 + sum(len(part.split()) >= 3 for part in _AGAIN.split(query)[1:])
-    return max(1, min(most, max(_calls_for_numbers(props, query), _calls_for_names(props, query), asked_again)))
+    return max(_calls_for_numbers(props, query), _calls_for_names(props, query), asked_again, _ordinals(query))
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _ordinals(query: str) -> int:
+    """How many things ``query`` counts off ("the first circle ..., the second ..."): the last
+    ordinal of an unbroken run from "first" and "second"."""
+    words = set(re.findall(r"[a-z]+", query.lower()))
+    count = 0
+    while count < len(_ORDINALS) and _ORDINALS[count] in words:
+        count += 1
+    return count if count >= 2 else 1
+
+
+def _calls_of_each(tools: list[Tool], query: str) -> int:
+    """How many calls of several ``tools`` the clauses of ``query`` ask for (see :func:`asked_calls`)."""
+    own = [set(terms(tool.name + " " + tool.description)) for tool in tools]
+    common = set.intersection(*own)
+    own = [words - common for words in own]
+    runs: list[tuple[int | None, int, int]] = []  # (tool, start, end) of clauses asking for one tool
+    start = 0
+    for cut in [*_CLAUSES.finditer(query), None]:
+        end = cut.start() if cut else len(query)
+        shared = [len(set(terms(query[start:end])) & words) for words in own]
+        best = max(shared)
+        tool = shared.index(best) if best and shared.count(best) == 1 else None
+        if runs and (not best or tool == runs[-1][0]):
+            runs[-1] = (runs[-1][0], runs[-1][1], end)
+        else:
+            runs.append((tool, start, end))
+        start = cut.end() if cut else end
+    texts: dict[int, list[str]] = {}
+    for tool, start, end in runs:
+        if tool is not None:
+            texts.setdefault(tool, []).append(query[start:end])
+    return sum(_calls_of_one(tools[i], ". ".join(parts), again=False) for i, parts in texts.items())
 
 
 def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
@@ -249,6 +327,8 @@ def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
 _NAME = r"(?:'[^']+'|\"[^\"]+\"|[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*)"
 _NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:and|or)\s+(?:the\s+)?{_NAME}")
 """An enumeration of names: capitalised or quoted, ``A, B and C``, ``A or the B``."""
+_BETWEEN = re.compile(r"\bbetween\b[^.?!]{0,30}$", re.IGNORECASE)
+"""What comes before a pair of names that one call takes ("between two cities, New York and Boston")."""
 _NAMES_GAP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?(?:the\s+)?|\s+(?:and|or)\s+(?:the\s+)?")
 
 
@@ -259,8 +339,14 @@ def _calls_for_names(props: dict[str, Any], query: str) -> int:
     strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
     if not strings or any(_kind(sub) == "array" and _kind(sub.get("items")) == "string" for sub in props.values()):
         return 1
-    longest = max((len(_NAMES_GAP.findall(match.group())) + 1 for match in _NAMES.finditer(query)), default=1)
-    return longest if longest > len(strings) else 1
+    alike = Counter(re.sub(r"\d+", "", key) for key in strings).most_common(1)[0][1]
+    longest = 1
+    for match in _NAMES.finditer(query):
+        if not _BETWEEN.search(query[:match.start()]):
+            names = len(_NAMES_GAP.findall(match.group())) + 1
+            if names > (len(strings) if "'" in match.group() or '"' in match.group() else alike):
+                longest = max(longest, names)
+    return longest
 
 
 def _kind(schema: Any) -> Any:
