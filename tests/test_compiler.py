@@ -234,6 +234,18 @@ def test_parallel_calls_at_least_some(engine, tools):
         compile_pool(tools, parallel=2, least=3)
 
 
+def test_parallel_calls_in_a_given_order_first(engine, tools):
+    grammar = compile_pool(tools, parallel=4, least=2, single=True, order=["get_now", "final_answer"]).text
+    engine.check(grammar)
+    now, answer = call("get_now", {}), call("final_answer", {"answer": "done"})
+    assert engine.accepts(grammar, f"[{now}, {answer}]") and engine.accepts(grammar, f"[{now}, {answer}, {now}]")
+    assert not engine.accepts(grammar, f"[{answer}, {now}]") and not engine.accepts(grammar, f"[{now}, {now}]")
+    with pytest.raises(SchemaError, match="order"):
+        compile_pool(tools, parallel=4, least=1, order=["get_now", "get_now"])
+    with pytest.raises(SchemaError, match="order"):
+        compile_pool(tools, parallel=4, least=2, order=["no_such_tool"])
+
+
 def test_text_or_a_call(engine, tools):
     grammar = compile_pool(tools, text=True).text
     engine.check(grammar)

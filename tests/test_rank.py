@@ -9,6 +9,7 @@ from gbnf.select import (
     MARGIN,
     ModelRelevance,
     asked_calls,
+    asked_order,
     decide_reply,
     first_clause,
     follow_up,
@@ -168,6 +169,17 @@ def test_the_query_decides_whether_a_reply_must_call(query, kind, called):
         assert [t.name for t in decision.tools] == called
 
 
+def test_a_call_asked_for_also_calls_the_tools_whose_own_names_the_query_says():
+    median = Tool("statistics_median", "Returns the median of a data set", {"type": "object", "properties": {}})
+    variance = Tool("statistics_variance", "Calculates the variance", {"type": "object", "properties": {}})
+    mode = Tool("statistics_mode", "Determines the mode of a list of numbers", {"type": "object", "properties": {}})
+    lookup = Tool("find_nursery", "Nurseries near a place", {"type": "object", "properties": {}})
+    query = "Find the median and variance of the data set 3,4,5,2,8"
+    decision = decide_reply([median, variance, mode, lookup], query)
+    assert decision.kind == "call" and [t.name for t in decision.tools] == ["statistics_median", "statistics_variance"]
+    assert decide_reply([variance, mode], "What is the variance?").kind == "call"  # half the query's words
+
+
 def test_optional_arguments_the_query_says_nothing_about():
     restaurants = Tool("find_restaurants", "Find restaurants", {"type": "object", "properties": {
         "location": {"type": "string"}, "cuisine": {"type": "string"},
@@ -249,6 +261,18 @@ def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():
     assert asked_calls([factorial, gcd], "The factorial of 5 and 7, and the GCD of 12 and 18", 4) == 3
     assert asked_calls([factorial, gcd, lcm], "The GCD of 12 and 18", 4) == 1  # the others not asked
     assert asked_calls([gcd, lcm], "The LCM of 3 and 4 and then the LCM of 5 and 6", 4) == 2
+
+
+def test_the_tools_of_several_calls_come_in_the_order_the_query_asks_for_them():
+    capital = _tool("country_capital", country={"type": "string"})
+    population = _tool("country_population", country={"type": "string"})
+    largest = _tool("country_largest_city", country={"type": "string"})
+    tools = [largest, population, capital]
+    query = "What is the capital of Australia, what is the population of Canada, and the largest city in Brazil?"
+    assert asked_calls(tools, query, 4) == 3
+    assert asked_order(tools, query, 3) == ("country_capital", "country_population", "country_largest_city")
+    assert asked_order(tools, query, 2) == ("country_capital", "country_population")
+    assert asked_order([capital], query, 3) == ()  # one tool: its calls need no order
 
 
 def test_a_query_that_counts_things_off_asks_for_each():

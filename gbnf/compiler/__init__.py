@@ -11,7 +11,7 @@ from __future__ import annotations
 import marshal
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -67,7 +67,7 @@ def compile_schema_grammar(
 
 def compile_pool(
     tools: Sequence[NamedSchema], *, parallel: int = 1, least: int = 1, single: bool = False, text: bool = False,
-    layout: Layout = "free", max_depth: int = MAX_DEPTH, dialect: Dialect = "gbnf"
+    order: Sequence[str] = (), layout: Layout = "free", max_depth: int = MAX_DEPTH, dialect: Dialect = "gbnf"
 ) -> Grammar:
     """Compile tools to one grammar for ``{"name": <tool>, "arguments": <its args>}``.
 
@@ -75,20 +75,24 @@ def compile_pool(
     arguments. With ``parallel`` > 1 a reply is a JSON array of ``least``..parallel such calls
     (with ``single`` and ``least`` 1, one bare call is admitted too). With ``text`` (and
     ``least`` 1) it may instead be plain text: anything that does not open with ``{``, ``[`` or
-    whitespace (so a reply is a call, or text, from its first character). ``dialect`` as for
-    :func:`compile_schema`.
+    whitespace (so a reply is a call, or text, from its first character). With ``order`` (at
+    most ``least`` tool names), the first calls of an array call those tools in turn. ``dialect``
+    as for :func:`compile_schema`.
     """
     if not tools:
         raise SchemaError("", "cannot compile an empty pool: no tool to call")
     if not 1 <= least <= parallel:
         raise SchemaError("", f"need 1 <= least <= parallel, not least {least} and parallel {parallel}")
+    known = {tool.name for tool in tools}
+    if len(order) > least or not known.issuperset(order):
+        raise SchemaError("", f"the order of calls {list(order)} must name at most {least} of the tools")
     table, looser = RuleTable(layout), list[str]()
     spacing = table.spacing
 
-    def call(level: int) -> str:
-        """One call, nested ``level`` deep in the reply."""
+    def call(level: int, names: Collection[str] = known) -> str:
+        """One call of one of ``names``, nested ``level`` deep in the reply."""
         calls = []
-        for tool in tools:
+        for tool in (tool for tool in tools if tool.name in names):
             word = rule_word(tool.name, "tool")
             args = _arguments(table, tool, word, looser, max_depth, level + 1)
             head = f'{gbnf_literal(json_text(tool.name))} {spacing.sep(level)} {spacing.key("arguments")}'
@@ -100,8 +104,10 @@ def compile_pool(
     choices = [one] if (parallel == 1 or single) and least == 1 else []
     if parallel > 1:
         item = table.add("toolCall", call(1)) if layout == "indented" else one  # indented a level deeper
-        more = repeat(f"{spacing.sep(0)} {item}", least - 1, parallel - 1)
-        calls = f"{spacing.open(0)} {item}{more}{spacing.close(0)}"
+        level = 1 if layout == "indented" else 0
+        first = [table.add("toolCall", call(level, {name})) for name in order] or [item]
+        more = repeat(f"{spacing.sep(0)} {item}", least - len(first), parallel - len(first))
+        calls = f"{spacing.open(0)} {f' {spacing.sep(0)} '.join(first)}{more}{spacing.close(0)}"
         choices.append(table.add("toolCalls", f'"["{spacing.lead()}{calls} "]"'))
     if text and least == 1:
         choices.append(table.add("plainText", '[^{[ \\t\\n] [^\\x00]*'))

@@ -24,7 +24,7 @@ from gbnf.compiler._shaped import bounded, copied
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer
-from gbnf.select._rank import asked_calls, decide_reply, switched_on, unasked
+from gbnf.select._rank import asked_calls, asked_order, decide_reply, switched_on, unasked
 from gbnf.select._values import Values, offered_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
@@ -157,15 +157,16 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     if offered:
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
-    least = (asked_calls(shown, messages[-1]["content"], parallel) if shaping.count_calls and required
-             and (decided or len(offered) == 1) and messages[-1]["role"] == "user" else 1)
+    counted = shaping.count_calls and required and (decided or len(offered) == 1) and messages[-1]["role"] == "user"
+    least = asked_calls(shown, last, parallel) if counted else 1
+    order = asked_order(shown, last, least) if counted else ()
     words = messages[-1]["content"] if shaping.copy_values and messages[-1]["role"] == "user" else None
     values = offered_values([words]) if words else None
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
     short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])
-    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, not required, caps, values) if offered
+    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, order, not required, caps, values) if offered
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
-    shorten = functools.partial(_pool_grammar, tools_json, names, skip, parallel, least, not required, short,
+    shorten = functools.partial(_pool_grammar, tools_json, names, skip, parallel, least, order, not required, short,
                                 values) if offered else None
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
@@ -192,12 +193,13 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
 
 @functools.lru_cache(maxsize=64)
 def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[Asked | None, ...], parallel: int,
-                  least: int, text: bool, caps: tuple[int | None, int | None, int | None],
+                  least: int, order: tuple[str, ...], text: bool, caps: tuple[int | None, int | None, int | None],
                   values: Values | None = None) -> str:
-    """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, or
-    answers in text), each as ``skip`` has it asked (:class:`Asked`; None: as declared), with free
-    strings and numbers among ``values`` (strings, numbers) where given and any fits, and
-    unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits)."""
+    """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, the
+    first calls those ``order`` names in turn, or answers in text), each as ``skip`` has it
+    asked (:class:`Asked`; None: as declared), with free strings and numbers among ``values``
+    (strings, numbers) where given and any fits, and unbounded strings, arrays and numbers
+    capped at ``caps`` (characters, items, digits)."""
     tools = {t.name: t for t in _request_tools(tools_json)}
     pool = []
     for name, asked in zip(names, skip):
@@ -205,7 +207,8 @@ def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[Asked | N
         if values is not None:
             parameters = copied(parameters, *values)
         pool.append(replace(tools[name], parameters=bounded(parameters, *caps)))
-    return compile_pool(pool, parallel=parallel, least=least, single=True, text=text, layout="indented").text
+    return compile_pool(pool, parallel=parallel, least=least, single=True, text=text, order=order,
+                        layout="indented").text
 
 
 def _string_cap(chars: int | None, max_tokens: int) -> int | None:

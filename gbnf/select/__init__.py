@@ -11,6 +11,7 @@ from gbnf.select._rank import (
     Ranked,
     Selection,
     asked_calls,
+    asked_order,
     decide_reply,
     first_clause,
     follow_up,
@@ -23,7 +24,7 @@ from gbnf.select._rank import (
 )
 from gbnf.select._values import Values, number_runs, numbers, offered_values, spans
 
-__all__ = ["MARGIN", "Decision", "ModelRelevance", "Policy", "Ranked", "Selection", "Values", "asked_calls",
-           "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy", "number_runs",
-           "numbers", "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans", "switched_on",
-           "terms", "tool_document", "unasked"]
+__all__ = ["Decision", "MARGIN", "ModelRelevance", "Policy", "Ranked", "Selection", "Values", "asked_calls",
+           "asked_order", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy",
+           "number_runs", "numbers", "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans",
+           "switched_on", "terms", "tool_document", "unasked"]

@@ -152,6 +152,11 @@ class Decision:
     tools: list[Tool]
 
 
+_ACTIONS = frozenset(terms("get find search fetch retrieve calculate compute list create make set check look show "
+                          "give provide determine estimate generate run do"))
+"""Words of what any tool does, not of what one tool does: a query's "Find" names no tool."""
+
+
 def decide_reply(tools: list[Tool], query: str) -> Decision:
     """Whether ``query`` asks for one of ``tools``: it does when it shares :data:`CALL_WORDS`
     words, or half of its own words, with what some tools do (those tools are the ones to call);
@@ -161,7 +166,9 @@ def decide_reply(tools: list[Tool], query: str) -> Decision:
     shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
     asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
     if asked:
-        return Decision("call", asked)
+        named = [set(terms(tool.name)) - _ACTIONS for tool in tools]
+        own = [name - set().union(*(other for other in named if other is not name)) for name in named]
+        return Decision("call", [tool for tool, mine in zip(tools, own) if tool in asked or words & mine])
     if any(count for _, count in shared) or any(words & set(terms(tool_document(tool))) for tool in tools):
         return Decision("either", list(tools))
     return Decision("text", [])
@@ -224,7 +231,8 @@ def _names_listed(query: str, schema: Any) -> bool:
 
 _NUMBER = re.compile(r"(?<![\w.$])-?\$?\d[\d,]*(?:\.\d+)?%?(?!\w)")
 _REQUESTS = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally)\b", re.IGNORECASE)
-_CLAUSES = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally|and)\b", re.IGNORECASE)
+_CLAUSES = re.compile(r"[.?!;]\s+|,\s*(?=(?:what|how|who|which|when|where)\b)|\b(?:also|then|additionally|and)\b",
+                      re.IGNORECASE)
 """Where a request for several tools may turn to another tool."""
 _AGAIN = re.compile(r"\b(?:then|another|again|repeat|the same|after that|finally|lastly)\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
@@ -256,7 +264,7 @@ def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     if len(tools) == 1:
         return max(1, min(most, _calls_of_one(tools[0], query)))
     requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
-    return max(1, min(most, max(_calls_of_each(tools, query), min(len(tools), len(requests)))))
+    return max(1, min(most, max(len(_asked_in_turn(tools, query)), min(len(tools), len(requests)))))
 
 
 def _calls_of_one(tool: Tool, query: str, again: bool = True) -> int:
@@ -282,16 +290,28 @@ def _ordinals(query: str) -> int:
     return count if count >= 2 else 1
 
 
-def _calls_of_each(tools: list[Tool], query: str) -> int:
-    """How many calls of several ``tools`` the clauses of ``query`` ask for (see :func:`asked_calls`)."""
+def asked_order(tools: list[Tool], query: str, most: int) -> tuple[str, ...]:
+    """The tools of the first calls ``query`` asks for, in turn, when it asks for several of
+    ``tools`` (empty for one tool): each clause's tool (see :func:`asked_calls`), as many times
+    as that clause asks for it, up to ``most`` calls."""
+    if len(tools) < 2:
+        return ()
+    return tuple(tools[i].name for i in _asked_in_turn(tools, query)[:most])
+
+
+def _asked_in_turn(tools: list[Tool], query: str) -> list[int]:
+    """The index in ``tools`` of each call the clauses of ``query`` ask for (see
+    :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for them."""
     own = [set(terms(tool.name + " " + tool.description)) for tool in tools]
     common = set.intersection(*own)
     own = [words - common for words in own]
+    named = [set(terms(tool.name)) - common for tool in tools]
     runs: list[tuple[int | None, int, int]] = []  # (tool, start, end) of clauses asking for one tool
     start = 0
     for cut in [*_CLAUSES.finditer(query), None]:
         end = cut.start() if cut else len(query)
-        shared = [len(set(terms(query[start:end])) & words) for words in own]
+        words = set(terms(query[start:end]))
+        shared = [len(words & mine) + len(words & name) for mine, name in zip(own, named)]  # names count twice
         best = max(shared)
         tool = shared.index(best) if best and shared.count(best) == 1 else None
         if runs and (not best or tool == runs[-1][0]):
@@ -299,11 +319,11 @@ def _calls_of_each(tools: list[Tool], query: str) -> int:
         else:
             runs.append((tool, start, end))
         start = cut.end() if cut else end
-    texts: dict[int, list[str]] = {}
+    texts: dict[int, list[str]] = {}  # each tool's clauses, tools in the order first asked
     for tool, start, end in runs:
         if tool is not None:
             texts.setdefault(tool, []).append(query[start:end])
-    return sum(_calls_of_one(tools[i], ". ".join(parts), again=False) for i, parts in texts.items())
+    return [i for i, parts in texts.items() for _ in range(_calls_of_one(tools[i], ". ".join(parts), again=False))]
 
 
 def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
