@@ -243,21 +243,26 @@ def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     """How many calls ``query`` asks for, up to ``most``, when it asks for what ``tools`` do
     (as offered: without the optional arguments it does not ask for, see :func:`unasked`).
 
-    Of several tools, the query's clauses (cut at sentence ends, "and", "also", "then") each ask
-    for the one tool whose own words (those not all the tools have) they share most; a clause
-    sharing none goes on the one before it ("the GCD of 96 and 128, and the LCM of 15 and 25":
-    one call each). Each tool is then asked as often as its clauses ask, as below, and the
-    query asks at least one call of each tool for each of its requests (sentences, "also",
-    "then"). Of one tool, the most of what its numbers and its names ask for:
+    Of several tools, the query's clauses (cut at sentence ends, "and", "also", "then", and a
+    comma before "what", "how"...) each ask for the one tool whose own words (those not all the
+    tools have; its name's words count twice) they share most; a clause sharing none goes on the
+    one before it ("the GCD of 96 and 128, and the LCM of 15 and 25": one call each). Each tool
+    is then asked as often as its clauses' numbers and names ask, as below, and the query asks
+    at least one call of each tool for each of its requests (sentences, "also", "then"). Of one
+    tool, the most of what its numbers, its names, its words that ask again and its ordinals
+    ask for:
 
     - numbers: each call takes one for each numeric argument ("the GCD of 3 and 4, 5 and 12":
       two calls); a written list of more numbers than one call leaves room for is one call
       each ("$1000 at 5% for 10, 20 and 30 years": three); lists of numbers are the values
       of a tool that takes arrays of numbers, one call for each list it has no room for;
     - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'")
-      longer than the tool has string arguments is one call each;
+      is one call each, unless the tool has as many string arguments named alike ("the Bulls
+      and the Lakers" fill ``team1`` and ``team2``) or, for quoted names, as many string
+      arguments; after "between", one call;
     - asking again: one call more for each "then", "another", "again", "the same"... followed
-      by three words or more before the next ("then repeat the same for Chicago": one).
+      by three words or more before the next ("then repeat the same for Chicago": one);
+    - ordinals: "the first circle..., the second..., the third" is three.
     """
     if not tools:
         return 1
@@ -292,8 +297,8 @@ def _ordinals(query: str) -> int:
 
 def asked_order(tools: list[Tool], query: str, most: int) -> tuple[str, ...]:
     """The tools of the first calls ``query`` asks for, in turn, when it asks for several of
-    ``tools`` (empty for one tool): each clause's tool (see :func:`asked_calls`), as many times
-    as that clause asks for it, up to ``most`` calls."""
+    ``tools`` (empty for one tool): each tool its clauses ask for (see :func:`asked_calls`), as
+    many times as they ask, in the order the query first asks for each, up to ``most`` calls."""
     if len(tools) < 2:
         return ()
     return tuple(tools[i].name for i in _asked_in_turn(tools, query)[:most])
@@ -354,8 +359,9 @@ _NAMES_GAP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?(?:the\s+)?|\s+(?:and|or)\s+(
 
 def _calls_for_names(props: dict[str, Any], query: str) -> int:
     """How many calls of a tool with properties ``props`` the names ``query`` enumerates ask
-    for: one each when there are more than the tool's free string arguments (none when it takes
-    an array of strings, which holds them)."""
+    for: one each when there are more than the tool's free string arguments named alike
+    (``team1``, ``team2``), or, quoted, more than all its free string arguments; none after
+    "between", nor when it takes an array of strings, which holds them."""
     strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
     if not strings or any(_kind(sub) == "array" and _kind(sub.get("items")) == "string" for sub in props.values()):
         return 1
