@@ -103,8 +103,8 @@ def compile_pool(
     one = table.add("toolCall", call(0)) if parallel > 1 or text else call(0)
     choices = [one] if (parallel == 1 or single) and least == 1 else []
     if parallel > 1:
-        item = table.add("toolCall", call(1)) if layout == "indented" else one  # indented a level deeper
-        level = 1 if layout == "indented" else 0
+        level = 1 if layout == "indented" else 0  # an indented array's calls sit a level deeper
+        item = table.add("toolCall", call(level)) if level else one
         first = [table.add("toolCall", call(level, {name})) for name in order] or [item]
         more = repeat(f"{spacing.sep(0)} {item}", least - len(first), parallel - len(first))
         calls = f"{spacing.open(0)} {f' {spacing.sep(0)} '.join(first)}{more}{spacing.close(0)}"

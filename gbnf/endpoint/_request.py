@@ -138,30 +138,29 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         raise bad("response_format", "response_format with tools under tool_choice 'auto' is not supported: "
                   "use tool_choice 'required' or a named tool, or drop one of them")
     messages = _chat_messages(body.get("messages"))
+    last, from_user = messages[-1]["content"], messages[-1]["role"] == "user"  # the words a reply answers
     sampling = _sampling(body)
     decided = False  # the user's words named the tools offered
-    if shaping.decide and choice in ("auto", "required") and messages[-1]["role"] == "user":
-        decision = decide_reply(list(offered), messages[-1]["content"])
+    if shaping.decide and choice in ("auto", "required") and from_user:
+        decision = decide_reply(list(offered), last)
         if decision.kind == "call":
             offered, required, decided = tuple(decision.tools), True, True
         elif decision.kind == "text" and not required:
             offered = ()
-    if offered and shaping.copy_bias and messages[-1]["role"] == "user":
-        sampling = replace(sampling, bias=copy_bias([messages[-1]["content"]], shaping.copy_bias))
+    if offered and shaping.copy_bias and from_user:
+        sampling = replace(sampling, bias=copy_bias([last], shaping.copy_bias))
     if choice == "auto" and not required and shaping.prose_tokens is not None:
         sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
-    last = messages[-1]["content"]
-    skip = tuple(Asked(unasked(t, last), switched_on(t, last)) if shaping.asked_only and messages[-1]["role"] == "user"
-                 else None for t in offered)
+    skip = tuple(Asked(unasked(t, last), switched_on(t, last)) if shaping.asked_only and from_user else None
+                 for t in offered)
     shown = [replace(t, parameters=_as_asked(t.parameters, asked)) for t, asked in zip(offered, skip)]
     if offered:
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
-    counted = shaping.count_calls and required and (decided or len(offered) == 1) and messages[-1]["role"] == "user"
+    counted = shaping.count_calls and required and (decided or len(offered) == 1) and from_user
     least = asked_calls(shown, last, parallel) if counted else 1
     order = asked_order(shown, last, least) if counted else ()
-    words = messages[-1]["content"] if shaping.copy_values and messages[-1]["role"] == "user" else None
-    values = offered_values([words]) if words else None
+    values = offered_values([last]) if shaping.copy_values and from_user and last else None
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
     short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])
     grammar = (_pool_grammar(tools_json, names, skip, parallel, least, order, not required, caps, values) if offered

@@ -166,8 +166,7 @@ def decide_reply(tools: list[Tool], query: str) -> Decision:
     shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
     asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
     if asked:
-        named = [set(terms(tool.name)) - _ACTIONS for tool in tools]
-        own = [name - set().union(*(other for other in named if other is not name)) for name in named]
+        own = _own_words([set(terms(tool.name)) - _ACTIONS for tool in tools])
         return Decision("call", [tool for tool, mine in zip(tools, own) if tool in asked or words & mine])
     if any(count for _, count in shared) or any(words & set(terms(tool_document(tool))) for tool in tools):
         return Decision("either", list(tools))
@@ -185,12 +184,11 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
     shared = set(terms(tool.name + " " + tool.description))
-    names = {key: set(terms(key)) for key in props}
-    named = Counter(term for terms_of_name in names.values() for term in terms_of_name)
+    names = [set(terms(key)) for key in props]
+    named = set().union(*names)
     left = []
-    for key, sub in props.items():
-        own = {term for term in names[key] if named[term] == 1}
-        own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and not named[term]}
+    for (key, sub), own in zip(props.items(), _own_words(names)):
+        own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and term not in named}
         if key not in required and not words & own and not _names_listed(query, sub):
             left.append(key)
     return tuple(left)
@@ -202,19 +200,25 @@ def switched_on(tool: Tool, query: str) -> tuple[str, ...]:
     no negation in the three words before it ("assuming equal variance": ``equal_variance``;
     "without human impact": not ``include_human_impact``)."""
     props = tool.parameters.get("properties") or {}
-    names = {key: set(terms(key)) for key in props}
-    common = set(terms(tool.name))
+    if not any(isinstance(sub, dict) and sub.get("type") == "boolean" for sub in props.values()):
+        return ()
+    tool_words = set(terms(tool.name))
     words = re.findall(r"[\w']+", query.lower())
-    stems = [set(terms(word)) for word in words]
+    stems = _STEMMER.stemWords(words)
     on = []
-    for key, sub in props.items():
+    for (key, sub), own in zip(props.items(), _own_words([set(terms(key)) for key in props])):
         if not isinstance(sub, dict) or sub.get("type") != "boolean" or {"enum", "const"} & set(sub):
             continue
-        own = names[key] - common - set().union(*(names[k] for k in props if k != key))
-        said = [i for i, stem in enumerate(stems) if stem & own]
+        said = [i for i, stem in enumerate(stems) if stem in own - tool_words]
         if said and not any(_NEGATION.intersection(words[max(0, i - 3):i]) for i in said):
             on.append(key)
     return tuple(on)
+
+
+def _own_words(word_sets: list[set[str]]) -> list[set[str]]:
+    """Each of ``word_sets``' words that no other of them has."""
+    counts = Counter(word for words in word_sets for word in words)
+    return [{word for word in words if counts[word] == 1} for words in word_sets]
 
 
 _NEGATION = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never", "nor", "skip"})
@@ -230,10 +234,11 @@ def _names_listed(query: str, schema: Any) -> bool:
 
 
 _NUMBER = re.compile(r"(?<![\w.$])-?\$?\d[\d,]*(?:\.\d+)?%?(?!\w)")
-_REQUESTS = re.compile(r"[.?!;]\s+|\b(?:also|then|additionally)\b", re.IGNORECASE)
-_CLAUSES = re.compile(r"[.?!;]\s+|,\s*(?=(?:what|how|who|which|when|where)\b)|\b(?:also|then|additionally|and)\b",
-                      re.IGNORECASE)
-"""Where a request for several tools may turn to another tool."""
+_REQUEST_CUT = r"[.?!;]\s+|\b(?:also|then|additionally)\b"
+_REQUESTS = re.compile(_REQUEST_CUT, re.IGNORECASE)
+_CLAUSES = re.compile(rf"{_REQUEST_CUT}|,\s*(?=(?:what|how|who|which|when|where)\b)|\band\b", re.IGNORECASE)
+"""Where a request for several tools may turn to another tool: where a request ends, "and", and
+a comma before a question word."""
 _AGAIN = re.compile(r"\b(?:then|another|again|repeat|the same|after that|finally|lastly)\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
@@ -272,14 +277,17 @@ def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     return max(1, min(most, max(len(_asked_in_turn(tools, query)), min(len(tools), len(requests)))))
 
 
-def _calls_of_one(tool: Tool, query: str, again: bool = True) -> int:
-    """How many calls of ``tool`` ``query`` asks for by its numbers, its names and (with
-    ``again``) its words that ask again."""
-    props = tool.parameters.get("properties") or {}
-    if not again:
-        return max(_calls_for_numbers(props, query), _calls_for_names(props, query))
+def _calls_of_one(tool: Tool, query: str) -> int:
+    """How many calls of ``tool`` ``query`` asks for by its values, its words that ask again
+    and its ordinals."""
     asked_again = 1 + sum(len(part.split()) >= 3 for part in _AGAIN.split(query)[1:])
-    return max(_calls_for_numbers(props, query), _calls_for_names(props, query), asked_again, _ordinals(query))
+    return max(_calls_by_values(tool, query), asked_again, _ordinals(query))
+
+
+def _calls_by_values(tool: Tool, query: str) -> int:
+    """How many calls of ``tool`` the numbers and names of ``query`` ask for."""
+    props = tool.parameters.get("properties") or {}
+    return max(_calls_for_numbers(props, query), _calls_for_names(props, query))
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -307,10 +315,19 @@ def asked_order(tools: list[Tool], query: str, most: int) -> tuple[str, ...]:
 def _asked_in_turn(tools: list[Tool], query: str) -> list[int]:
     """The index in ``tools`` of each call the clauses of ``query`` ask for (see
     :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for them."""
-    own = [set(terms(tool.name + " " + tool.description)) for tool in tools]
+    texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), query)
+    return [i for i, text in texts for _ in range(_calls_by_values(tools[i], text))]
+
+
+@functools.lru_cache(maxsize=64)
+def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tuple[int, str], ...]:
+    """For tools given as (name, description), the index of each one the clauses of ``query``
+    ask for and those clauses, in the order the query first asks for it (see
+    :func:`asked_calls`); :func:`asked_calls` and :func:`asked_order` both read it."""
+    own = [set(terms(f"{name} {description}")) for name, description in tools]
     common = set.intersection(*own)
     own = [words - common for words in own]
-    named = [set(terms(tool.name)) - common for tool in tools]
+    named = [set(terms(name)) - common for name, _ in tools]
     runs: list[tuple[int | None, int, int]] = []  # (tool, start, end) of clauses asking for one tool
     start = 0
     for cut in [*_CLAUSES.finditer(query), None]:
@@ -324,11 +341,11 @@ def _asked_in_turn(tools: list[Tool], query: str) -> list[int]:
         else:
             runs.append((tool, start, end))
         start = cut.end() if cut else end
-    texts: dict[int, list[str]] = {}  # each tool's clauses, tools in the order first asked
+    texts: dict[int, list[str]] = {}
     for tool, start, end in runs:
         if tool is not None:
             texts.setdefault(tool, []).append(query[start:end])
-    return [i for i, parts in texts.items() for _ in range(_calls_of_one(tools[i], ". ".join(parts), again=False))]
+    return tuple((tool, ". ".join(parts)) for tool, parts in texts.items())
 
 
 def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
