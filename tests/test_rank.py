@@ -134,6 +134,11 @@ def test_follow_up_offers_what_the_query_still_asks_for():
     assert follow_up([calculate, clock, final], query, done, 3, "final_answer") == [clock]  # "times" reads as time
     said = frozenset(terms("37 times 41"))  # what the call's arguments wrote is done
     assert follow_up([calculate, clock, final], query, done, 3, "final_answer", said=said) == [final]
+    search, note = Tool("search_web", "Search the internet and return the top results."), Tool("add_note", "Save a note.")
+    query, said = "Convert 30 euros to GBP and save the result as a note", frozenset(terms("30 euros GBP 25.8"))
+    convert = Tool("convert_currency", "Convert money to another currency.")
+    assert follow_up([search, note, final], query, [convert], 3, "final_answer", said=said) == [note]
+    assert follow_up([search, final], query, [convert, note], 3, "final_answer", said=said) == [final]  # "the result" is done
 
 
 def test_model_relevance_is_query_likelihood_against_a_neutral_card():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gbnf.compiler import copied
-from gbnf.select import number_runs, numbers, offered_values, spans
+from gbnf.select import number_runs, numbers, offered_values, spans, value_texts
 
 
 def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
@@ -29,6 +29,13 @@ def test_numbers_read_thousands_and_lists_as_written():
     assert numbers("Two nights for 3 adults and one child, a dozen eggs; someone, often") == [3, 2, 1, 12]
 
 
+def test_a_results_texts_are_its_values_each_on_its_own():
+    assert value_texts({"amount": 25.8, "currency": "GBP", "rates": [1, None, True], "to": {"city": "Porto"}}) == [
+        "25.8", "GBP", "1", "true", "Porto"]
+    assert value_texts("a text") == ["a text"] and value_texts(None) == []
+    assert '25.8, "currency": "GBP' not in offered_values(value_texts({"amount": 25.8, "currency": "GBP"}))[0]
+
+
 def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     schema = {"type": "object", "properties": {
         "city": {"type": "string"}, "unit": {"enum": ["C", "F"]}, "days": {"type": "integer", "maximum": 7},
@@ -40,8 +47,36 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert props["ratio"]["enum"] == [30]
     assert "enum" not in props["tags"]["items"]  # no stretch fits in 3 characters: left as it was
     assert schema["properties"]["city"] == {"type": "string"}  # the schema itself is untouched
-    coded = {"type": "string", "description": "ISO 4217 code, for example EUR"}
-    assert copied(coded, ["Swiss francs"], []) == coded  # the request names the currency, not its code
+    coded = {"type": "string", "description": "A code, for example ABC"}
+    assert copied(coded, ["Swiss francs"], []) == coded  # a code of no kind it knows: not a stretch either
+
+
+def test_copied_codes_are_those_the_request_names_in_words():
+    currency = {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code, for example EUR"}
+    schema = {"type": "object", "properties": {"from_currency": currency, "to_currency": currency,
+                                               "amount": {"type": "number"}}}
+    props = copied(schema, *offered_values(["How much is 50 euros in US dollars?"]))["properties"]
+    assert props["from_currency"]["enum"] == ["EUR"] and props["to_currency"]["enum"] == ["USD"]  # the amount's is the source
+    props = copied(schema, *offered_values(["What is the rate between the yen and British pounds?"]))["properties"]
+    assert props["from_currency"]["enum"] == props["to_currency"]["enum"] == ["JPY", "GBP"]  # no direction: either
+    props = copied(schema, *offered_values(["The rate from Euro to Dollar, and USD to AUD"]))["properties"]
+    assert props["from_currency"]["enum"] == ["EUR", "USD"] and props["to_currency"]["enum"] == ["USD", "AUD"]
+    sides = {"source": {"type": "string", "description": "ISO code, for example GBP."}, "target": {"type": "string"}}
+    props = copied({"type": "object", "properties": sides}, *offered_values(["Change £20 into Swiss francs"]))["properties"]
+    assert props["source"]["enum"] == ["GBP"]  # its example is a currency code
+    assert "Swiss francs" in props["target"]["enum"]  # nothing says what it takes: stretches, as before
+    assert copied(currency, *offered_values(["convert 5 pounds to dollars"]))["enum"] == ["GBP", "USD"]  # most used
+    assert copied(currency, *offered_values(["convert it"])) == currency  # nothing named: left as it was
+    zone = {"type": "string", "description": "IANA time zone such as Europe/Rome"}
+    assert copied(zone, *offered_values(["What time is it in New York?"]))["enum"] == ["America/New_York"]
+    assert copied(zone, *offered_values(["and in Japan?"]))["enum"] == ["Asia/Tokyo"]
+    when = {"type": "string", "description": "The new date and time, with no timezone offset"}
+    assert "London" in copied({"type": "object", "properties": {"dateOrTime": when}},
+                              *offered_values(["at 8pm London time"]))["properties"]["dateOrTime"]["enum"]  # no zone
+    language = {"type": "string", "description": "ISO 639-1 language code"}
+    assert copied(language, *offered_values(["Say hello in German"]))["enum"] == ["de"]
+    named = {"type": "string", "description": "Language name such as Spanish."}
+    assert "German" in copied(named, *offered_values(["Say hello in German"]))["enum"]  # a name, as written
 
 
 def test_copied_narrows_an_enum_to_the_values_the_request_names():

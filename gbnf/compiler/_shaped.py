@@ -11,6 +11,7 @@ from typing import Any
 
 from gbnf._text import identifier_words, word_key
 from gbnf.compiler._canonical import as_decimal
+from gbnf.compiler._codes import code_kind, named_codes
 from gbnf.compiler._schema import validity
 
 
@@ -44,9 +45,11 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     number (not an integer) whose description does not say "percent" takes the ``percents``
     (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. An array of such
     strings (listed or copied) takes each at most once (``uniqueItems``, where the schema does
-    not say), so a small model's loop (``["Area", "Area", ...]``) ends. A string whose
-    description asks for a code (an ISO code, a ticker symbol, an abbreviation) stays free: the
-    request names what it encodes ("Swiss francs", not ``CHF``). A string whose property name
+    not say), so a small model's loop (``["Area", "Area", ...]``) ends. A string that takes a
+    currency, a time zone, or a language or country code (:func:`~gbnf.compiler._codes.code_kind`,
+    even with a pattern) takes the codes the request names in words (:func:`named_codes`: "Swiss
+    francs", ``CHF``); any other whose description asks for a code (an ISO code, a ticker
+    symbol, an abbreviation) stays free: the request names what it encodes. A string whose property name
     asks for a shape (a path, a date, a time, an email address, a URL, a phone number) takes
     the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
     ``file``)."""
@@ -61,8 +64,12 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             return {**out, "enum": named} if named else out
         if kind == "array" and isinstance(items, dict) and _listed_strings(items):
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
-        if _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
-            values: Sequence[Any] = _shaped_like(key, strings)
+        coded = code_kind(key, out) if kind == "string" and not {"enum", "const", "format"} & set(out) else None
+        named = named_codes(coded, strings, key) if coded else []
+        if named:
+            values: Sequence[Any] = named
+        elif _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
+            values = _shaped_like(key, strings)
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):

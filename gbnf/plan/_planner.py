@@ -37,7 +37,7 @@ from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
 from gbnf.select._pool import Policy, load_policy, pool_decisions
 from gbnf.select._rank import ModelRelevance, clauses, follow_up, select_tools, terms
-from gbnf.select._values import Values, offered_values
+from gbnf.select._values import Values, offered_values, value_texts
 from gbnf.tools._tool import Tool
 
 Executor = Callable[..., Any]
@@ -221,7 +221,7 @@ class Planner:
             result.steps = step
             pool = self._offer(query, tools, result) if result.results else first
             self._emit(result, "step", step, tools=[t.name for t in pool])
-            texts = [query, *(salvaging.result_text(value) for _, value in result.results)]
+            texts = [query, *(text for _, value in result.results for text in value_texts(value))]
             grammar = None
             if self.options.mode == "grammar":
                 grammar = self.grammar(pool, offered_values(texts) if self.options.copy_values else None).text

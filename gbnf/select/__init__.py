@@ -22,9 +22,9 @@ from gbnf.select._rank import (
     tool_document,
     unasked,
 )
-from gbnf.select._values import Values, number_runs, numbers, offered_values, spans
+from gbnf.select._values import Values, number_runs, numbers, offered_values, spans, value_texts
 
 __all__ = ["Decision", "MARGIN", "ModelRelevance", "Policy", "Ranked", "Selection", "Values", "asked_calls",
            "asked_order", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker", "load_policy",
            "number_runs", "numbers", "offered_values", "pool_decisions", "rank_tools", "select_tools", "spans",
-           "switched_on", "terms", "tool_document", "unasked"]
+           "switched_on", "terms", "tool_document", "unasked", "value_texts"]

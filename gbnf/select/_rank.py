@@ -408,7 +408,7 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
     "37 times 41" asks nothing of a clock).
     """
     final = [t for t in tools if t.name == final_tool]
-    covered = said | {term for tool in done for term in terms(tool_document(tool))}
+    covered = said | _EARLIER | {term for tool in done for term in terms(tool_document(tool))}
     candidates = [t for t in tools if t.name != final_tool]
     scores = bm25_scores(candidates, query, covered) if candidates else []
     strong = _strong(sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k], ratio)
@@ -417,6 +417,9 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
     return strong + final
 
 
+_EARLIER = frozenset(terms("result results output outcome answer response"))
+"""Words by which a query points back at what an earlier step gave ("save the result as a note"),
+not at a tool's own work."""
 _CLAUSE = re.compile(r",? (?:and then|and|then) ", re.IGNORECASE)
 
 

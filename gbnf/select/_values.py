@@ -3,6 +3,7 @@ its numbers, so a small model copies an argument from the request instead of mak
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from decimal import Decimal
@@ -147,6 +148,17 @@ def _read(number: str) -> Number:
     """A number as written (thousands separated by commas) as JSON reads it."""
     number = number.replace(",", "")
     return float(number) if any(c in number for c in ".eE") else int(number)
+
+
+def value_texts(value: object) -> list[str]:
+    """The texts a tool's result holds, each on its own: a string as it is, a number or a
+    boolean as JSON writes it, and those within lists and objects (an object's values, not its
+    keys), so no stretch runs across the JSON between two values (``25.8, "currency": "GBP``)."""
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in value_texts(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in value_texts(item)]
+    return [value] if isinstance(value, str) else [] if value is None else [json.dumps(value, default=str)]
 
 
 def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:

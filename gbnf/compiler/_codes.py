@@ -1,0 +1,169 @@
+"""Codes a request names in words: ISO 4217 currencies ("50 euros": ``EUR``), ISO 639
+languages and ISO 3166 countries ("into German": ``de``), and IANA time zones ("in Tokyo":
+``Asia/Tokyo``). A small model seldom knows the code for what a user writes; the names come
+from the Unicode CLDR's English data (through Babel) and the system's time zone database."""
+
+from __future__ import annotations
+
+import functools
+import re
+import zoneinfo
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from gbnf._text import identifier_words, word_key
+
+_CODED = re.compile(r"\b(?:code|codes|ISO|abbreviation)\b", re.IGNORECASE)
+_AREAS = ("Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific")
+_SYMBOL = re.compile(r"^([^\w\s]+)\d")
+
+
+def code_kind(name: str | None, schema: dict[str, Any]) -> str | None:
+    """The kind of code a string property takes: ``"currency"`` (its name or description says
+    currency, or the description's example is a currency code), ``"timezone"`` (its name says
+    time zone; or, for a property that is no date or time, its description or an example
+    does), ``"language"`` or ``"country"`` (only where the description asks for a
+    code: a language *name* is written as the request writes it); None for any other."""
+    description = str(schema.get("description", ""))
+    named = set(word_key(identifier_words(name or "")).split())
+    words = named | set(word_key(identifier_words(description)).split())
+    examples = set(re.findall(r"[A-Za-z_]+(?:/[A-Za-z_]+)+|\b[A-Z]{3}\b", description))
+    if words & {"currency", "currencies"} or examples & _currencies()[0].keys():
+        return "currency"
+    zones = {example.lower() for example in examples} & _zones().keys()
+    if named & {"timezone", "tz", "zone"} or (not named & {"date", "time", "datetime", "when"} and (
+            words & {"timezone", "iana", "olson"} or "time zone" in word_key(description) or zones)):
+        return "timezone"
+    if not _CODED.search(description):
+        return None
+    return "language" if words & {"language", "lang"} else "country" if "country" in words else None
+
+
+def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> list[str]:
+    """The codes of ``kind`` (see :func:`code_kind`) whose names are among ``strings`` (a
+    request's stretches of words), in the order written. A currency is named by its English
+    name (``British pounds``), its code (``GBP``), its symbol before a number (``£20``), or the
+    last word of its name alone (``pounds``: the currency of that name used in the most
+    countries, ``GBP``); a time zone by its city (``New York``) or its country (``Japan``).
+    When the request says which currencies it converts from ("50 euros in US dollars", "from
+    Euro to Dollar"), a property whose ``name`` says source (``from_currency``, ``base``) takes
+    those, and one whose name says target (``to_currency``) those it converts to (or the others)."""
+    if kind == "currency":
+        named = _currencies_named(tuple(strings))
+        sources, targets = _directions(tuple(strings))
+        side = set(word_key(identifier_words(name or "")).split())
+        if side & _SOURCE:
+            return [code for code in named if code in sources] or named
+        if side & _TARGET:
+            to = [code for code in named if code in targets] or [code for code in named if code not in sources]
+            return to or named
+        return named
+    table = {"timezone": _zones, "language": _languages, "country": _countries}[kind]()
+    return list(dict.fromkeys(code for string in strings for code in table.get(string.lower(), ())))
+
+
+_SOURCE = frozenset("from source base src original sell".split())
+_TARGET = frozenset("to target dest destination into quote buy vs".split())
+_AMOUNT = re.compile(r"^[^\w\s]*\d[\d,.]*\s+(.+)$|^(.+?)\s+\d[\d,.]*$")
+_PAIR = re.compile(r"^(.+?)\s+(?:to|into|in|for)\s+(.+)$", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=64)
+def _directions(strings: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """The currencies ``strings`` (a request's stretches) convert from and to: those written
+    with an amount (``50 euros``, ``USD 100``, ``£20``) or before "to", "into", "in" or "for"
+    and another currency (``Euro to Dollar``) are sources; those after, targets."""
+    sources: set[str] = set()
+    targets: set[str] = set()
+    for string in strings:
+        if _AMOUNT.match(string) or _SYMBOL.match(string):
+            sources.update(_currencies_named((_amount_name(string),)))
+        pair = _PAIR.match(string)
+        if pair:
+            first, then = (_currencies_named((_amount_name(part),)) for part in pair.groups())
+            if first and then:
+                sources.update(first)
+                targets.update(then)
+    return sources, targets
+
+
+def _amount_name(text: str) -> str:
+    """What an amount is counted in (``50 euros``: ``euros``), or ``text`` itself."""
+    amount = _AMOUNT.match(text)
+    return next(filter(None, amount.groups())) if amount else text
+
+
+@functools.lru_cache(maxsize=64)
+def _currencies_named(strings: tuple[str, ...]) -> list[str]:
+    """The currencies ``strings`` name (see :func:`named_codes`), in the order written."""
+    by_name, by_word, by_symbol = _currencies()
+    found = [by_name.get(string.lower()) or by_name.get(string) for string in strings]
+    words = {word for string, code in zip(strings, found) if code for word in string.lower().split()}
+    found = [code or (None if string.lower() in words else by_word.get(string.lower()))
+             for string, code in zip(strings, found)]
+    symbols = (by_symbol.get(match.group(1)) for string in strings if (match := _SYMBOL.match(string)))
+    return list(dict.fromkeys(code for code in [*found, *symbols] if code))
+
+
+@functools.cache
+def _currencies() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """Today's currencies by name (English, singular and plural, lowercased) and by code; by
+    the last word of a name (the one used in the most countries); by symbol (``€``)."""
+    from babel import Locale
+    from babel.numbers import get_currency_name, get_territory_currencies
+
+    english = Locale("en")
+    used: Counter[str] = Counter(code for territory in english.territories
+                                 if isinstance(territory, str) and territory.isalpha()
+                                 for code in get_territory_currencies(territory))
+    by_name: dict[str, str] = {}
+    last: dict[str, Counter[str]] = defaultdict(Counter)
+    for code, countries in used.items():
+        names = {english.currencies.get(code, code), get_currency_name(code, count=2, locale="en")}
+        by_name.update({code: code, **{name.lower(): code for name in names}})
+        for name in names:
+            last[name.split()[-1].lower()][code] = countries
+    by_word = {word: counts.most_common(1)[0][0] for word, counts in last.items()}
+    by_symbol = {symbol: code for code, symbol in english.currency_symbols.items()
+                 if code in used and not any(c.isalnum() for c in symbol)}
+    return by_name, by_word, by_symbol
+
+
+@functools.cache
+def _zones() -> dict[str, tuple[str, ...]]:
+    """IANA zones (``Area/City``) by their city and by their country's English name, lowercased."""
+    from babel import Locale
+    from babel.core import get_global
+
+    zones = sorted(zone for zone in zoneinfo.available_timezones() if zone.startswith(tuple(f"{a}/" for a in _AREAS)))
+    table: dict[str, list[str]] = defaultdict(list)
+    for zone in zones:
+        table[zone.rsplit("/", 1)[1].replace("_", " ").lower()].append(zone)
+        table[zone.lower()].append(zone)
+    countries = Locale("en").territories
+    for country, in_country in get_global("territory_zones").items():
+        if country in countries:
+            table[countries[country].lower()].extend(zone for zone in in_country if zone in zones)
+    table["utc"] = table["gmt"] = ["UTC"]
+    return {name: tuple(found) for name, found in table.items()}
+
+
+@functools.cache
+def _languages() -> dict[str, tuple[str, ...]]:
+    """ISO 639 codes (the shortest for each name) by English language name, lowercased."""
+    from babel import Locale
+
+    codes: dict[str, str] = {}
+    for code, name in sorted(Locale("en").languages.items(), key=lambda item: len(item[0])):
+        if code.isalpha():
+            codes.setdefault(name.lower(), code)
+    return {name: (code,) for name, code in codes.items()}
+
+
+@functools.cache
+def _countries() -> dict[str, tuple[str, ...]]:
+    """ISO 3166 alpha-2 codes by English country name, lowercased."""
+    from babel import Locale
+
+    return {name.lower(): (code,) for code, name in Locale("en").territories.items() if code.isalpha()}
