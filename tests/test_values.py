@@ -73,8 +73,10 @@ def test_copied_codes_are_those_the_request_names_in_words():
     when = {"type": "string", "description": "The new date and time, with no timezone offset"}
     assert "London" in copied({"type": "object", "properties": {"dateOrTime": when}},
                               *offered_values(["at 8pm London time"]))["properties"]["dateOrTime"]["enum"]  # no zone
-    language = {"type": "string", "description": "ISO 639-1 language code"}
-    assert copied(language, *offered_values(["Say hello in German"]))["enum"] == ["de"]
+    languages = {"type": "object", "properties": {"target_language": {"type": "string", "description": "ISO 639-1 code"},
+                                                  "url": {"type": "string", "description": "A country code URL"}}}
+    props = copied(languages, *offered_values(["Say hello in German, from the Germany page"]))["properties"]
+    assert props["target_language"]["enum"] == ["de"] and "DE" not in props["url"].get("enum", [])  # no country code
     named = {"type": "string", "description": "Language name such as Spanish."}
     assert "German" in copied(named, *offered_values(["Say hello in German"]))["enum"]  # a name, as written
 

@@ -21,23 +21,25 @@ _SYMBOL = re.compile(r"^([^\w\s]+)\d")
 
 def code_kind(name: str | None, schema: dict[str, Any]) -> str | None:
     """The kind of code a string property takes: ``"currency"`` (its name or description says
-    currency, or the description's example is a currency code), ``"timezone"`` (its name says
-    time zone; or, for a property that is no date or time, its description or an example
-    does), ``"language"`` or ``"country"`` (only where the description asks for a
-    code: a language *name* is written as the request writes it); None for any other."""
+    currency, or its description asks for a code and gives a currency code as its example),
+    ``"timezone"`` (its name says time zone, or it is no date or time and its description's
+    example is a zone, ``Europe/Rome``), ``"language"`` or ``"country"`` (its name says so and
+    its description asks for a code: a language *name* is written as the request writes it);
+    None for any other."""
     description = str(schema.get("description", ""))
     named = set(word_key(identifier_words(name or "")).split())
     words = named | set(word_key(identifier_words(description)).split())
-    examples = set(re.findall(r"[A-Za-z_]+(?:/[A-Za-z_]+)+|\b[A-Z]{3}\b", description))
+    coded = bool(_CODED.search(description))
+    examples = set(re.findall(r"\b[A-Z]{3}\b", description)) if coded else set()
     if words & {"currency", "currencies"} or examples & _currencies()[0].keys():
         return "currency"
-    zones = {example.lower() for example in examples} & _zones().keys()
-    if named & {"timezone", "tz", "zone"} or (not named & {"date", "time", "datetime", "when"} and (
-            words & {"timezone", "iana", "olson"} or "time zone" in word_key(description) or zones)):
+    zones = {example.lower() for example in re.findall(r"[A-Za-z_]+(?:/[A-Za-z_]+)+", description)}
+    if named & {"timezone", "tz"} or {"time", "zone"} <= named or (
+            zones & _zones().keys() and not named & {"date", "time", "datetime", "timestamp", "when"}):
         return "timezone"
-    if not _CODED.search(description):
+    if not coded:
         return None
-    return "language" if words & {"language", "lang"} else "country" if "country" in words else None
+    return "language" if named & {"language", "lang"} else "country" if "country" in named else None
 
 
 def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> list[str]:
