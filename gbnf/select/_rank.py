@@ -405,7 +405,8 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
     ``act``, when those words name what one of these tools does, the final tool is left out:
     the plan must do the rest first. When no tool matches the words left, only the final tool:
     the plan has done what the query asked ("Calculate 37 times 41" once ``calculate`` took
-    "37 times 41" asks nothing of a clock).
+    "37 times 41" asks nothing of a clock). Words that point back at an earlier step's result
+    ("save the result as a note") ask for no tool.
     """
     final = [t for t in tools if t.name == final_tool]
     covered = said | _EARLIER | {term for tool in done for term in terms(tool_document(tool))}
@@ -420,6 +421,7 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
 _EARLIER = frozenset(terms("result results output outcome answer response"))
 """Words by which a query points back at what an earlier step gave ("save the result as a note"),
 not at a tool's own work."""
+
 _CLAUSE = re.compile(r",? (?:and then|and|then) ", re.IGNORECASE)
 
 
