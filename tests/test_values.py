@@ -67,6 +67,8 @@ def test_copied_codes_are_those_the_request_names_in_words():
     assert "Swiss francs" in props["target"]["enum"]  # nothing says what it takes: stretches, as before
     assert copied(currency, *offered_values(["convert 5 pounds to dollars"]))["enum"] == ["GBP", "USD"]  # most used
     assert copied(currency, *offered_values(["convert it"])) == currency  # nothing named: left as it was
+    broken = {"type": "string", "pattern": "(", "description": "The currency"}
+    assert copied(broken, *offered_values(["50 euros"])) == broken  # left for the compiler to name the bad pattern
     zone = {"type": "string", "description": "IANA time zone such as Europe/Rome"}
     assert copied(zone, *offered_values(["What time is it in New York?"]))["enum"] == ["America/New_York"]
     assert copied(zone, *offered_values(["and in Japan?"]))["enum"] == ["Asia/Tokyo"]

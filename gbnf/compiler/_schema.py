@@ -255,7 +255,8 @@ def is_valid(value: Any, schema: Any, root: Any) -> bool:
 
 def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
     """A reusable check of values against ``schema`` (local refs into ``root``); a value the
-    schema cannot judge (an unresolvable ref, refs that loop without nesting) counts as invalid."""
+    schema cannot judge (an unresolvable ref, refs that loop without nesting, a pattern that is no
+    regular expression) counts as invalid."""
     if isinstance(schema, bool):
         return lambda value: schema
     asserting = [k for k in schema if k not in ANNOTATIONS]
@@ -268,7 +269,7 @@ def validity(schema: Any, root: Any) -> Callable[[Any], bool]:
     def check(value: Any) -> bool:
         try:
             return validator.is_valid(value)
-        except (Unresolvable, jsonschema.exceptions.SchemaError, RecursionError):
+        except (Unresolvable, jsonschema.exceptions.SchemaError, RecursionError, re.error):
             return False
 
     return check
