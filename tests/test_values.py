@@ -51,6 +51,14 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert copied(coded, ["Swiss francs"], []) == coded  # a code of no kind it knows: not a stretch either
 
 
+def test_a_glob_pattern_takes_the_file_types_the_request_names():
+    glob = {"type": "string", "description": "Glob pattern such as *.txt"}
+    assert copied(glob, *offered_values(["Find the PDF files and csv files in /tmp"]))["enum"] == ["*.pdf", "*.csv"]
+    assert "report" in copied(glob, *offered_values(["Find files named report"]))["enum"]  # no type: stretches
+    regex = copied({"type": "string", "description": "A regular expression"}, *offered_values(["the PDF files"]))
+    assert "*.pdf" not in regex["enum"] and "PDF files" in regex["enum"]  # no glob asked for: stretches
+
+
 def test_copied_codes_are_those_the_request_names_in_words():
     currency = {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code, for example EUR"}
     schema = {"type": "object", "properties": {"from_currency": currency, "to_currency": currency,

@@ -5,6 +5,7 @@ call against the schema as written."""
 from __future__ import annotations
 
 import functools
+import mimetypes
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -69,7 +70,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         if named:
             values: Sequence[Any] = named
         elif _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
-            values = _shaped_like(key, strings)
+            values = _globs(out, strings) or _shaped_like(key, strings)
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
@@ -126,6 +127,21 @@ _SHAPES = [
     ({"time"}, r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?|noon|midnight"),
 ]
 """The words of a property name that ask for a shape, and the shape (a whole stretch, any case)."""
+
+
+_GLOB = re.compile(r"\bglob\b|\*\.\w", re.IGNORECASE)
+_FILE_TYPE = re.compile(r"([A-Za-z0-9]{1,5}) (?:files?|documents?)", re.IGNORECASE)
+
+
+def _globs(schema: dict[str, Any], strings: Sequence[str]) -> list[str]:
+    """For a glob pattern (its description says "glob" or gives one, ``*.pdf``), the globs of
+    the file types the request names before "files" or "documents": a known file extension or
+    a word in capitals (``PDF files``, ``csv files``: ``*.pdf``, ``*.csv``; not ``Find files``)."""
+    if not _GLOB.search(str(schema.get("description", ""))):
+        return []
+    words = (match.group(1) for string in strings if (match := _FILE_TYPE.fullmatch(string)))
+    return list(dict.fromkeys(f"*.{word.lower()}" for word in words
+                              if word.isupper() or mimetypes.guess_type(f"x.{word}", strict=False)[0]))
 
 
 def _shaped_like(name: str | None, strings: Sequence[str]) -> Sequence[str]:
