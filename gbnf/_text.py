@@ -29,3 +29,8 @@ def mentions(text: str, value: str) -> bool:
 def identifier_words(text: str) -> str:
     """Identifiers as words: ``get_weather`` and ``getWeather`` both read "get weather"."""
     return re.sub(r"[_\-./]+", " ", _CAMEL.sub(" ", text))
+
+
+def name_words(name: str) -> set[str]:
+    """An identifier's words, lowercased: ``from_currency`` and ``fromCurrency`` -> {"from", "currency"}."""
+    return set(word_key(identifier_words(name)).split())

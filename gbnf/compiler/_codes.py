@@ -12,10 +12,14 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from gbnf._text import identifier_words, word_key
+from gbnf._text import identifier_words, name_words
 
-_CODED = re.compile(r"\b(?:code|codes|ISO|abbreviation)\b", re.IGNORECASE)
-_AREAS = ("Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific")
+CODE_WORDS = r"code|codes|ISO|abbreviation"
+"""The words by which a description asks for a code."""
+_CODED = re.compile(rf"\b(?:{CODE_WORDS})\b", re.IGNORECASE)
+_CURRENCY = re.compile(r"(?<![a-z])currenc(?:y|ies)(?![a-z])")
+_ZONE_PREFIXES = tuple(f"{area}/" for area in (
+    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"))
 _SYMBOL = re.compile(r"^([^\w\s]+)\d")
 
 
@@ -25,13 +29,18 @@ def code_kind(name: str | None, schema: dict[str, Any]) -> str | None:
     ``"timezone"`` (its name says time zone, or it is no date or time and its description's
     example is a zone, ``Europe/Rome``), ``"language"`` or ``"country"`` (its name says so and
     its description asks for a code: a language *name* is written as the request writes it);
-    None for any other."""
-    description = str(schema.get("description", ""))
-    named = set(word_key(identifier_words(name or "")).split())
-    words = named | set(word_key(identifier_words(description)).split())
+    None for any other. Read once for each name and description."""
+    return _kind(name or "", str(schema.get("description", "")))
+
+
+@functools.lru_cache(maxsize=4096)
+def _kind(name: str, description: str) -> str | None:
+    """:func:`code_kind` of a property's name and description."""
+    named = name_words(name)
     coded = bool(_CODED.search(description))
     examples = set(re.findall(r"\b[A-Z]{3}\b", description)) if coded else set()
-    if words & {"currency", "currencies"} or examples & _currencies()[0].keys():
+    if named & {"currency", "currencies"} or _CURRENCY.search(identifier_words(description).lower()) \
+            or examples & _currencies()[0].keys():
         return "currency"
     zones = {example.lower() for example in re.findall(r"[A-Za-z_]+(?:/[A-Za-z_]+)+", description)}
     if named & {"timezone", "tz"} or {"time", "zone"} <= named or (
@@ -54,7 +63,7 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     if kind == "currency":
         named = _currencies_named(tuple(strings))
         sources, targets = _directions(tuple(strings))
-        side = set(word_key(identifier_words(name or "")).split())
+        side = name_words(name or "")
         if side & _SOURCE:
             return [code for code in named if code in sources] or named
         if side & _TARGET:
@@ -138,7 +147,7 @@ def _zones() -> dict[str, tuple[str, ...]]:
     from babel import Locale
     from babel.core import get_global
 
-    zones = sorted(zone for zone in zoneinfo.available_timezones() if zone.startswith(tuple(f"{a}/" for a in _AREAS)))
+    zones = sorted(zone for zone in zoneinfo.available_timezones() if zone.startswith(_ZONE_PREFIXES))
     table: dict[str, list[str]] = defaultdict(list)
     for zone in zones:
         table[zone.rsplit("/", 1)[1].replace("_", " ").lower()].append(zone)

@@ -10,9 +10,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gbnf._text import identifier_words, word_key
+from gbnf._text import name_words, word_key
 from gbnf.compiler._canonical import as_decimal
-from gbnf.compiler._codes import code_kind, named_codes
+from gbnf.compiler._codes import CODE_WORDS, code_kind, named_codes
 from gbnf.compiler._schema import validity
 
 
@@ -96,7 +96,7 @@ def _listed_strings(schema: Any) -> bool:
     return isinstance(listed, list) and bool(listed) and all(isinstance(value, str) for value in listed)
 
 
-_ENCODED = re.compile(r"\b(?:code|codes|ISO|ticker|symbol|abbreviation)\b", re.IGNORECASE)
+_ENCODED = re.compile(rf"\b(?:{CODE_WORDS}|ticker|symbol)\b", re.IGNORECASE)
 """What a string's description says when its value encodes what a request writes."""
 
 
@@ -148,7 +148,7 @@ def _shaped_like(name: str | None, strings: Sequence[str]) -> Sequence[str]:
     """The ``strings`` of the shape property ``name`` asks for (``path``: the paths), each whole
     (not a part of a longer one: ``December 3, 2026``, not ``December 3``), or all of them when
     it asks for none or none has it."""
-    words = set(word_key(identifier_words(name or "")).split())
+    words = name_words(name or "")
     for hint, shape in _SHAPES:
         if words & hint:
             found = [s for s in strings if re.fullmatch(shape, s, re.IGNORECASE)]
