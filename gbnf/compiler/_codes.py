@@ -30,11 +30,11 @@ def code_kind(name: str | None, schema: dict[str, Any]) -> str | None:
     example is a zone, ``Europe/Rome``), ``"language"`` or ``"country"`` (its name says so and
     its description asks for a code: a language *name* is written as the request writes it);
     None for any other. Read once for each name and description."""
-    return _kind(name or "", str(schema.get("description", "")))
+    return _property_code(name or "", str(schema.get("description", "")))
 
 
 @functools.lru_cache(maxsize=4096)
-def _kind(name: str, description: str) -> str | None:
+def _property_code(name: str, description: str) -> str | None:
     """:func:`code_kind` of a property's name and description."""
     named = name_words(name)
     coded = bool(_CODED.search(description))
