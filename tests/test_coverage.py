@@ -76,6 +76,17 @@ def test_strings_lengths_patterns_formats(engine):
                     "123") == [True, False]
     assert verdicts(engine, {"type": "string", "format": "ipv4"}, "192.168.0.1", "256.1.1.1") == [True, False]
     assert verdicts(engine, {"type": "string", "format": "email"}, "ann@example.org", "ann") == [True, False]
+    assert verdicts(engine, {"type": "string", "format": "duration"}, "P1Y2M3DT4H5M6S", "PT30S", "P2W", "P", "PT",
+                    "P1Y2W", "P1.5D", "P1M1Y", "PT1H1S") == [True, True, True, False, False, False, False, False, False]
+    assert verdicts(engine, {"type": "string", "format": "json-pointer"}, "", "/a~0b/c~1d", "//", "/\u0001",
+                    "a/b", "/a~2", "/a~") == [True, True, True, True, False, False, False]
+    assert verdicts(engine, {"type": "string", "format": "relative-json-pointer"}, "0", "1#", "2/a", "01",
+                    "#") == [True, True, True, False, False]
+    assert verdicts(engine, {"type": "string", "format": "uri-reference"}, "", "http://a.b/c", "//host/p",
+                    "rel/file.txt", "?q=1", "#frag", "://", ":x", "a b") == [
+        True, True, True, True, True, True, False, False, False]  # a relative first segment has no colon
+    assert verdicts(engine, {"type": "string", "format": "uri-template"}, "/api/{id}", "{+path}/x{?q,n:3}", "{list*}",
+                    "/{a", "{}", "{x:0}", "{a..b}", "%zz") == [True, True, True, False, False, False, False, False]
     loose = compile_schema_grammar({"type": "string", "pattern": "(a)\\1"})
     assert loose.looser and "not translated" in loose.looser[0]
 

@@ -42,7 +42,7 @@ leaves = st.one_of(
     st.sampled_from(["^[a-z]{1,5}$", "^[0-9]{3}-[0-9]{2}$", "ab", "^(yes|no)$", '^[^"]*$', "x+y?",
                     "^$|^[0-9]{1,3}$", "(^x.+)|(^y)", "^a|b$"]).map(
         lambda p: {"type": "string", "pattern": p}),
-    st.sampled_from(["date", "date-time", "ipv4", "time"]).map(lambda f: {"type": "string", "format": f}),
+    st.sampled_from(["date", "date-time", "ipv4", "time", "json-pointer", "relative-json-pointer", "uri-template"]).map(lambda f: {"type": "string", "format": f}),
     st.tuples(st.sampled_from(["^[a-z]{1,5}$", "ab", "x+y?", '^[^"]*$', "^[a-z]+(-[a-z0-9]+)*$"]),
               st.integers(0, 3), st.integers(0, 4)).map(
         lambda t: {"type": "string", "pattern": t[0], "minLength": t[1], "maxLength": max(t[1], 2) + t[2]}),
