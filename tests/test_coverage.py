@@ -158,9 +158,48 @@ def test_one_of_required_keys_is_exclusive(engine):
                     {"login": "a", "password": 5}, {"password": "b", "login": 5}, {"login": 5, "password": 5}) == [
         True, True, False, True, True, False]  # a member the other branch refuses leaves this one alone (after
     # the members of its own branch: the grammar declares the refused member last)
-    refused = {"type": "object", "oneOf": [{"properties": {"a": {"type": "object", "required": ["x"]}},
-                                            "required": ["a"]}, {"required": ["b"]}]}
-    assert compile_schema_grammar(refused).looser == ("oneOf: exclusivity left to the validator",)  # not a union
+    nested = {"type": "object", "oneOf": [{"properties": {"a": {"type": "object", "required": ["x"],
+                                                               "properties": {"x": {"type": "string"}}}},
+                                           "required": ["a"]}, {"required": ["b"]}]}
+    assert not compile_schema_grammar(nested).looser
+    assert verdicts(engine, nested, {"a": {"x": "1"}}, {"b": 1}, {"a": {"x": "1"}, "b": 1}, {"a": {"x": 1}, "b": 1},
+                    {"a": {}, "b": 1}, {"a": [], "b": 1}) == [True, True, False, True, True, True]  # a refused: b alone
+    listed = {"type": "object", "oneOf": [{"properties": {"tags": {"type": "array", "items": {"type": "string"}}},
+                                           "required": ["tags"]}, {"required": ["id"]}]}
+    assert not compile_schema_grammar(listed).looser
+    assert verdicts(engine, listed, {"tags": ["a"]}, {"tags": ["a"], "id": 1}, {"tags": ["a", 2], "id": 1},
+                    {"tags": [2]}) == [True, False, True, False]  # an item the first refuses: the second alone
+
+
+def test_one_of_branches_told_apart_or_referenced_are_exact(engine):
+    tagged = {"oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "file"}, "size": {"type": "integer", "minimum": 0}},
+         "required": ["kind", "size"], "additionalProperties": False},
+        {"type": "object", "properties": {"kind": {"enum": ["dir", "link"]}, "files": {"type": "integer"}},
+         "required": ["kind"]}]}
+    assert not compile_schema_grammar(tagged).looser  # a tag's values tell the branches apart: nothing to add
+    assert verdicts(engine, tagged, {"kind": "file", "size": 1}, {"kind": "dir", "files": 2}, {"kind": "link"},
+                    {"kind": "file"}, {"kind": "pipe"}) == [True, True, True, False, False]
+    referenced = {"$defs": {"byName": {"properties": {"name": {"type": "string"}}, "required": ["name"]},
+                            "byId": {"allOf": [{"required": ["id"]}, {"properties": {"id": {"type": "string"}}}]}},
+                  "type": "object", "oneOf": [{"$ref": "#/$defs/byName"}, {"$ref": "#/$defs/byId"}]}
+    assert not compile_schema_grammar(referenced).looser
+    assert verdicts(engine, referenced, {"name": "a"}, {"id": "1"}, {"name": "a", "id": "1"}, {"name": "a", "id": 1},
+                    {}) == [True, True, False, True, False]
+
+
+def test_contains_is_exact_from_draft_6(engine):
+    schema = {"type": "array", "items": {"type": ["string", "integer"]}, "contains": {"type": "integer"}}
+    assert not compile_schema_grammar(schema).looser
+    assert verdicts(engine, schema, [], ["a"], ["a", 1], [1, "b", 2], [1.5]) == [False, False, True, True, False]
+    untyped = {"contains": {"const": "x"}}
+    assert verdicts(engine, untyped, ["x"], ["y", "x"], ["y"], "y", 3) == [True, True, False, True, True]
+    bounded = {"type": "array", "contains": {"type": "integer"}, "maxItems": 3}
+    assert compile_schema_grammar(bounded).looser[0].startswith("contains: left to the validator")
+    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "array", "contains": {"type": "integer"}}
+    assert verdicts(engine, draft4, ["a"]) == [True]  # not a keyword of draft 4: its validators ignore it
+    with pytest.raises(Unsatisfiable, match="contains"):
+        compile_schema_grammar({"type": "array", "items": {"type": "string"}, "contains": {"type": "integer"}})
 
 
 def test_dependencies_and_not_of_keys_or_types_are_exact(engine):

@@ -1,5 +1,9 @@
 """Arrays: ``prefixItems`` in order, then ``items``, within ``minItems``..``maxItems``.
 
+``contains`` is exact where no ``prefixItems``, ``maxItems``, ``minItems`` past 1,
+``minContains``/``maxContains`` or ``uniqueItems`` stand beside it: items, one that also
+matches it, items. Elsewhere it is left to the validator.
+
 ``uniqueItems`` over items that are a few listed values (``enum``/``const``, at most
 :data:`UNIQUE_VALUES`) is exact: one rule per set of values already written. Over anything
 else it is left to the validator, which drops repeated items.
@@ -11,7 +15,7 @@ from typing import Any
 
 from gbnf.compiler._canonical import canonicalize
 from gbnf.compiler._literals import repeat
-from gbnf.compiler._schema import key_path
+from gbnf.compiler._schema import HAS_ITEM, key_path, reads_contains
 from gbnf.compiler._walk import Walk
 from gbnf.errors import Unsatisfiable
 
@@ -45,6 +49,14 @@ def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int
         high = len(heads) if high is None else min(high, len(heads))
     if high is not None and low > high:
         raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the items allowed")
+    contains = schema[HAS_ITEM] if HAS_ITEM in schema else schema.get("contains") if reads_contains(e.root) else None
+    if contains is not None:
+        if heads or high is not None or low > 1 or schema.get("uniqueItems") is True or not _CONTAINS_ALONE.isdisjoint(
+                schema):
+            e.loose(key_path(path, "contains"), "left to the validator (beside prefixItems, maxItems, minItems past "
+                                                 "1, minContains, maxContains or uniqueItems)")
+        else:
+            return _containing(e, items, contains, item, name, path, depth)
     if high == 0:
         return e.rule(name, f'"["{spacing.lead()} "]"')
     if schema.get("uniqueItems") is True and (high is None or high > 1):
@@ -70,6 +82,20 @@ def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int
 
     first = f"{spacing.open(level)} {heads[0] if heads else item} {tail(1)}".strip() + spacing.close(level)
     return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')
+
+
+_CONTAINS_ALONE = frozenset({"minContains", "maxContains"})
+
+
+def _containing(e: Walk, items: Any, contains: Any, item: str | None, name: str, path: str, depth: int) -> str:
+    """An array of ``items`` of which at least one matches ``contains``: items, that one, items."""
+    where = key_path(path, "contains")
+    matched = e.visit_or_none({"allOf": [items, contains]}, name + "Match", where, depth + 1)
+    if matched is None or item is None:
+        raise Unsatisfiable(where, "no item can match it")
+    level, sep = e.base + depth, e.spacing.sep(e.base + depth)
+    body = f"({item} {sep})* {matched} ({sep} {item})*"
+    return e.rule(name, f'"["{e.spacing.lead()} {e.spacing.open(level)} {body}{e.spacing.close(level)} "]"')
 
 
 def _listed(e: Walk, items: Any, path: str) -> list[str] | None:

@@ -15,6 +15,7 @@ from gbnf.compiler._rewrite import REWRITTEN, excluded_strings, rewrite, with_co
 from gbnf.compiler._schema import (
     ANNOTATIONS,
     CONDITIONAL,
+    HAS_ITEM,
     TYPES,
     all_of_parts,
     follow_ref,
@@ -31,7 +32,7 @@ _HANDLED = {
     "definitions", "anyOf", "oneOf", "allOf", "minItems", "maxItems", "minLength", "maxLength",
     "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "nullable",
     "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
-    "multipleOf", "uniqueItems", "additionalItems", *ANNOTATIONS,
+    "multipleOf", "uniqueItems", "additionalItems", "contains", HAS_ITEM, *ANNOTATIONS,
 }
 _APPLICATORS = {"$ref", "allOf", "anyOf", "oneOf", "if", "not", "dependentSchemas"}
 _PLAIN = frozenset(_HANDLED - {"$ref", "allOf", "anyOf", "oneOf"})

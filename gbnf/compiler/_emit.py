@@ -129,7 +129,7 @@ class Emitter:
         branches = node.schema[keyword]
         if not isinstance(branches, list) or not branches:
             raise SchemaError(key_path(path, keyword), "must be a non-empty list of schemas")
-        exclusive = only_one(branches) if keyword == "oneOf" and len(branches) > 1 else None
+        exclusive = only_one(branches, self.root) if keyword == "oneOf" and len(branches) > 1 else None
         alternatives = []
         for i, branch in enumerate(branches):
             if exclusive is not None and exclusive[i] is None:

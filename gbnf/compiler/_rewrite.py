@@ -1,9 +1,11 @@
 """Keywords the grammar holds once rewritten in keywords it has: ``dependentRequired``,
 ``dependentSchemas`` and draft 4's ``dependencies`` become a union per key (the key absent,
 or present with what it needs), ``not`` of required keys a union of which key is absent,
-``not`` of types the types left, ``not`` of a boolean nothing or everything, a ``oneOf``
-over objects told apart by required keys and declared members a union per branch of the keys
-the others need that it lacks and the members they refuse, and
+``not`` of types the types left, ``not`` of a boolean nothing or everything, ``not`` of an
+object's required keys and members (or of an array's items) a union of the ways to fail them,
+a ``oneOf`` over objects a union per branch of the keys the others need that it lacks and the
+members they refuse (nothing for a branch told apart by a tag: a key it requires whose values
+the other refuses), and
 ``if``/``then``/``else`` that test one key's value a union per value tested. Pure
 functions, used by :func:`~gbnf.compiler._canonical.canonicalize` and the emitter's unions;
 what stays as written goes to the validator."""
@@ -14,7 +16,16 @@ import json
 import math
 from typing import Any
 
-from gbnf.compiler._schema import ANNOTATIONS, CONDITIONAL, TYPES, key_path, merge_all_of
+from gbnf.compiler._schema import (
+    ANNOTATIONS,
+    CONDITIONAL,
+    HAS_ITEM,
+    TYPES,
+    all_of_parts,
+    deref,
+    key_path,
+    merge_all_of,
+)
 from gbnf.errors import SchemaError, Unsatisfiable
 
 REWRITTEN = frozenset({"dependentRequired", "dependentSchemas", "dependencies", "not"})
@@ -183,39 +194,49 @@ def _keys_together(listed: list[tuple[str, list[str]]]) -> Union | None:
             for absent, there in ways]
 
 
-def only_one(branches: list[Any]) -> list[dict[str, Any] | None] | None:
-    """For a ``oneOf`` whose branches are objects told apart by the keys they require and the
-    members they declare (``[{"required": ["login"], "properties": {"login": {"type":
-    "string"}}}, {"required": ["password"]}]``): per branch, what makes it the only branch that
-    matches, as a schema to add (for each other branch, one of the keys it needs and this one
-    does not is absent, or one of the members it declares has a value it refuses; objects only,
-    where no branch has a type and any other value would match them all), or None where another
-    branch matches whenever it does. None when the branches are otherwise, when a member's
-    refusal is not a union the grammar has (see :func:`_not`), or when that takes more than
-    :data:`MOST_BRANCHES` alternatives for a branch."""
-    if not all(isinstance(b, dict) and set(b) <= ANNOTATIONS | {"type", "required", "properties"}
-               and b.get("type", "object") == "object" and isinstance(b.get("required", []), list)
-               and isinstance(b.get("properties", {}), dict) for b in branches):
+_OBJECT_KEYWORDS = frozenset({"required", "properties", "additionalProperties", "patternProperties", "propertyNames",
+                              "minProperties", "maxProperties", "dependencies", "dependentRequired",
+                              "dependentSchemas", "unevaluatedProperties"})
+"""Keywords that only constrain objects (any other value matches them)."""
+
+
+def only_one(branches: list[Any], root: Any = None) -> list[dict[str, Any] | None] | None:
+    """For a ``oneOf`` over objects: per branch, what makes it the only branch that matches, as a
+    schema to add, or None where another branch matches whenever it does; None when that cannot
+    be written as unions the grammar has.
+
+    Two branches are told apart when a key one requires has values the other refuses (``"kind":
+    {"const": "file"}`` against ``{"const": "dir"}``, or disjoint types): nothing is added for
+    them. Otherwise the other branch must declare only required keys and members
+    (``[{"required": ["login"], "properties": {"login": {"type": "string"}}}, {"required":
+    ["password"]}]``), and it is made to fail: one of the keys it needs and this one does not is
+    absent, or one of the members it declares has a value it refuses (see :func:`_not`). Each
+    branch is read with its local ``$ref`` (into ``root``) followed and its ``allOf`` merged; all
+    must say ``"type": "object"`` or none (then it is added: any other value would match them
+    all); past :data:`MOST_BRANCHES` alternatives for a branch, None."""
+    branches = [_read(branch, root) for branch in branches]
+    if not all(isinstance(b, dict) and set(b) - ANNOTATIONS <= _OBJECT_KEYWORDS | {"type"}
+               and b.get("type", "object") == "object" for b in branches):
         return None
     typed = sum("type" in b for b in branches)
     if 0 < typed < len(branches):
         return None
-    required = [list(dict.fromkeys(k for k in b.get("required", []) if isinstance(k, str))) for b in branches]
-    refusals: list[Union] = []  # per branch: objects with a declared member it refuses
-    for branch in branches:
-        refused: Union = []
-        for key, sub in branch.get("properties", {}).items():
-            if sub is True or isinstance(sub, dict) and not set(sub) - ANNOTATIONS:
-                continue  # every value of it is fine
-            union = _not(sub, "oneOf")
-            if union is None:
-                return None
-            refused += [{"type": "object", "required": [key], "properties": {key: other}} for other in union]
-        refusals.append(refused)
+    required = [_keys(b.get("required", [])) for b in branches]
+    refusals: dict[int, Union | None] = {}  # per branch: objects with a declared member it refuses
     out: list[dict[str, Any] | None] = []
     for i, mine in enumerate(required):
-        unions = [_keys_missing([k for k in theirs if k not in mine]) + refusals[j]
-                  for j, theirs in enumerate(required) if j != i]
+        unions = []
+        for j, theirs in enumerate(required):
+            if j == i or _told_apart(branches[i], mine, branches[j], root):
+                continue
+            if j not in refusals:
+                simple = set(branches[j]) - ANNOTATIONS <= {"type", "required", "properties"}
+                props = branches[j].get("properties", {})
+                refusals[j] = _members_refused(props, root, 0) if simple and isinstance(props, dict) else None
+            refused = refusals[j]
+            if refused is None:
+                return None
+            unions.append(_keys_missing([k for k in theirs if k not in mine]) + refused)
         if not all(unions):
             out.append(None)
             continue
@@ -226,14 +247,110 @@ def only_one(branches: list[Any]) -> list[dict[str, Any] | None] | None:
     return out
 
 
+def _keys(listed: Any) -> list[str]:
+    return list(dict.fromkeys(k for k in listed if isinstance(k, str))) if isinstance(listed, list) else []
+
+
+def _told_apart(mine: dict[str, Any], required: list[str], theirs: dict[str, Any], root: Any) -> bool:
+    """Whether every object ``mine`` allows fails ``theirs``: a key ``mine`` requires has, in the
+    two, listed values (``enum``/``const``) none alike, or types none alike, or ``theirs`` refuses it."""
+    for key in required:
+        ours, other = (_member(branch, key, root) for branch in (mine, theirs))
+        if other is False:
+            return True
+        if not isinstance(ours, dict) or not isinstance(other, dict):
+            continue
+        listed, other_listed = _listed(ours), _listed(other)
+        if listed is not None and other_listed is not None and not {_identity(v) for v in listed} & {
+                _identity(v) for v in other_listed}:
+            return True
+        types, other_types = _types(ours), _types(other)
+        if types is not None and other_types is not None and not types & other_types:
+            return True
+    return False
+
+
+def _member(branch: dict[str, Any], key: str, root: Any) -> Any:
+    """The schema ``branch`` declares for ``key`` (its local ``$ref`` followed), or None."""
+    props = branch.get("properties")
+    if not isinstance(props, dict) or key not in props:
+        return None
+    try:
+        return deref(props[key], root, "oneOf") if root is not None else props[key]
+    except (SchemaError, Unsatisfiable):
+        return None
+
+
+def _listed(schema: dict[str, Any]) -> list[Any] | None:
+    if "const" in schema:
+        return [schema["const"]]
+    return schema["enum"] if isinstance(schema.get("enum"), list) else None
+
+
+def _types(schema: dict[str, Any]) -> set[str] | None:
+    kind = schema.get("type")
+    named = {kind} if isinstance(kind, str) else set(kind) if isinstance(kind, list) else None
+    if named and "number" in named:
+        named.add("integer")
+    return named
+
+
+def _read(branch: Any, root: Any) -> Any:
+    """A ``oneOf`` branch with its local ``$ref`` followed and its ``allOf`` merged (as it is
+    where that cannot be done: :func:`only_one` then leaves the union to the validator)."""
+    if root is None or not isinstance(branch, dict):
+        return branch
+    try:
+        parts = all_of_parts([branch], root, "oneOf")
+        return parts[0] if len(parts) == 1 else merge_all_of(parts, "oneOf")
+    except (SchemaError, Unsatisfiable):
+        return branch
+
+
+def _members_refused(properties: dict[str, Any], root: Any, depth: int) -> Union | None:
+    """Objects with a member ``properties`` declares whose value its schema refuses, as a
+    union; None where a refusal is not one the grammar has (see :func:`_not`)."""
+    refused: Union = []
+    for key, sub in properties.items():
+        if root is not None:
+            try:
+                sub = deref(sub, root, "oneOf")
+            except (SchemaError, Unsatisfiable):
+                return None
+        if sub is True or isinstance(sub, dict) and not set(sub) - ANNOTATIONS:
+            continue  # every value of it is fine
+        union = _not(sub, "oneOf", root, depth + 1)
+        if union is None:
+            return None
+        value = union[0] if len(union) == 1 else {"anyOf": union}  # one alternative: its own are nested
+        refused.append({"type": "object", "required": [key], "properties": {key: value}})
+    return refused
+
+
 def _keys_missing(keys: list[str]) -> Union:
     """Objects without one of ``keys``: the first absent, those before it there."""
     return [{"type": "object", "properties": {k: False}, "required": keys[:i]} for i, k in enumerate(keys)]
 
 
-def _not(value: Any, path: str) -> Union | None:
+MOST_REFUSALS = 16
+"""The most alternatives :func:`_not` gives an object schema's refusal (a member's own are nested
+under its key, one alternative each)."""
+MOST_NESTED_NOT = 3
+"""How deep :func:`_not` follows members into objects (a recursive ``$ref`` would not end)."""
+
+
+def _not(value: Any, path: str, root: Any = None, depth: int = 0) -> Union | None:
     """``not`` of required keys (an object missing one: the first absent, those before it
-    there), of types (the other types) or of a boolean, as a union; None for any other ``not``."""
+    there), of types (the other types), of a boolean, of an object schema of those with
+    declared members (the other types, a required key missing, or a member its schema refuses),
+    or of an array's items (the other types, or an array that contains an item they refuse),
+    as a union; with ``root``, a local ``$ref`` is followed first. None for any other ``not``,
+    or past :data:`MOST_REFUSALS` alternatives."""
+    if root is not None:
+        try:
+            value = deref(value, root, path)
+        except (SchemaError, Unsatisfiable):
+            return None
     if value is True or (isinstance(value, dict) and not set(value) - ANNOTATIONS):
         raise Unsatisfiable(path, "'not' of a schema every value matches")
     if value is False:
@@ -254,4 +371,28 @@ def _not(value: Any, path: str) -> Union | None:
         elif "integer" in excluded:
             return None  # numbers that are not whole: not a type the grammar has
         return [{"type": [t for t in TYPES if t not in excluded]}]
+    if (said <= {"type", "required", "properties"} and said & {"required", "properties"}
+            and inner.get("type", "object") == "object" and isinstance(inner.get("properties", {}), dict)
+            and isinstance(inner.get("required", []), list) and depth < MOST_NESTED_NOT):
+        refused = _members_refused(inner.get("properties", {}), root, depth)
+        if refused is None:
+            return None
+        required = list(dict.fromkeys(k for k in inner.get("required", []) if isinstance(k, str)))
+        others = [{"type": [t for t in TYPES if t != "object"]}] if "type" in inner else []
+        union = others + _keys_missing(required) + refused
+        return union if len(union) <= MOST_REFUSALS else None
+    if (said <= {"type", "items"} and "items" in said and inner.get("type", "array") == "array"
+            and isinstance(inner["items"], (dict, bool)) and depth < MOST_NESTED_NOT):  # an item refused
+        try:
+            items = deref(inner["items"], root, path) if root is not None else inner["items"]
+        except (SchemaError, Unsatisfiable):
+            return None
+        if items is True or isinstance(items, dict) and not set(items) - ANNOTATIONS:
+            return [{"type": [t for t in TYPES if t != "array"]}] if "type" in inner else None
+        refused_items = _not(items, path, root, depth + 1)
+        if refused_items is None:
+            return None
+        others = [{"type": [t for t in TYPES if t != "array"]}] if "type" in inner else []
+        contains = refused_items[0] if len(refused_items) == 1 else {"anyOf": refused_items}
+        return [*others, {"type": "array", HAS_ITEM: contains}]
     return None

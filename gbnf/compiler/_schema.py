@@ -21,6 +21,7 @@ _TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER
 CONDITIONAL = frozenset({"if", "then", "else"})
 """The keywords of a conditional (drafts 7 on; earlier drafts do not have them)."""
 _BEFORE_CONDITIONALS = re.compile(r"draft-0[3-6]/schema")
+_BEFORE_CONTAINS = re.compile(r"draft-0[34]/schema")
 
 
 def reads_conditionals(root: Any) -> bool:
@@ -28,6 +29,18 @@ def reads_conditionals(root: Any) -> bool:
     not declared)."""
     declared = root.get("$schema") if isinstance(root, dict) else None
     return not (isinstance(declared, str) and _BEFORE_CONDITIONALS.search(declared))
+
+
+HAS_ITEM = "$gbnfContains"
+"""``contains`` in a schema the compiler writes itself (a refusal, see
+:func:`~gbnf.compiler._rewrite.only_one`): read in every draft, where a schema's own
+``contains`` is read from draft 6 on (:func:`reads_contains`)."""
+
+
+def reads_contains(root: Any) -> bool:
+    """Whether ``root``'s draft has ``contains`` (every draft from 6 on, and one not declared)."""
+    declared = root.get("$schema") if isinstance(root, dict) else None
+    return not (isinstance(declared, str) and _BEFORE_CONTAINS.search(declared))
 
 
 def key_path(path: str, key: str) -> str:
@@ -131,8 +144,8 @@ def _merge_two(a: dict[str, Any], b: dict[str, Any], path: str) -> dict[str, Any
     for key, value in b.items():
         if key not in out:
             out[key] = value
-        elif out[key] == value:
-            continue
+        elif out[key] == value or key in ANNOTATIONS:
+            continue  # an annotation keeps the first part's
         elif key in _LOWER:
             out[key] = max(out[key], value)
         elif key in _UPPER:
@@ -224,7 +237,7 @@ def all_of_parts(parts: list[Any], root: Any, path: str, expanded: frozenset[int
     that drafts 3 to 7 then ignore). An allOf met again inside itself is left to merge as is."""
     out = []
     for part in parts:
-        part = _deref(part, root, path)
+        part = deref(part, root, path)
         inner = part.get("allOf") if isinstance(part, dict) else None
         if isinstance(inner, list) and id(inner) not in expanded:
             out.append({k: v for k, v in part.items() if k != "allOf"})
@@ -234,8 +247,8 @@ def all_of_parts(parts: list[Any], root: Any, path: str, expanded: frozenset[int
     return out
 
 
-def _deref(schema: Any, root: Any, path: str) -> Any:
-    """An allOf part with its top-level local ``$ref`` followed (so two refs can merge)."""
+def deref(schema: Any, root: Any, path: str) -> Any:
+    """``schema`` with its top-level local ``$ref`` followed (an allOf part: so two refs can merge)."""
     seen = set()
     while (isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen
            and is_local(root, schema["$ref"])):  # one not fetched is left to canonicalize, which says so
