@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from gbnf import ManifestError, SchemaError, compile_pool, compile_schema, compile_schema_grammar, load_manifests
-from gbnf.compiler import json_text
+from gbnf.compiler import in_grammar_order, json_text
 from gbnf.errors import Unsatisfiable
 from gbnf.tools import bfcl_schema, import_each, import_tools, read_import_file, write_manifests
 from tests.conftest import REPO
@@ -186,6 +186,17 @@ def test_one_of_branches_told_apart_or_referenced_are_exact(engine):
     assert not compile_schema_grammar(referenced).looser
     assert verdicts(engine, referenced, {"name": "a"}, {"id": "1"}, {"name": "a", "id": "1"}, {"name": "a", "id": 1},
                     {}) == [True, True, False, True, False]
+
+
+def test_one_of_members_refused_by_their_listed_values_are_exact(engine):
+    modes = {"type": "object", "oneOf": [
+        {"properties": {"mode": {"const": "fast"}, "x": {"type": "string"}}, "required": ["x"]},
+        {"properties": {"mode": {"enum": ["slow", "safe"]}, "y": {"type": "boolean"}}, "required": ["y"]}]}
+    assert not compile_schema_grammar(modes).looser
+    values = [{"x": "a", "y": True}, {"mode": "fast", "x": "a", "y": True}, {"mode": "slow", "x": "a", "y": True},
+              {"mode": "other", "x": "a", "y": True}, {"mode": "slow", "x": "a"}]
+    assert verdicts(engine, modes, *(in_grammar_order(v, modes) for v in values)) == [
+        False, True, True, False, False]  # a mode one branch refuses leaves the other alone
 
 
 def test_contains_is_exact_from_draft_6(engine):

@@ -319,12 +319,35 @@ def _members_refused(properties: dict[str, Any], root: Any, depth: int) -> Union
                 return None
         if sub is True or isinstance(sub, dict) and not set(sub) - ANNOTATIONS:
             continue  # every value of it is fine
-        union = _not(sub, "oneOf", root, depth + 1)
+        union = _other_values(sub) if isinstance(sub, dict) else None
+        union = _not(sub, "oneOf", root, depth + 1) if union is None else union
         if union is None:
             return None
         value = union[0] if len(union) == 1 else {"anyOf": union}  # one alternative: its own are nested
         refused.append({"type": "object", "required": [key], "properties": {key: value}})
     return refused
+
+
+def _other_values(schema: dict[str, Any]) -> Union | None:
+    """The values a schema of listed plain strings or booleans (``enum``/``const``, maybe with its
+    type) refuses: the other types, and strings that spell none of them (see
+    :func:`excluded_strings`) or the other boolean; None for any other schema."""
+    said = set(schema) - ANNOTATIONS
+    if not said or not said <= {"enum", "const", "type"} or "enum" in said and "const" in said:
+        return None
+    listed = [schema["const"]] if "const" in schema else schema.get("enum")
+    if not isinstance(listed, list) or not listed:
+        return None
+    kind = "string" if all(isinstance(v, str) for v in listed) else "boolean" if all(
+        isinstance(v, bool) for v in listed) else None
+    if kind is None or schema.get("type", kind) != kind:
+        return None
+    others: Union = [{"type": [t for t in TYPES if t != kind]}]
+    if kind == "boolean":
+        return others + [{"const": b} for b in (False, True) if b not in listed]
+    if excluded_strings({"not": {"enum": listed}}) is None:
+        return None  # a string with escapes: the grammar cannot exclude it
+    return [*others, {"type": "string", "not": {"enum": listed}}]
 
 
 def _keys_missing(keys: list[str]) -> Union:
