@@ -214,7 +214,7 @@ def only_one(branches: list[Any], root: Any = None) -> list[dict[str, Any] | Non
     branch is read with its local ``$ref`` (into ``root``) followed and its ``allOf`` merged; all
     must say ``"type": "object"`` or none (then it is added: any other value would match them
     all); past :data:`MOST_BRANCHES` alternatives for a branch, None."""
-    branches = [_read(branch, root) for branch in branches]
+    branches = [_resolved_branch(branch, root) for branch in branches]
     if not all(isinstance(b, dict) and set(b) - ANNOTATIONS <= _OBJECT_KEYWORDS | {"type"}
                and b.get("type", "object") == "object" for b in branches):
         return None
@@ -260,7 +260,7 @@ def _told_apart(mine: dict[str, Any], required: list[str], theirs: dict[str, Any
             return True
         if not isinstance(ours, dict) or not isinstance(other, dict):
             continue
-        listed, other_listed = _listed(ours), _listed(other)
+        listed, other_listed = _values_listed(ours), _values_listed(other)
         if listed is not None and other_listed is not None and not {_identity(v) for v in listed} & {
                 _identity(v) for v in other_listed}:
             return True
@@ -281,7 +281,7 @@ def _member(branch: dict[str, Any], key: str, root: Any) -> Any:
         return None
 
 
-def _listed(schema: dict[str, Any]) -> list[Any] | None:
+def _values_listed(schema: dict[str, Any]) -> list[Any] | None:
     if "const" in schema:
         return [schema["const"]]
     return schema["enum"] if isinstance(schema.get("enum"), list) else None
@@ -295,7 +295,7 @@ def _types(schema: dict[str, Any]) -> set[str] | None:
     return named
 
 
-def _read(branch: Any, root: Any) -> Any:
+def _resolved_branch(branch: Any, root: Any) -> Any:
     """A ``oneOf`` branch with its local ``$ref`` followed and its ``allOf`` merged (as it is
     where that cannot be done: :func:`only_one` then leaves the union to the validator)."""
     if root is None or not isinstance(branch, dict):
