@@ -197,6 +197,12 @@ def test_one_of_members_refused_by_their_listed_values_are_exact(engine):
               {"mode": "other", "x": "a", "y": True}, {"mode": "slow", "x": "a"}]
     assert verdicts(engine, modes, *(in_grammar_order(v, modes) for v in values)) == [
         False, True, True, False, False]  # a mode one branch refuses leaves the other alone
+    events = {"type": "object", "oneOf": [
+        {"properties": {"events": {"type": "array", "items": {"enum": ["all", "added"]}}}},
+        {"properties": {"events": {"enum": ["all", "added"]}}}]}
+    assert not compile_schema_grammar(events).looser
+    assert verdicts(engine, events, {}, {"events": ["all"]}, "all", {"events": "all"}, {"events": ["x"]}) == [
+        False, True, False, True, False]  # without events, both match; an item not listed: neither
 
 
 def test_contains_is_exact_from_draft_6(engine):

@@ -21,6 +21,8 @@ from gbnf.errors import Unsatisfiable
 
 UNIQUE_VALUES = 6
 """The most listed values whose ``uniqueItems`` the grammar holds (2**n rules at most)."""
+_CONTAINS_COUNTS = frozenset({"minContains", "maxContains"})
+"""How many items match ``contains``: the validator's."""
 NESTED_ITEMS = 100
 """The most optional prefix items nested in one rule; the rest of a longer tuple continues in a
 rule of its own (llama.cpp refuses about 1,000 nested optional groups, and deep nesting overflows
@@ -51,8 +53,8 @@ def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int
         raise Unsatisfiable(key_path(path, "minItems"), "minItems is larger than the items allowed")
     contains = schema[HAS_ITEM] if HAS_ITEM in schema else schema.get("contains") if reads_contains(e.root) else None
     if contains is not None:
-        if heads or high is not None or low > 1 or schema.get("uniqueItems") is True or not _CONTAINS_ALONE.isdisjoint(
-                schema):
+        counted = heads or high is not None or low > 1 or schema.get("uniqueItems") is True
+        if counted or not _CONTAINS_COUNTS.isdisjoint(schema):
             e.loose(key_path(path, "contains"), "left to the validator (beside prefixItems, maxItems, minItems past "
                                                  "1, minContains, maxContains or uniqueItems)")
         else:
@@ -82,9 +84,6 @@ def emit_array(e: Walk, schema: dict[str, Any], name: str, path: str, depth: int
 
     first = f"{spacing.open(level)} {heads[0] if heads else item} {tail(1)}".strip() + spacing.close(level)
     return e.rule(name, f'"["{spacing.lead()} {first if low else f"({first})?"} "]"')
-
-
-_CONTAINS_ALONE = frozenset({"minContains", "maxContains"})
 
 
 def _containing(e: Walk, items: Any, contains: Any, item: str | None, name: str, path: str, depth: int) -> str:

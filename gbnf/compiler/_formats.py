@@ -27,8 +27,10 @@ _NOT_TILDE_ESCAPE = ('"\\\\" (["\\\\/bfnrt] | "u" ([1-9a-cA-CeEfF] [0-9a-fA-F]{3
 """A JSON string escape (no surrogate, as ``stringEscape``) that does not write ``~``."""
 _POINTER = f'("/" ([^/~"\\\\\\x00-\\x1f] | "~" [01] | {_NOT_TILDE_ESCAPE})*)*'
 """A JSON pointer: ``~`` only as ``~0`` or ``~1`` (and never written ``\\u007e``)."""
-_URI_CHAR = '[^"\\\\\\x00-\\x20<>{}|^`]'
-_SEGMENT_CHAR = '[^:/?#"\\\\\\x00-\\x20<>{}|^`]'
+_NOT_IN_URI = '"\\\\\\x00-\\x20<>{}|^`'
+"""What a URI never holds unescaped (as a GBNF class's contents)."""
+_URI_CHAR = f"[^{_NOT_IN_URI}]"
+_SEGMENT_CHAR = f"[^:/?#{_NOT_IN_URI}]"
 """A character of a relative reference's first segment: no colon (it would read as a scheme)."""
 _PERCENT = '"%" [0-9a-fA-F]{2}'
 _VARCHAR = f'([a-zA-Z0-9_] | {_PERCENT})'

@@ -312,20 +312,36 @@ def _members_refused(properties: dict[str, Any], root: Any, depth: int) -> Union
     union; None where a refusal is not one the grammar has (see :func:`_not`)."""
     refused: Union = []
     for key, sub in properties.items():
-        if root is not None:
-            try:
-                sub = deref(sub, root, "oneOf")
-            except (SchemaError, Unsatisfiable):
-                return None
-        if sub is True or isinstance(sub, dict) and not set(sub) - ANNOTATIONS:
-            continue  # every value of it is fine
-        union = _other_values(sub) if isinstance(sub, dict) else None
-        union = _not(sub, "oneOf", root, depth + 1) if union is None else union
+        union = _refusal(sub, root, depth)
         if union is None:
             return None
-        value = union[0] if len(union) == 1 else {"anyOf": union}  # one alternative: its own are nested
-        refused.append({"type": "object", "required": [key], "properties": {key: value}})
+        if union:  # one alternative: the member's own are nested under its key
+            refused.append({"type": "object", "required": [key], "properties": {key: _one_schema(union)}})
     return refused
+
+
+def _refusal(schema: Any, root: Any, depth: int) -> Union | None:
+    """The values ``schema`` (its local ``$ref`` followed) refuses, as a union: empty when it
+    takes every value; None where the grammar has no such union (see :func:`_other_values`
+    and :func:`_not`)."""
+    if root is not None:
+        try:
+            schema = deref(schema, root, "oneOf")
+        except (SchemaError, Unsatisfiable):
+            return None
+    if schema is True or isinstance(schema, dict) and not set(schema) - ANNOTATIONS:
+        return []
+    union = _other_values(schema) if isinstance(schema, dict) else None
+    return _not(schema, "oneOf", root, depth + 1) if union is None else union
+
+
+def _one_schema(union: Union) -> Any:
+    return union[0] if len(union) == 1 else {"anyOf": union}
+
+
+def _types_but(excluded: set[str]) -> dict[str, Any]:
+    """Values of every type but ``excluded``."""
+    return {"type": [t for t in TYPES if t not in excluded]}
 
 
 def _other_values(schema: dict[str, Any]) -> Union | None:
@@ -342,7 +358,7 @@ def _other_values(schema: dict[str, Any]) -> Union | None:
         isinstance(v, bool) for v in listed) else None
     if kind is None or schema.get("type", kind) != kind:
         return None
-    others: Union = [{"type": [t for t in TYPES if t != kind]}]
+    others: Union = [_types_but({kind})]
     if kind == "boolean":
         return others + [{"const": b} for b in (False, True) if b not in listed]
     if excluded_strings({"not": {"enum": listed}}) is None:
@@ -393,29 +409,23 @@ def _not(value: Any, path: str, root: Any = None, depth: int = 0) -> Union | Non
             excluded.add("integer")
         elif "integer" in excluded:
             return None  # numbers that are not whole: not a type the grammar has
-        return [{"type": [t for t in TYPES if t not in excluded]}]
+        return [_types_but(excluded)]
     if (said <= {"type", "required", "properties"} and said & {"required", "properties"}
             and inner.get("type", "object") == "object" and isinstance(inner.get("properties", {}), dict)
             and isinstance(inner.get("required", []), list) and depth < MOST_NESTED_NOT):
         refused = _members_refused(inner.get("properties", {}), root, depth)
         if refused is None:
             return None
-        required = list(dict.fromkeys(k for k in inner.get("required", []) if isinstance(k, str)))
-        others = [{"type": [t for t in TYPES if t != "object"]}] if "type" in inner else []
-        union = others + _keys_missing(required) + refused
+        others = [_types_but({"object"})] if "type" in inner else []
+        union = others + _keys_missing(_keys(inner.get("required", []))) + refused
         return union if len(union) <= MOST_REFUSALS else None
     if (said <= {"type", "items"} and "items" in said and inner.get("type", "array") == "array"
             and isinstance(inner["items"], (dict, bool)) and depth < MOST_NESTED_NOT):  # an item refused
-        try:
-            items = deref(inner["items"], root, path) if root is not None else inner["items"]
-        except (SchemaError, Unsatisfiable):
-            return None
-        if items is True or isinstance(items, dict) and not set(items) - ANNOTATIONS:
-            return [{"type": [t for t in TYPES if t != "array"]}] if "type" in inner else None
-        refused_items = _not(items, path, root, depth + 1)
+        refused_items = _refusal(inner["items"], root, depth)
         if refused_items is None:
             return None
-        others = [{"type": [t for t in TYPES if t != "array"]}] if "type" in inner else []
-        contains = refused_items[0] if len(refused_items) == 1 else {"anyOf": refused_items}
-        return [*others, {"type": "array", HAS_ITEM: contains}]
+        union = [_types_but({"array"})] if "type" in inner else []
+        if refused_items:
+            union.append({"type": "array", HAS_ITEM: _one_schema(refused_items)})
+        return union or None
     return None

@@ -24,11 +24,16 @@ _BEFORE_CONDITIONALS = re.compile(r"draft-0[3-6]/schema")
 _BEFORE_CONTAINS = re.compile(r"draft-0[34]/schema")
 
 
+def _declared_before(root: Any, drafts: re.Pattern[str]) -> bool:
+    """Whether ``root`` declares (``$schema``) one of ``drafts``."""
+    declared = root.get("$schema") if isinstance(root, dict) else None
+    return isinstance(declared, str) and drafts.search(declared) is not None
+
+
 def reads_conditionals(root: Any) -> bool:
     """Whether ``root``'s draft has ``if``/``then``/``else`` (every draft from 7 on, and one
     not declared)."""
-    declared = root.get("$schema") if isinstance(root, dict) else None
-    return not (isinstance(declared, str) and _BEFORE_CONDITIONALS.search(declared))
+    return not _declared_before(root, _BEFORE_CONDITIONALS)
 
 
 HAS_ITEM = "$gbnfContains"
@@ -39,8 +44,7 @@ HAS_ITEM = "$gbnfContains"
 
 def reads_contains(root: Any) -> bool:
     """Whether ``root``'s draft has ``contains`` (every draft from 6 on, and one not declared)."""
-    declared = root.get("$schema") if isinstance(root, dict) else None
-    return not (isinstance(declared, str) and _BEFORE_CONTAINS.search(declared))
+    return not _declared_before(root, _BEFORE_CONTAINS)
 
 
 def key_path(path: str, key: str) -> str:
