@@ -539,6 +539,19 @@ def test_past_the_compile_budget_the_rest_is_any_value(engine, monkeypatch):
     assert engine.accepts(grammar.text, "[1]")
 
 
+def test_past_the_key_budget_the_deepest_keys_go_loose_first(engine, monkeypatch):
+    schema = {"type": "object", "properties": {"alpha": {"type": "integer"}, "inner": {
+        "type": "object", "properties": {"beta": {"type": "integer"}, "gamma": {"type": "integer"}}}}}
+    monkeypatch.setattr("gbnf.compiler._objects.KEY_NODES", 12)  # the root's keys take 9, inner's 8
+    grammar = compile_schema_grammar(schema)
+    assert grammar.looser == ("inner: undeclared keys may repeat a declared one (past 12 key rules in one schema)",)
+    wrong = {"inner": {}, "alpha": "x"}  # "alpha" out of order: only an undeclared member could be it
+    assert not engine.accepts(grammar.text, json_text(wrong))
+    assert engine.accepts(grammar.text, json_text({"alpha": 1, "inner": {"beta": 1, "zeta": [2]}}))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(wrong, schema)
+
+
 def test_bad_schemas_raise_schema_error_with_path():
     with pytest.raises(SchemaError, match=r"^a\.type: unknown type 'float'"):
         compile_schema({"type": "object", "properties": {"a": {"type": "float"}}})

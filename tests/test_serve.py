@@ -294,13 +294,21 @@ def test_requests_spread_over_llama_server_replicas(llama_server):
     def launched(server: LlamaServer) -> int:
         return server.log_path.read_text(errors="replace").count("launch_slot_")
 
+    def ask(url: str, i: int) -> str | openai.APIError:
+        try:
+            reply = client(url).chat.completions.create(
+                model="m", messages=[{"role": "user", "content": f"Count to {i}."}], max_tokens=20)
+        except openai.APIError as exc:
+            return exc
+        return reply.choices[0].message.content or ""
+
     with LlamaServer() as second, serving("--server", llama_server.url, "--server", second.url) as url:
         before = [launched(s) for s in (llama_server, second)]
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            replies = list(pool.map(lambda i: client(url).chat.completions.create(
-                model="m", messages=[{"role": "user", "content": f"Count to {i}."}], max_tokens=20), range(4)))
+            replies = list(pool.map(lambda i: ask(url, i), range(4)))
         after = [launched(s) for s in (llama_server, second)]
-    assert all(r.choices[0].message.content for r in replies)
+        logs = "\n\n".join(f"{s.url}:\n{s.log_tail(40)}" for s in (llama_server, second))
+    assert all(isinstance(r, str) and r for r in replies), f"{replies!r}\n{logs}"
     assert after[0] > before[0] and after[1] > before[1]
 
 

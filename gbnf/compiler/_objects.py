@@ -44,6 +44,7 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
     patterns = schema.get("patternProperties")
     props = {key: _member_schema(e, schema, key, path) if patterns or key not in declared else declared[key]
              for key in dict.fromkeys([*declared, *required])}  # the common case at once
+    extra = _extra_member(e, schema, list(props), name, path, depth)  # before the members: see _extra_member
     pairs: list[tuple[str, bool]] = []
     for key, sub in props.items():
         visit = e.visit if key in required else e.visit_or_none  # an optional key no value fits is left out
@@ -51,7 +52,6 @@ def emit_object(e: Walk, schema: dict[str, Any], name: str, path: str, depth: in
         if value is None:
             continue
         pairs.append((f"{spacing.key(key)} {value}", key in required))
-    extra = _extra_member(e, schema, list(props), name, path, depth)
     low, high = e.counts(schema, path, "minProperties", "maxProperties")
     required_pairs = sum(req for _, req in pairs)
     if high == 0 or (extra is None and not pairs):  # the empty object only
@@ -91,22 +91,26 @@ def _extra_member(e: Walk, schema: dict[str, Any], declared: list[str], name: st
 
     Without applicators beside it (see :func:`~gbnf.compiler._canonical.canonicalize`),
     ``unevaluatedProperties`` means ``additionalProperties``.
+
+    Each key rule is made before the values it governs are visited: the schema's budget of key
+    rules (:data:`KEY_NODES`) goes to outer objects first, so where it runs out, the keys left
+    loose are the deepest ones, not the root's.
     """
     extra = schema.get("additionalProperties", schema.get("unevaluatedProperties", True))
     patterns = schema.get("patternProperties") or {}
     options = []
     for i, (pattern, sub) in enumerate(patterns.items()):
-        value = e.visit_or_none(sub, f"{name}Pattern{i}", key_path(path, f"/{pattern}/"), depth + 1)
-        if value is None:
+        if sub is False:
             continue
         matching = _pattern_key(e, pattern, declared, f"{name}Pattern{i}Key", path)
-        if matching is not None:
+        value = e.visit_or_none(sub, f"{name}Pattern{i}", key_path(path, f"/{pattern}/"), depth + 1)
+        if matching is not None and value is not None:
             options.append(f"{matching}{e.spacing.colon()} {value}")
-    value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
-    key = (None if value is None else _unmatched_key(e, schema, declared, name, path) if patterns
-           else _key(e, schema, declared, name, path))
-    if key is not None:
-        options.append(f"{key}{e.spacing.colon()} {value}")
+    if extra is not False:
+        key = _unmatched_key(e, schema, declared, name, path) if patterns else _key(e, schema, declared, name, path)
+        value = e.visit_or_none(extra, f"{name}Extra", key_path(path, "*"), depth + 1)
+        if key is not None and value is not None:
+            options.append(f"{key}{e.spacing.colon()} {value}")
     if not options:
         return None
     return e.rule(f"{name}Member", " | ".join(options))
