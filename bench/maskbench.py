@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.realworld import in_workers
-from gbnf.compiler import MAX_DEPTH
+from gbnf.compiler import SCHEMA_MAX_DEPTH
 
 UNSATISFIABLE = "no value is valid: the compiler says so (Unsatisfiable), and no test has a valid instance"
 """The outcome of a schema no value satisfies: not a pass (there is no grammar), but no engine's
@@ -125,7 +125,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.maskbench", description=__doc__.split("\n\n")[0])
     parser.add_argument("data", type=Path, help="MaskBench's data folder")
     parser.add_argument("--limit", type=int, help="only the first N files (sorted by name)")
-    parser.add_argument("--max-depth", type=int, default=MAX_DEPTH,
+    parser.add_argument("--max-depth", type=int, default=SCHEMA_MAX_DEPTH,
                         help="the compiler's nesting cap (deeper containers are any JSON object or array)")
     parser.add_argument("-o", "--output", type=Path, help="write the table here too")
     args = parser.parse_args()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from gbnf._lazy import lazy_names
 from gbnf.backends import Backend, Completion, Sampling
-from gbnf.compiler import MAX_DEPTH, Grammar, compile_pool, compile_schema, compile_schema_grammar
+from gbnf.compiler import MAX_DEPTH, SCHEMA_MAX_DEPTH, Grammar, compile_pool, compile_schema, compile_schema_grammar
 from gbnf.errors import (
     ApiError,
     BackendError,
@@ -47,8 +47,8 @@ __getattr__ = lazy_names(__name__, {
     "AsyncServerBackend": "gbnf.backends._http", "LlamaServer": "gbnf.llama_server._process",
     "FunctionTool": "gbnf.tools._functions", "function_tool": "gbnf.tools._functions"})
 
-__all__ = ["MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion", "ContextExceeded",
-           "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError",
+__all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion",
+           "ContextExceeded", "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError",
            "InvalidCall", "LlamaCppBackend", "LlamaServer", "ManifestError", "McpError", "McpTools",
            "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
            "ServerBackend", "ServerError", "ServerLoading", "ServerTimeout", "SoftParse", "Tool",

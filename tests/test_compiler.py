@@ -404,7 +404,7 @@ def nested(levels: int) -> dict:
 
 
 def test_depth_cap_falls_back_to_a_generic_object(engine):
-    grammar = compile_schema_grammar(nested(6))
+    grammar = compile_schema_grammar(nested(6), max_depth=4)
     engine.check(grammar.text)
     strict = {"n": {"n": {"n": {"n": {"leaf": 1}}}}}
     deep_ok = {"n": {"n": {"n": {"n": {"n": {"n": {"leaf": 1}}}}}}}
@@ -414,8 +414,15 @@ def test_depth_cap_falls_back_to_a_generic_object(engine):
     assert not engine.accepts(grammar.text, json_text(strict))  # above the cap the schema holds
     assert not engine.accepts(grammar.text, json_text({"n": {"n": {"n": {"n": {"n": 5}}}}}))  # still an object
     assert grammar.looser == ("n.n.n.n.n: nested deeper than 4: any JSON object",)
-    shallow = compile_schema_grammar(nested(3))
+    shallow = compile_schema_grammar(nested(3), max_depth=4)
     assert shallow.looser == () and "jsonObject" not in shallow.text
+
+
+def test_tool_arguments_are_capped_at_4_levels_and_a_bare_schema_at_8():
+    tool = Tool(name="deep", description="Nested six levels", parameters=nested(6))
+    assert compile_pool([tool]).looser == ("deep.n.n.n.n.n: nested deeper than 4: any JSON object",)
+    assert compile_schema_grammar(nested(6)).looser == ()
+    assert compile_schema_grammar(nested(9)).looser == ("n.n.n.n.n.n.n.n.n: nested deeper than 8: any JSON object",)
 
 
 ODD = ['a"b', "back\\slash", "new\nline", "tab\there", "\x00\x01\x1f", "caffè", "日本語", "emoji 😀 𝄞",
@@ -481,13 +488,14 @@ def test_parts_no_value_satisfies_are_left_out(engine):
 
 
 def test_a_recursive_union_is_emitted_once_per_depth(engine):
-    # six objects, each with three members that may be any of the six: 18^4 paths to depth 4 (once
-    # 4 minutes and 12 million looser notes); each part is now emitted once per depth
+    # six objects, each with three members that may be any of the six: 18^8 paths to the depth cap
+    # (to a cap of 4 once took 4 minutes and 12 million looser notes); each part is emitted once per depth
     branches = [{"$ref": f"#/$defs/n{i}"} for i in range(6)]
     defs = {f"n{i}": {"type": "object", "properties": {k: {"anyOf": branches} for k in "abc"}, "required": [f"k{i}"],
                       "additionalProperties": {"type": "string", "pattern": "^x(?=y)"}} for i in range(6)}
     grammar = compile_schema_grammar({"$defs": defs, "anyOf": branches})
-    assert len(grammar.looser) == 6 * 6  # each object's pattern at each depth, and the depth cap
+    assert len(grammar.looser) == 6 * (compiler.SCHEMA_MAX_DEPTH + 1) + 6  # each object's pattern at each depth,
+    # and the depth cap
     inner = {"a": {"k0": "x"}, "k1": "x"}  # required keys come after the declared properties
     assert engine.accepts(grammar.text, json_text({"b": inner, "k0": "x"}))
     assert not engine.accepts(grammar.text, json_text({"b": {"a": {"k0": "x"}}, "k0": "x"}))
@@ -525,7 +533,8 @@ def test_a_remote_ref_is_left_to_the_validator(engine):
 
 def test_past_the_compile_budget_the_rest_is_any_value(engine, monkeypatch):
     schema = {"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}, "b": {
-        "type": "object", "properties": {"c": {"type": "integer"}}}}, "required": ["a", "b"]}
+        "type": "object", "properties": {"c": {"type": "integer"}}}}, "required": ["a", "b"],
+              "additionalProperties": False}  # no key rule: a's rule is the first written
     monkeypatch.setattr("gbnf.compiler._rules.GRAMMAR_CHARS", 20)  # passed once a's rule is written
     grammar = compile_schema_grammar(schema)
     assert grammar.looser == ("b: the grammar passed 20 characters: this part and every part not yet emitted "

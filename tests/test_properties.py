@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from bench.schema_suite import run_file, suite_files
-from gbnf import MAX_DEPTH, GbnfError, Tool, compile_pool, compile_schema, compile_schema_grammar
+from gbnf import SCHEMA_MAX_DEPTH, GbnfError, Tool, compile_pool, compile_schema, compile_schema_grammar
 from gbnf.compiler import in_grammar_order, json_text
 from gbnf.testing import lark_oracle, llguidance_oracle, xgrammar_oracle
 from tests.derive import Deriver
@@ -112,7 +112,7 @@ def test_completeness_every_valid_instance_is_accepted(engine, data):
 def _explained(error: jsonschema.ValidationError, looser: tuple[str, ...]) -> bool:
     """An invalid derivation is allowed only under a documented looser spot: the depth cap, or an
     undeclared key that spells a declared key needing escapes (JSON keeps the last duplicate)."""
-    deep = len(error.absolute_path) > MAX_DEPTH and any("nested deeper" in spot for spot in looser)
+    deep = len(error.absolute_path) > SCHEMA_MAX_DEPTH and any("nested deeper" in spot for spot in looser)
     duplicate = any("repeat a declared key" in spot for spot in looser)
     return deep or duplicate
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from gbnf.compiler._dialects import DIALECTS, Dialect, translate
-from gbnf.compiler._emit import MAX_DEPTH, Emitter
+from gbnf.compiler._emit import MAX_DEPTH, SCHEMA_MAX_DEPTH, Emitter
 from gbnf.compiler._literals import gbnf_literal, json_text, repeat
 from gbnf.compiler._order import in_grammar_order
 from gbnf.compiler._primitives import Layout
@@ -26,10 +26,10 @@ from gbnf.compiler._shaped import bounded, copied
 from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
 from gbnf.errors import SchemaError
 
-__all__ = ["DIALECTS", "MAX_DEPTH", "Alt", "AnyChar", "Cls", "Dialect", "Grammar", "Layout", "Lit", "NamedSchema",
-           "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "bounded", "check_schema", "compile_pool",
-           "compile_schema", "compile_schema_grammar", "copied", "in_grammar_order", "json_text", "parse_gbnf",
-           "references", "skeleton", "translate"]
+__all__ = ["DIALECTS", "MAX_DEPTH", "SCHEMA_MAX_DEPTH", "Alt", "AnyChar", "Cls", "Dialect", "Grammar", "Layout",
+           "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "bounded", "check_schema",
+           "compile_pool", "compile_schema", "compile_schema_grammar", "copied", "in_grammar_order", "json_text",
+           "parse_gbnf", "references", "skeleton", "translate"]
 
 
 class NamedSchema(Protocol):
@@ -42,16 +42,18 @@ class NamedSchema(Protocol):
     def parameters(self) -> dict[str, Any]: ...
 
 
-def compile_schema(schema: dict[str, Any] | bool, *, layout: Layout = "free", max_depth: int = MAX_DEPTH,
+def compile_schema(schema: dict[str, Any] | bool, *, layout: Layout = "free", max_depth: int = SCHEMA_MAX_DEPTH,
                    dialect: Dialect = "gbnf") -> str:
     """Compile one bare JSON Schema to a grammar whose start rule is one instance of it, with
     whitespace as ``layout`` has it (see :data:`~gbnf.compiler._primitives.Layout`), in
-    ``dialect``: GBNF (llama.cpp), ``llguidance`` or ``xgrammar``."""
+    ``dialect``: GBNF (llama.cpp), ``llguidance`` or ``xgrammar``; objects and arrays nested
+    deeper than ``max_depth`` below the root are any JSON object or array."""
     return compile_schema_grammar(schema, layout=layout, max_depth=max_depth, dialect=dialect).text
 
 
 def compile_schema_grammar(
-    schema: dict[str, Any] | bool, *, layout: Layout = "free", max_depth: int = MAX_DEPTH, dialect: Dialect = "gbnf"
+    schema: dict[str, Any] | bool, *, layout: Layout = "free", max_depth: int = SCHEMA_MAX_DEPTH,
+    dialect: Dialect = "gbnf"
 ) -> Grammar:
     """Like :func:`compile_schema`, returning the :class:`Grammar` with its looser spots; a
     schema the compiler cannot read is a :class:`SchemaError` naming the key path (found by the

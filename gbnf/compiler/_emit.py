@@ -18,7 +18,11 @@ from gbnf.compiler._schema import ANNOTATIONS, key_path, validity
 from gbnf.errors import SchemaError, Unsatisfiable
 
 MAX_DEPTH = 4
-"""Objects and arrays nested deeper than this below the root become generic JSON."""
+"""Objects and arrays nested deeper than this below a tool's arguments become generic JSON."""
+SCHEMA_MAX_DEPTH = 8
+"""The same cap for one bare schema (:func:`~gbnf.compiler.compile_schema`): a whole document
+for structured output (a Kubernetes manifest, a compose file) nests deeper than the arguments
+of a tool call do."""
 
 
 class Emitter:
