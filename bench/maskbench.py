@@ -11,7 +11,8 @@ of text included, by llguidance (llama.cpp's engine where llguidance refuses the
 valid instance rejected is tried again with its members in the schema's order, to tell that
 cause apart (the grammar, like every engine MaskBench measures, fixes the order). An
 invalid instance the grammar accepts is also given to the validator, as a reply would be, and
-counted by the keyword it breaks.
+counted by the keyword it breaks. Compile seconds and grammar sizes are reported too (the cost
+of the nesting cap).
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import time
 import traceback
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.realworld import in_workers
+from bench.realworld import cost, in_workers
 from gbnf.compiler import SCHEMA_MAX_DEPTH
 
 UNSATISFIABLE = "no value is valid: the compiler says so (Unsatisfiable), and no test has a valid instance"
@@ -47,7 +49,9 @@ def _worker(paths: Any, results: Any, max_depth: int) -> None:
         schema, tests = case["schema"], case.get("tests", [])
         row: dict[str, Any] = {"path": path, "tests": len(tests), "wrong": [], "broken": []}
         try:
+            start = time.perf_counter()
             grammar = compile_schema_grammar(schema, max_depth=max_depth)
+            row |= {"seconds": time.perf_counter() - start, "chars": len(grammar.text)}
             engine.check(grammar.text)
         except GrammarError as exc:
             return row | {"outcome": "refused by llama.cpp", "error": str(exc)[:200]}
@@ -107,6 +111,7 @@ def markdown(rows: list[dict[str, Any]], root: Path, max_depth: int) -> str:
                 else ""), "",
              "| outcome | schemas |", "|---|---|"]
     lines += [f"| {outcome} | {n} |" for outcome, n in outcomes.most_common()]
+    lines += ["", cost(rows)]
     lines += ["", "| instances decided wrongly by the grammar | count |", "|---|---|"]
     lines += [f"| {what} | {n} |" for what, n in wrong.most_common()]
     lines += ["", "| invalid instances accepted: keyword broken | then the validator | count |", "|---|---|---|"]

@@ -91,15 +91,25 @@ def in_workers(paths: list[Path], work: Callable[[Any, Any], None]) -> list[dict
     return rows
 
 
+def cost(rows: list[dict[str, Any]]) -> str:
+    """Compile seconds and grammar sizes over the rows that compiled (``seconds``, ``chars``)."""
+    seconds = sorted(r["seconds"] for r in rows if "seconds" in r)
+    chars = sorted(r["chars"] for r in rows if "chars" in r)
+    if len(seconds) < 2:
+        return "Compile seconds: too few grammars to tell."
+    cuts = statistics.quantiles(seconds, n=100, method="inclusive")
+    sizes = statistics.quantiles(chars, n=100, method="inclusive")
+    return (f"Compile seconds (one process, {len(seconds)} grammars): median {statistics.median(seconds):.4f}, "
+            f"99th percentile {cuts[98]:.3f}, max {seconds[-1]:.2f}; {sum(s > 1 for s in seconds)} past 1 s. "
+            f"Grammar characters: median {statistics.median(chars):,.0f}, 99th percentile {sizes[98]:,.0f}, "
+            f"max {chars[-1]:,}.")
+
+
 def schema_markdown(rows: list[dict[str, Any]], root: Path) -> str:
     outcomes = Counter(r["outcome"] for r in rows)
-    seconds = sorted(r["seconds"] for r in rows if "seconds" in r)
     lines = [f"{len(rows)} schemas under {root.name}/:", "", "| outcome | schemas |", "|---|---|"]
     lines += [f"| {outcome} | {n} |" for outcome, n in outcomes.most_common()]
-    if len(seconds) > 1:
-        cuts = statistics.quantiles(seconds, n=100, method="inclusive")
-        lines += ["", f"Compile seconds: median {statistics.median(seconds):.4f}, 99th percentile {cuts[98]:.3f}, "
-                      f"max {seconds[-1]:.2f}; {sum(s > 1 for s in seconds)} past 1 s."]
+    lines += ["", cost(rows)]
     loaded = sum(r.get("llguidance") == "loaded" for r in rows)
     lines += ["", f"llguidance loaded {loaded} of the {outcomes['compiled, parsed by llama.cpp']} grammars."]
     odd = [r for r in rows if r["outcome"] != "compiled, parsed by llama.cpp" or r["llguidance"] != "loaded"]
