@@ -494,8 +494,8 @@ def test_a_recursive_union_is_emitted_once_per_depth(engine):
     defs = {f"n{i}": {"type": "object", "properties": {k: {"anyOf": branches} for k in "abc"}, "required": [f"k{i}"],
                       "additionalProperties": {"type": "string", "pattern": "^x(?=y)"}} for i in range(6)}
     grammar = compile_schema_grammar({"$defs": defs, "anyOf": branches})
-    assert len(grammar.looser) == 6 * (compiler.SCHEMA_MAX_DEPTH + 1) + 6  # each object's pattern at each depth,
-    # and the depth cap
+    # each object's pattern at each depth, and the depth cap
+    assert len(grammar.looser) == 6 * (compiler.SCHEMA_MAX_DEPTH + 1) + 6
     inner = {"a": {"k0": "x"}, "k1": "x"}  # required keys come after the declared properties
     assert engine.accepts(grammar.text, json_text({"b": inner, "k0": "x"}))
     assert not engine.accepts(grammar.text, json_text({"b": {"a": {"k0": "x"}}, "k0": "x"}))
