@@ -351,6 +351,19 @@ def test_members_go_in_the_grammars_order_through_conditionals_and_union_refs(en
     assert engine.accepts(grammar, json_text(ordered))
     assert not engine.accepts(grammar, json_text({"type": "shaped", "result": {"count": "4"}}))
 
+def test_members_go_in_the_grammars_order_through_a_union_in_an_all_of_part(engine):
+    retry = {"type": "object", "properties": {"retries": {"type": "integer"}}}
+    schema = {"type": "object", "required": ["type"], "definitions": {"retry": retry},
+              "allOf": [{"$ref": "#/definitions/retry"}, {"oneOf": [
+                  {"properties": {"query": {"type": "string"}, "type": {"const": "table"}}},
+                  {"properties": {"path": {"type": "string"}, "type": {"const": "blob"}}}]}]}
+    value = {"type": "table", "query": "q", "retries": 2}
+    ordered = in_grammar_order(value, schema)
+    assert list(ordered) == ["retries", "query", "type"]  # the parts' members, then the branch's
+    grammar = compile_schema(schema)
+    assert engine.accepts(grammar, json_text(ordered)) and not engine.accepts(grammar, json_text(value))
+
+
 
 @pytest.mark.parametrize("minimum", [0, 1500])
 def test_a_tuple_of_thousands_of_items_compiles_and_every_engine_loads_it(engine, minimum):

@@ -16,7 +16,8 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
 
     Follows ``properties`` (then ``required`` keys they do not declare), ``items``,
     ``prefixItems``, local ``$ref``, every ``allOf`` part and the first ``anyOf``/``oneOf``
-    branch that ``value`` is valid against, dependencies, ``not`` and conditionals read as the
+    branch that ``value`` is valid against (a branch's members after the parts', where a part
+    holds the union), dependencies, ``not`` and conditionals read as the
     compiler rewrites them; keys the schema does not declare keep their order, after the declared ones.
     """
     root = schema if root is None else root
@@ -36,12 +37,15 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
             return value
     parts = schema.get("allOf")
     conditional = "if" in schema or isinstance(parts, list) and any(isinstance(p, dict) and "if" in p for p in parts)
-    if conditional and reads_conditionals(root):
-        try:  # conditionals become unions of the whole, as the compiler merges them
-            rest = {k: v for k, v in schema.items() if k != "allOf"}
-            schema = merge_all_of(with_conditionals([rest, *all_of_parts(parts or [], root, "")]), "")
-        except (SchemaError, Unsatisfiable):
-            return value
+    try:
+        rest = {k: v for k, v in schema.items() if k != "allOf"}
+        expanded = all_of_parts(parts, root, "") if isinstance(parts, list) else []
+        if conditional and reads_conditionals(root):  # conditionals become unions of the whole
+            schema = merge_all_of(with_conditionals([rest, *expanded]), "")
+        elif any(isinstance(p, dict) and ("anyOf" in p or "oneOf" in p) for p in expanded):
+            schema = merge_all_of([rest, *expanded], "")  # a part's union: its branch's members after the parts'
+    except (SchemaError, Unsatisfiable):
+        return value
     if not REWRITTEN.isdisjoint(schema):
         try:
             unions = rewrite({k: v for k, v in schema.items() if k in REWRITTEN}, "")
