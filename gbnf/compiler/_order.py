@@ -37,15 +37,16 @@ def in_grammar_order(value: Any, schema: Any, root: Any = None) -> Any:
             return value
     parts = schema.get("allOf")
     conditional = "if" in schema or isinstance(parts, list) and any(isinstance(p, dict) and "if" in p for p in parts)
-    try:
-        rest = {k: v for k, v in schema.items() if k != "allOf"}
-        expanded = all_of_parts(parts, root, "") if isinstance(parts, list) else []
-        if conditional and reads_conditionals(root):  # conditionals become unions of the whole
-            schema = merge_all_of(with_conditionals([rest, *expanded]), "")
-        elif any(isinstance(p, dict) and ("anyOf" in p or "oneOf" in p) for p in expanded):
-            schema = merge_all_of([rest, *expanded], "")  # a part's union: its branch's members after the parts'
-    except (SchemaError, Unsatisfiable):
-        return value
+    if conditional or isinstance(parts, list):
+        try:
+            rest = {k: v for k, v in schema.items() if k != "allOf"}
+            expanded = all_of_parts(parts, root, "") if isinstance(parts, list) else []
+            if conditional and reads_conditionals(root):  # conditionals become unions of the whole
+                schema = merge_all_of(with_conditionals([rest, *expanded]), "")
+            elif any(isinstance(p, dict) and ("anyOf" in p or "oneOf" in p) for p in expanded):
+                schema = merge_all_of([rest, *expanded], "")  # a part's union: its branch's members after the parts'
+        except (SchemaError, Unsatisfiable):
+            return value
     if not REWRITTEN.isdisjoint(schema):
         try:
             unions = rewrite({k: v for k, v in schema.items() if k in REWRITTEN}, "")

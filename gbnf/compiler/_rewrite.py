@@ -351,8 +351,8 @@ def _other_values(schema: dict[str, Any]) -> Union | None:
     said = set(schema) - ANNOTATIONS
     if not said or not said <= {"enum", "const", "type"} or "enum" in said and "const" in said:
         return None
-    listed = [schema["const"]] if "const" in schema else schema.get("enum")
-    if not isinstance(listed, list) or not listed:
+    listed = _values_listed(schema)
+    if not listed:
         return None
     kind = "string" if all(isinstance(v, str) for v in listed) else "boolean" if all(
         isinstance(v, bool) for v in listed) else None

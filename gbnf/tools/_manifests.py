@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from gbnf.compiler import compile_schema_grammar
+from gbnf.compiler import MAX_DEPTH, compile_schema_grammar
 from gbnf.compiler._schema import check_schema, close_objects, key_path
 from gbnf.errors import ManifestError, SchemaError
 from gbnf.tools._tool import KINDS, Tool
@@ -119,7 +119,7 @@ def _parameters(value: Any, where: str, base: Path | None) -> dict[str, Any]:
     if value.get("type", "object") != "object":
         raise ManifestError(where, "parameters.type", f"tool arguments must be an object, not {value['type']!r}")
     try:
-        compile_schema_grammar(value)
+        compile_schema_grammar(value, max_depth=MAX_DEPTH)  # as deep as a pool compiles tool arguments
     except SchemaError as exc:
         raise ManifestError(where, key_path("parameters", exc.path), exc.problem) from None
     return value
