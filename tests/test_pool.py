@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gbnf import ManifestError, Tool
-from gbnf.select import Policy, filter_pool, has_marker, load_policy, pool_decisions
+from gbnf.shape import Policy, filter_pool, has_marker, load_policy, pool_decisions
 
 
 def names(tools, query, policy=None):

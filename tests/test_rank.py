@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gbnf import Tool
-from gbnf.select import (
+from gbnf.shape import (
     MARGIN,
     ModelRelevance,
     asked_calls,
@@ -15,7 +15,6 @@ from gbnf.select import (
     follow_up,
     rank_tools,
     select_tools,
-    terms,
     tool_document,
     unasked,
 )
@@ -132,10 +131,10 @@ def test_follow_up_offers_what_the_query_still_asks_for():
     calculate, clock = Tool("calculate", "Evaluate an arithmetic expression."), Tool("get_now", "The current time.")
     query, done = "Calculate 37 times 41", [calculate]
     assert follow_up([calculate, clock, final], query, done, 3, "final_answer") == [clock]  # "times" reads as time
-    said = frozenset(terms("37 times 41"))  # what the call's arguments wrote is done
+    said = ["37 times 41"]  # what the call's arguments wrote is done
     assert follow_up([calculate, clock, final], query, done, 3, "final_answer", said=said) == [final]
     search, note = Tool("search_web", "Search the internet and return the top results."), Tool("add_note", "Save a note.")
-    query, said = "Convert 30 euros to GBP and save the result as a note", frozenset(terms("30 euros GBP 25.8"))
+    query, said = "Convert 30 euros to GBP and save the result as a note", ["30 euros GBP 25.8"]
     convert = Tool("convert_currency", "Convert money to another currency.")
     assert follow_up([search, note, final], query, [convert], 3, "final_answer", said=said) == [note]
     assert follow_up([search, final], query, [convert, note], 3, "final_answer", said=said) == [final]  # "the result" is done

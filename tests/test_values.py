@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from gbnf.compiler import copied
-from gbnf.select import number_runs, numbers, offered_values, spans, value_texts
+from gbnf.shape import copied, number_runs, numbers, offered_values, spans, value_texts
 
 
 def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():

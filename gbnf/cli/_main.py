@@ -145,9 +145,12 @@ def _parser() -> argparse.ArgumentParser:
                        help="cap, in the grammar, the digits before the point of numbers the schema leaves "
                             "unbounded (default 15; 0: no cap)")
     serve.add_argument("--no-decide", action="store_true",
-                       help="leave every auto reply to the model (by default the user's words decide: a request for "
-                            "what some tools do must call one of them, one that shares no word with any tool is "
-                            "answered in text)")
+                       help="leave every auto reply to the model (by default the request decides: one for what some "
+                            "tools do must call one of them, one confidently unrelated to every tool is answered in "
+                            "text)")
+    serve.add_argument("--no-meaning", action="store_true",
+                       help="decide by the request's words alone (by default also by its meaning, in sixteen "
+                            "languages: a multilingual sentence encoder compares it with each tool)")
     serve.add_argument("--prose-tokens", type=int, default=256, metavar="N",
                        help="token limit of an auto reply that can only be text; it ends at its first blank line "
                             "(default 256; 0: no bound)")
@@ -290,7 +293,7 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
     from gbnf.backends._base import Sampling
     from gbnf.plan._events import TraceWriter
     from gbnf.plan._planner import Planner
-    from gbnf.select._pool import load_policy
+    from gbnf.shape._pool import load_policy
     from gbnf.tools._builtin import BUILTIN
 
     own = args.manifests != Path("manifests") or args.manifests.is_dir() or not extra
@@ -385,7 +388,8 @@ def _serve(args: argparse.Namespace) -> int:
                         format="%(levelname)s:     %(name)s: %(message)s")
     shaping = Shaping(string_chars=args.string_chars or None, array_items=args.array_items or None,
                       number_digits=args.number_digits or None, decide=not args.no_decide,
-                      prose_tokens=args.prose_tokens or None, asked_only=not args.all_optional,
+                      meaning=not args.no_meaning, prose_tokens=args.prose_tokens or None,
+                      asked_only=not args.all_optional,
                       copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls,
                       copy_values=not args.no_copy_values)
     with _mcp_tools(args) as mcp:

@@ -22,13 +22,12 @@ from gbnf.compiler._order import in_grammar_order
 from gbnf.compiler._primitives import Layout
 from gbnf.compiler._rules import Grammar, RuleTable, references, renamed, rule_word
 from gbnf.compiler._schema import check_schema, skeleton
-from gbnf.compiler._shaped import bounded, copied
 from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
 from gbnf.errors import SchemaError
 
 __all__ = ["DIALECTS", "MAX_DEPTH", "SCHEMA_MAX_DEPTH", "Alt", "AnyChar", "Cls", "Dialect", "Grammar", "Layout",
-           "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "bounded", "check_schema",
-           "compile_pool", "compile_schema", "compile_schema_grammar", "copied", "in_grammar_order", "json_text",
+           "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "check_schema",
+           "compile_pool", "compile_schema", "compile_schema_grammar", "in_grammar_order", "json_text",
            "parse_gbnf", "references", "skeleton", "translate"]
 
 

@@ -20,12 +20,12 @@ from gbnf.backends._base import Message, Sampling
 from gbnf.compiler import compile_pool, compile_schema
 from gbnf.compiler._literals import json_text
 from gbnf.compiler._schema import key_path
-from gbnf.compiler._shaped import bounded, copied
 from gbnf.errors import ApiError, GbnfError, SchemaError
-from gbnf.plan._planner import copy_bias
 from gbnf.plan._prompt import tools_offer
-from gbnf.select._rank import asked_calls, asked_order, decide_reply, switched_on, unasked
-from gbnf.select._values import Values, offered_values
+from gbnf.shape._meaning import Meaning
+from gbnf.shape._rank import Asked, as_asked, asked_calls, asked_of, asked_order, decide_reply
+from gbnf.shape._shaped import bounded, copied
+from gbnf.shape._values import Values, copy_bias, offered_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -36,6 +36,7 @@ MAX_TOKENS = 1024
 SHORT_CAPS = (64, 8)
 """The string characters and array items a call may have when it is asked again after a reply
 ran past its token limit (a small model looping in a list: ``[-1, -2, -3, ...]``)."""
+_MEANING = Meaning()
 _ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 _REFUSED = {"n": 1, "logprobs": False, "top_logprobs": None, "audio": None, "prediction": None}
 
@@ -54,31 +55,34 @@ class Shaping:
     complete call, which the validator still checks against the schema as written. Strings are
     also capped at the reply's token limit, in characters.
 
-    With ``decide``, when the user has the last word, the request's own words decide what the
-    reply is (:func:`gbnf.select._rank.decide_reply`): when the user asks for what some tools do, a
-    reply under ``auto`` or ``required`` must call one of those tools; under ``auto``, when no
-    tool shares a word with the request, the reply is text and no tool is offered; otherwise
-    the model chooses. Small models otherwise answer a request for a tool in prose, or call a
-    tool for a request none fits. Under ``auto``, prose ends at its first blank line, and a
-    reply that can only be text at ``prose_tokens`` tokens (None: neither bound).
+    With ``decide``, when the user has the last word, the request decides what the reply is
+    (:func:`gbnf.shape.decide_reply`), by its meaning (with ``meaning``: :class:`gbnf.shape.Meaning`,
+    in sixteen languages) and its words: when the user asks for what some tools do, a reply
+    under ``auto`` or ``required`` must call one of those tools; under ``auto``, when the
+    request is confidently unrelated to every tool (or, without ``meaning``, shares no word
+    with any), the reply is text and no tool is offered; otherwise the model chooses. Small
+    models otherwise answer a request for a tool in prose, or call a tool for a request none
+    fits. Under ``auto``, prose ends at its first blank line, and a reply that can only be text
+    at ``prose_tokens`` tokens (None: neither bound).
 
-    With ``asked_only``, when the user has the last word, a tool's optional arguments that the
-    request says nothing about (:func:`gbnf.select._rank.unasked`) are left out of the grammar and the
+    With ``asked_only``, when the user has the last word in English (:func:`gbnf.shape.asked_of`;
+    in another language every tool is offered as declared), a tool's optional arguments that the
+    request says nothing about (:func:`gbnf.shape.unasked`) are left out of the grammar and the
     prompt: the tool's defaults apply, instead of values the model makes up. Those it asks for are
     required (small models otherwise leave out what was asked), and a boolean it asks for without
-    a negation ("assuming equal variance") is true (:func:`gbnf.select.switched_on`).
+    a negation ("assuming equal variance") is true (:func:`gbnf.shape.switched_on`).
 
     ``copy_bias`` (None: off) is added to the logits of the tokens of the user's last words when
     a reply may call a tool, so argument values are copied from the request rather than made up.
 
     With ``count_calls``, when a reply must call the tools the user's words name (or the one
     tool named) and may carry several calls, it carries at least as many as those words ask for
-    (:func:`gbnf.select.asked_calls`: "the factorial of 5, 7 and 9" is three calls; "the GCD of
+    (:func:`gbnf.shape.asked_calls`: "the factorial of 5, 7 and 9" is three calls; "the GCD of
     4 and 6 and the LCM of 3 and 5", two); small models otherwise stop after the first.
 
     With ``copy_values``, when the user has the last word, every free string argument is a
     stretch of the user's words and every free number one of their numbers
-    (:func:`gbnf.select.spans`, :func:`gbnf.select.numbers`), where any fits; small models
+    (:func:`gbnf.shape.spans`, :func:`gbnf.shape.numbers`), where any fits; small models
     otherwise make values up (``"goldsboro_warriors"`` for the Golden State Warriors).
     """
 
@@ -86,6 +90,7 @@ class Shaping:
     array_items: int | None = 100
     number_digits: int | None = 15
     decide: bool = True
+    meaning: bool = True
     prose_tokens: int | None = 256
     asked_only: bool = True
     copy_bias: float | None = None
@@ -142,7 +147,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     sampling = _sampling(body)
     decided = False  # the user's words named the tools offered
     if shaping.decide and choice in ("auto", "required") and from_user:
-        decision = decide_reply(list(offered), last)
+        decision = decide_reply(list(offered), last, _MEANING(list(offered), last) if shaping.meaning else None)
         if decision.kind == "call":
             offered, required, decided = tuple(decision.tools), True, True
         elif decision.kind == "text" and not required:
@@ -151,9 +156,8 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         sampling = replace(sampling, bias=copy_bias([last], shaping.copy_bias))
     if choice == "auto" and not required and shaping.prose_tokens is not None:
         sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
-    skip = tuple(Asked(unasked(t, last), switched_on(t, last)) if shaping.asked_only and from_user else None
-                 for t in offered)
-    shown = [replace(t, parameters=_as_asked(t.parameters, asked)) for t, asked in zip(offered, skip)]
+    skip = tuple(asked_of(t, last) if shaping.asked_only and from_user else None for t in offered)
+    shown = [replace(t, parameters=as_asked(t.parameters, asked)) for t, asked in zip(offered, skip)]
     if offered:
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
@@ -196,13 +200,13 @@ def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[Asked | N
                   values: Values | None = None) -> str:
     """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, the
     first calls those ``order`` names in turn, or answers in text), each as ``skip`` has it
-    asked (:class:`Asked`; None: as declared), with free strings and numbers among ``values``
+    asked (:class:`~gbnf.shape.Asked`; None: as declared), with free strings and numbers among ``values``
     (strings, numbers) where given and any fits, and unbounded strings, arrays and numbers
     capped at ``caps`` (characters, items, digits)."""
     tools = {t.name: t for t in _request_tools(tools_json)}
     pool = []
     for name, asked in zip(names, skip):
-        parameters = _as_asked(tools[name].parameters, asked)
+        parameters = as_asked(tools[name].parameters, asked)
         if values is not None:
             parameters = copied(parameters, *values)
         pool.append(replace(tools[name], parameters=bounded(parameters, *caps)))
@@ -215,25 +219,6 @@ def _string_cap(chars: int | None, max_tokens: int) -> int | None:
     string of that many characters takes at most that many tokens, so a run-on string ends
     while the call can still close)."""
     return max_tokens if chars is None else min(chars, max_tokens)
-
-
-@dataclass(frozen=True)
-class Asked:
-    """What the user's words ask of one tool: the optional arguments they say nothing about
-    (``left`` out) and the boolean ones they ask to be true (``on``)."""
-
-    left: tuple[str, ...]
-    on: tuple[str, ...]
-
-
-def _as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
-    """``parameters`` as ``asked`` (None: as they are): without the properties it leaves out,
-    every other property required, and the booleans it switches on true."""
-    if asked is None:
-        return parameters
-    kept = {k: {**v, "enum": [True]} if k in asked.on else v for k, v in parameters["properties"].items()
-            if k not in asked.left}
-    return {**parameters, "properties": kept, "required": list(kept)}
 
 
 @functools.lru_cache(maxsize=64)

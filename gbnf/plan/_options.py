@@ -33,13 +33,15 @@ class PlanOptions:
         after a failed call. ``copy_bias``: logit bias on the tokens of the query's and the
         results' words (0: off). ``copy_values``: every free string argument is a stretch of the
         query's or the results' words, and every free number one of their numbers, where any fits
-        (:func:`gbnf.select.offered_values`; the final answer stays free). ``dry``: DRY penalty
+        (:func:`gbnf.shape.offered_values`; the final answer stays free). ``dry``: DRY penalty
         on replies that repeat themselves (0: off).
     Offer (which tools a step sees):
         ``filter_pool``: drop escape hatches the query gives no reason for. ``top_k``: the k
-        tools most relevant to the query (None: every tool). ``model_rank``: rank with the
-        model's own relevance too, where the backend can score text. ``act_first``: while the
-        query names what a tool does and it is not done, a step must act. ``single_use``: a
+        tools most relevant to the query (None: every tool). ``meaning``: when the query names
+        no tool in words, decide by its meaning (:class:`gbnf.shape.Meaning`): act with the tools it
+        is close to, or answer at once when it is confidently unrelated to all. ``model_rank``:
+        rank with the model's own relevance too, where the backend can score text. ``act_first``:
+        while the query names what a tool does and it is not done, a step must act. ``single_use``: a
         tool that succeeded is not offered again. ``still_to_do``: after a result, the query's
         next clause ("... and then X") is named and offered for.
     Bounds:
@@ -67,6 +69,7 @@ class PlanOptions:
 
     filter_pool: bool = True
     top_k: int | None = 3
+    meaning: bool = True
     model_rank: bool = True
     act_first: bool = True
     single_use: bool = True

@@ -17,7 +17,6 @@ completion; :meth:`Planner.run` and :meth:`Planner.arun` drive it with a sync or
 
 from __future__ import annotations
 
-import re
 import threading
 import uuid
 from collections.abc import Callable, Generator, Mapping
@@ -27,7 +26,6 @@ from typing import Any, Literal
 from gbnf.backends._base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
 from gbnf.compiler import Grammar, compile_pool
 from gbnf.compiler._literals import json_text
-from gbnf.compiler._shaped import bounded, copied
 from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
 from gbnf.plan import _salvage as salvaging
 from gbnf.plan._events import Event, EventKind, Subscriber
@@ -35,9 +33,11 @@ from gbnf.plan._options import PlanOptions
 from gbnf.plan._prompt import openai_tools, system_prompt
 from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
-from gbnf.select._pool import Policy, load_policy, pool_decisions
-from gbnf.select._rank import ModelRelevance, clauses, follow_up, select_tools, terms
-from gbnf.select._values import Values, offered_values, value_texts
+from gbnf.shape._meaning import Meaning
+from gbnf.shape._pool import Policy, load_policy, pool_decisions
+from gbnf.shape._rank import ModelRelevance, follow_up, select_tools, still_to_do
+from gbnf.shape._shaped import bounded, copied
+from gbnf.shape._values import Values, copy_bias, offered_values, value_texts
 from gbnf.tools._tool import Tool
 
 Executor = Callable[..., Any]
@@ -113,6 +113,7 @@ class Planner:
         self.policy = policy or load_policy()
         scorer = getattr(backend, "loglik", None) if options.model_rank else None
         self._relevance = ModelRelevance(scorer) if scorer is not None else None
+        self._meaning = Meaning() if options.meaning else None
         self._subscribers: list[Subscriber] = []
         self._grammars: list[tuple[list[Tool], Values | None, Grammar]] = []  # the most recently used first
         self._grammars_lock = threading.Lock()  # plans may run in several threads
@@ -125,7 +126,7 @@ class Planner:
 
     def grammar(self, pool: list[Tool], values: Values | None = None) -> Grammar:
         """The pool's grammar, with the free strings and numbers of every tool but the final one
-        among ``values`` where given (:func:`~gbnf.compiler.copied`), compiled once per distinct
+        among ``values`` where given (:func:`~gbnf.shape.copied`), compiled once per distinct
         pool and values while they are among the :data:`GRAMMAR_CACHE` used last. Pools are
         compared as lists, which compare the same tools by identity: about a microsecond for
         1000 tools, where hashing their names took 40."""
@@ -188,7 +189,7 @@ class Planner:
         first = pool
         if self.options.top_k is not None:
             chosen = select_tools(pool, query, self.options.top_k, self.options.final_tool, model=relevance,
-                                  act_first=self.options.act_first)
+                                  meaning=self._meaning, act_first=self.options.act_first)
             first = chosen.first
             final = [t for t in pool if t.name == self.options.final_tool]
             pool = [r.tool for r in chosen.ranking[:self.options.top_k]] + final
@@ -290,15 +291,8 @@ class Planner:
         return offer
 
     def _pending(self, query: str, result: PlanResult) -> str | None:
-        """With ``still_to_do``, the query's clause after those the successful calls did (one
-        call per clause), unless it adds no word to the clauses before it and the calls'
-        arguments ("a base of 10 units and height of 5 units" is one call, not two)."""
-        parts = clauses(query) if self.options.still_to_do else []
-        done = len(result.results)
-        if len(parts) < 2 or len(parts) <= done:
-            return None
-        said = _said(result) | set(terms(" ".join(parts[:done])))
-        return parts[done] if set(terms(parts[done])) - said else None
+        """With ``still_to_do``, the query's clause still to do (:func:`~gbnf.shape.still_to_do`)."""
+        return still_to_do(query, len(result.results), _said(result)) if self.options.still_to_do else None
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
@@ -366,13 +360,6 @@ class Planner:
         self._emit(result, "abort", step, reason=status, error=why)
 
 
-def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
-    """``Sampling.bias`` that favours copying: every word of ``texts`` (and every run of
-    non-space characters, for paths), alone and after a space."""
-    words = sorted({word for text in texts for word in re.findall(r"\w+|[^\s'\"]*\w", text)})
-    return tuple((form, weight) for word in words for form in (word, " " + word))
-
-
 def answer_key(final: Tool) -> str | None:
     """The final tool's answer argument: its one string property (the one required string
     property when there are several), whatever its name; None when there is no such property."""
@@ -384,6 +371,6 @@ def answer_key(final: Tool) -> str | None:
     return required[0] if len(required) == 1 else None
 
 
-def _said(result: PlanResult) -> frozenset[str]:
-    """The terms the arguments of a plan's successful calls wrote."""
-    return frozenset(word for call, _ in result.results for word in terms(json_text(call.arguments)))
+def _said(result: PlanResult) -> list[str]:
+    """What the arguments of a plan's successful calls wrote."""
+    return [json_text(call.arguments) for call, _ in result.results]

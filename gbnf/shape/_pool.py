@@ -21,9 +21,9 @@ class Policy:
 
 def load_policy(path: str | Path | None = None) -> Policy:
     """Read a policy TOML file; the packaged ``policy.toml`` when ``path`` is None."""
-    where = str(path) if path else "gbnf/select/policy.toml"
+    where = str(path) if path else "gbnf/shape/policy.toml"
     try:
-        text = Path(path).read_text(encoding="utf-8") if path else resources.files("gbnf.select").joinpath(
+        text = Path(path).read_text(encoding="utf-8") if path else resources.files("gbnf.shape").joinpath(
             "policy.toml").read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, tomllib.TOMLDecodeError) as exc:

@@ -12,8 +12,8 @@ from typing import Any
 
 from gbnf._text import name_words, word_key
 from gbnf.compiler._canonical import as_decimal
-from gbnf.compiler._codes import CODE_WORDS, code_kind, named_codes
 from gbnf.compiler._schema import validity
+from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -47,7 +47,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. An array of such
     strings (listed or copied) takes each at most once (``uniqueItems``, where the schema does
     not say), so a small model's loop (``["Area", "Area", ...]``) ends. A string that takes a
-    currency, a time zone, or a language or country code (:func:`~gbnf.compiler._codes.code_kind`,
+    currency, a time zone, or a language or country code (:func:`~gbnf.shape._codes.code_kind`,
     even with a pattern) takes the codes the request names in words (:func:`named_codes`: "Swiss
     francs", ``CHF``); any other whose description asks for a code (an ISO code, a ticker
     symbol, an abbreviation) stays free: the request names what it encodes. A string whose property name

@@ -172,3 +172,10 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     return (tuple(stretches) if len(stretches) <= most else (), found if len(found) <= most else (),
             tuple(runs[:MOST_RUNS]), shares if len(found) <= most else ())
+
+
+def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
+    """``Sampling.bias`` that favours copying: every word of ``texts`` (and every run of
+    non-space characters, for paths), alone and after a space."""
+    words = sorted({word for text in texts for word in re.findall(r"\w+|[^\s'\"]*\w", text)})
+    return tuple((form, weight) for word in words for form in (word, " " + word))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -24,7 +24,9 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions
-from gbnf.select._values import number_lists
+from gbnf.shape._language import is_english
+from gbnf.shape._meaning import Closeness
+from gbnf.shape._values import number_lists
 from gbnf.tools._tool import Tool
 
 _STEMMER = Stemmer.Stemmer("english")
@@ -112,7 +114,8 @@ class Selection:
 
 
 def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, model: ModelRelevance | None = None,
-                 act_first: bool = True, ratio: float = RELATIVE) -> Selection:
+                 meaning: Callable[[list[Tool], str], Closeness] | None = None, act_first: bool = True,
+                 ratio: float = RELATIVE) -> Selection:
     """The tools step 1 offers for ``query``: of the ``k`` most relevant, those scoring at least
     ``ratio`` of the best BM25 score, and the final tool.
 
@@ -120,9 +123,12 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
     name or description, not only of its parameters), step 1 must act: it offers those tools,
     without the final tool; when the query has several clauses ("... and ...", "... then ...")
     and its first clause names a tool, those the first clause names (what to do first). When it
-    names none, the model's relevance (when there is a model) breaks BM25's ties, and a tool it
-    puts ``MARGIN`` ahead of all others is offered alone (with ``act_first``); otherwise the
-    model decides among the top ``k`` and the final tool.
+    names none and ``meaning`` is given (:class:`~gbnf.shape.Meaning`), the reply is decided
+    as :func:`decide_reply` decides it: the tools a request by meaning asks for (at most ``k``,
+    without the final tool with ``act_first``), or only the final tool for a request
+    confidently unrelated to every tool. Otherwise the model's relevance (when there is a
+    model) breaks BM25's ties, and a tool it puts ``MARGIN`` ahead of all others is offered
+    alone (with ``act_first``); otherwise the model decides among the top ``k`` and the final tool.
     """
     final = [t for t in tools if t.name == final_tool]
     candidates = [t for t in tools if t.name != final_tool]
@@ -134,6 +140,12 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
                  or _naming_tools(strong, set(terms(query))))
         if named:
             return Selection(ranking, named)
+    if meaning is not None and candidates:
+        decision = decide_reply(candidates, query, meaning(candidates, query))
+        if decision.kind == "call":
+            return Selection(ranking, decision.tools[:k] + ([] if act_first else final))
+        if decision.kind == "text":
+            return Selection(ranking, final)
     if model and candidates:
         relevance = model(candidates, query)
         ranking = rank_tools(candidates, query, relevance)
@@ -146,7 +158,7 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
 @dataclass(frozen=True)
 class Decision:
     """What a reply to a query should be: ``call`` one of ``tools``, ``either`` a call or text
-    (the model decides), or ``text`` (no tool shares a word with the query)."""
+    (the model decides), or ``text`` (the request is confidently unrelated to every tool)."""
 
     kind: Literal["call", "either", "text"]
     tools: list[Tool]
@@ -156,21 +168,72 @@ _ACTIONS = frozenset(terms("get find search fetch retrieve calculate compute lis
                           "give provide determine estimate generate run do"))
 """Words of what any tool does, not of what one tool does: a query's "Find" names no tool."""
 
+CALL_LEAD = -0.12
+"""A request this close to its closest tool by meaning, or closer (its similarity to the tool
+less its similarity to the nearest general request, :attr:`Closeness.lead`), asks for a tool.
+Chosen on ``bench/intent/dev.json`` and BFCL entries outside the harness samples that are reported."""
+TEXT_LEAD = -0.25
+"""A request less close than this to every tool is confidently unrelated: it gets no tool,
+even when it shares words with one."""
+NEAR = 0.05
+"""Tools within this similarity of the closest one are among those a request by meaning asks for."""
 
-def decide_reply(tools: list[Tool], query: str) -> Decision:
-    """Whether ``query`` asks for one of ``tools``: it does when it shares :data:`CALL_WORDS`
-    words, or half of its own words, with what some tools do (those tools are the ones to call);
-    it may when it shares fewer, or words of their parameters only; it does not when it shares
-    none."""
+
+def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = None) -> Decision:
+    """Whether ``query`` asks for one of ``tools``, by its words and, where ``closeness`` is
+    given (:class:`~gbnf.shape.Meaning`), by its meaning.
+
+    By words: it does when it shares :data:`CALL_WORDS` words, or half of its own words, with
+    what some tools do (those tools are the ones to call); it may when it shares fewer, or words
+    of their parameters only. By meaning: it does when it is :data:`CALL_LEAD` close to a tool
+    (those its words ask for, then the tools within :data:`NEAR` of the closest, closest first),
+    and it does not when it is not :data:`TEXT_LEAD` close to any, whatever words it shares.
+    Otherwise the model decides. Without ``closeness``, a query that shares no word with any
+    tool gets none."""
     words = set(terms(query))
     shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
     asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
     if asked:
         own = _own_words([set(terms(tool.name)) - _ACTIONS for tool in tools])
-        return Decision("call", [tool for tool, mine in zip(tools, own) if tool in asked or words & mine])
-    if any(count for _, count in shared) or any(words & set(terms(tool_document(tool))) for tool in tools):
+        asked = [tool for tool, mine in zip(tools, own) if tool in asked or words & mine]
+    if closeness is not None and tools:
+        if closeness.lead < TEXT_LEAD:
+            return Decision("text", [])
+        if closeness.lead >= CALL_LEAD:
+            near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
+            return Decision("call", asked + [tools[i] for _, i in near if tools[i] not in asked])
+    if asked:
+        return Decision("call", asked)
+    if closeness is not None or any(count for _, count in shared) \
+            or any(words & set(terms(tool_document(tool))) for tool in tools):
         return Decision("either", list(tools))
     return Decision("text", [])
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the user's words ask of one tool: the optional arguments they say nothing about
+    (``left`` out) and the boolean ones they ask to be true (``on``)."""
+
+    left: tuple[str, ...]
+    on: tuple[str, ...]
+
+
+def asked_of(tool: Tool, query: str) -> Asked | None:
+    """What ``query`` asks of ``tool``'s optional arguments (:func:`unasked`,
+    :func:`switched_on`); None, the tool offered as declared, where the word rules cannot read
+    the request (it is not English: :func:`~gbnf.shape.is_english`)."""
+    return Asked(unasked(tool, query), switched_on(tool, query)) if is_english(query) else None
+
+
+def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
+    """``parameters`` as ``asked`` (None: as they are): without the properties it leaves out,
+    every other property required, and the booleans it switches on true."""
+    if asked is None:
+        return parameters
+    kept = {k: {**v, "enum": [True]} if k in asked.on else v for k, v in parameters["properties"].items()
+            if k not in asked.left}
+    return {**parameters, "properties": kept, "required": list(kept)}
 
 
 def unasked(tool: Tool, query: str) -> tuple[str, ...]:
@@ -398,9 +461,9 @@ def _kind(schema: Any) -> Any:
 
 
 def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
-              ratio: float = RELATIVE, said: frozenset[str] = frozenset()) -> list[Tool]:
+              ratio: float = RELATIVE, said: Iterable[str] = ()) -> list[Tool]:
     """The tools a step offers after the tools in ``done`` succeeded: ranked by the query's
-    words that no done tool's document has and no done call's arguments ``said`` (terms; what
+    words that no done tool's document has and no done call's arguments ``said`` (texts; what
     is still to do), those scoring at least ``ratio`` of the best, and the final tool. With
     ``act``, when those words name what one of these tools does, the final tool is left out:
     the plan must do the rest first. When no tool matches the words left, only the final tool:
@@ -409,7 +472,7 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
     ("save the result as a note") ask for no tool.
     """
     final = [t for t in tools if t.name == final_tool]
-    covered = said | _EARLIER | {term for tool in done for term in terms(tool_document(tool))}
+    covered = _words_said(said) | _EARLIER | {term for tool in done for term in terms(tool_document(tool))}
     candidates = [t for t in tools if t.name != final_tool]
     scores = bm25_scores(candidates, query, covered) if candidates else []
     strong = _strong(sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k], ratio)
@@ -428,6 +491,22 @@ _CLAUSE = re.compile(r",? (?:and then|and|then) ", re.IGNORECASE)
 def clauses(query: str) -> list[str]:
     """A query's clauses, split at "and" and "then": the steps it asks for, in order."""
     return [part for part in _CLAUSE.split(query) if part.strip()]
+
+
+def still_to_do(query: str, done: int, said: Iterable[str] = ()) -> str | None:
+    """The clause of ``query`` after the ``done`` ones that calls did (one call per clause),
+    unless it adds no word to the clauses before it and to ``said`` (the texts of the calls'
+    arguments): "a base of 10 units and height of 5 units" is one call, not two."""
+    parts = clauses(query)
+    if len(parts) < 2 or len(parts) <= done:
+        return None
+    before = _words_said(said) | set(terms(" ".join(parts[:done])))
+    return parts[done] if set(terms(parts[done])) - before else None
+
+
+def _words_said(texts: Iterable[str]) -> frozenset[str]:
+    """The words (terms) of ``texts``: what calls' arguments wrote."""
+    return frozenset(word for text in texts for word in terms(text))
 
 
 def first_clause(query: str) -> str | None:

@@ -1,0 +1,146 @@
+"""Requests read by meaning: does ``gbnf serve`` act on a request that needs a tool (the right
+tool with the right arguments) and abstain on one that needs none, for paraphrases, other
+languages and unrelated requests (``bench/intent/``)?
+
+Each request goes alone, as a user's message with the set's tools and ``tool_choice`` left to
+OpenAI's default (``auto``), through the official ``openai`` client to ``gbnf serve`` on the
+embedded model. Scored per request: ``acted`` (a tool was called), ``right_tool`` (the first
+call is the tool the request needs), ``right`` (that, with every argument value the case
+lists: strings compared without case or accents, by containment; numbers exactly), and for
+requests that need no tool, ``abstained`` (no call). ``decided`` is what
+:func:`gbnf.shape.decide_reply` decided before the model wrote anything. Seconds are per request.
+
+    python -m bench.intent                      # both sets, the defaults and --no-meaning
+    python -m bench.intent --set heldout --variant "gbnf serve"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import openai
+
+from gbnf import load_manifests
+from gbnf.endpoint import ServeProcess
+from gbnf.plan import openai_tools
+from gbnf.shape import Meaning, decide_reply
+from gbnf.tools import Tool
+
+HERE = Path(__file__).resolve().parent
+SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools", ()),
+        "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",))}
+"""Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
+VARIANTS = {"gbnf serve": (), "gbnf serve --no-meaning": ("--no-meaning",)}
+_MEANING = Meaning()
+
+
+def set_tools(name: str) -> list[Tool]:
+    """The tools a set's requests are sent with."""
+    _, folder, left_out = SETS[name]
+    return [t for t in load_manifests(folder) if t.name not in left_out]
+
+
+def cases(name: str) -> list[dict[str, Any]]:
+    """A set's cases."""
+    return json.loads(SETS[name][0].read_text(encoding="utf-8"))
+
+
+def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool], meaning: bool) -> dict[str, Any]:
+    """One request, scored."""
+    decided = decide_reply(tools, case["query"], _MEANING(tools, case["query"]) if meaning else None).kind
+    start = time.perf_counter()
+    try:
+        reply = client.chat.completions.create(model="bench", messages=[{"role": "user", "content": case["query"]}],
+                                               tools=openai_tools(tools), temperature=0, max_tokens=256)
+    except openai.APIError as exc:
+        return {"id": case["id"], "kind": case["kind"], "decided": decided, "error": str(exc)[:200],
+                "acted": 0, "right_tool": 0, "right": 0, "abstained": 0,
+                "seconds": round(time.perf_counter() - start, 3)}
+    calls = reply.choices[0].message.tool_calls or []
+    first = calls[0].function if calls else None
+    arguments = _arguments(first.arguments) if first else {}
+    right_tool = int(first is not None and first.name == case["tool"])
+    return {"id": case["id"], "kind": case["kind"], "decided": decided, "error": None, "acted": int(bool(calls)),
+            "right_tool": right_tool,
+            "right": int(right_tool and all(_same(arguments.get(k), v) for k, v in case["args"].items())),
+            "abstained": int(not calls), "call": [first.name, arguments] if first else None,
+            "text": (reply.choices[0].message.content or "")[:120], "seconds": round(time.perf_counter() - start, 3)}
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _fold(text: str) -> str:
+    """Lowercased, without accents or spaces."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and not c.isspace())
+
+
+def _same(got: Any, accepted: list[Any]) -> bool:
+    """Whether an argument value is one of the ``accepted`` ones."""
+    if isinstance(got, bool) or got is None:
+        return False
+    if isinstance(got, (int, float)):
+        return any(isinstance(a, (int, float)) and float(got) == float(a) for a in accepted)
+    return isinstance(got, str) and any(isinstance(a, str) and _fold(a) in _fold(got) for a in accepted)
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind of request: how many, acted with the right tool and arguments, the right tool,
+    abstained; and seconds."""
+    out: dict[str, Any] = {}
+    for kind in ("paraphrase", "direct", "other language", "no tool", "need a tool"):
+        chosen = [r for r in rows if (r["kind"] != "no tool" if kind == "need a tool" else r["kind"] == kind)]
+        if not chosen:
+            continue
+        if kind == "no tool":
+            out[kind] = {"n": len(chosen), "abstained": sum(r["abstained"] for r in chosen),
+                         "decided text": sum(r["decided"] == "text" for r in chosen)}
+        else:
+            out[kind] = {"n": len(chosen), "right": sum(r["right"] for r in chosen),
+                         "right tool": sum(r["right_tool"] for r in chosen), "acted": sum(r["acted"] for r in chosen),
+                         "decided call": sum(r["decided"] == "call" for r in chosen)}
+    seconds = [r["seconds"] for r in rows]
+    out["seconds"] = {"p50": round(statistics.median(seconds), 2), "max": round(max(seconds), 2)}
+    out["errors"] = sum(bool(r["error"]) for r in rows)
+    return out
+
+
+def run(name: str, variant: str) -> list[dict[str, Any]]:
+    """Every case of one set through one ``gbnf serve`` variant."""
+    tools = set_tools(name)
+    with ServeProcess(*VARIANTS[variant]) as served:
+        client = openai.OpenAI(base_url=served.url, api_key="unused", max_retries=0, timeout=300)
+        return [ask(client, case, tools, "--no-meaning" not in VARIANTS[variant]) for case in cases(name)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.intent", description=__doc__.splitlines()[0])
+    parser.add_argument("--set", action="append", choices=list(SETS), help="default: both")
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS), help="default: every variant")
+    parser.add_argument("-o", "--output", type=Path, help="write the rows and summaries (JSON) here")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {}
+    for name in args.set or list(SETS):
+        for variant in args.variant or list(VARIANTS):
+            rows = run(name, variant)
+            report[f"{name}: {variant}"] = {"summary": summary(rows), "rows": rows}
+            print(name, variant, json.dumps(summary(rows)), flush=True)
+    if args.output:
+        args.output.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

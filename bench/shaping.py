@@ -1,0 +1,125 @@
+"""What shaping one request costs before the model writes a word: the relevance by meaning
+(:class:`gbnf.shape.Meaning`), the decision (:func:`gbnf.shape.decide_reply`), and the whole of
+``parse_request`` (the decision, the request's values, and the grammar compiled for them), at
+8 and 100 tools; and the time to a reply's first token through ``gbnf serve`` (streaming, the
+embedded model in-process) with the meaning and without it.
+
+    python -m bench.shaping [-o FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import openai
+
+from bench.coverage import bfcl_entries
+from bench.intent import cases, set_tools
+from gbnf.endpoint import ServeProcess, Shaping, parse_request
+from gbnf.plan import openai_tools
+from gbnf.shape import Meaning, decide_reply
+from gbnf.tools import Tool, import_tools
+
+SIZES = (8, 100)
+
+
+def bfcl_pool(size: int) -> list[Tool]:
+    """``size`` distinct BFCL functions (from its multiple set, in order)."""
+    pool: dict[str, Tool] = {}
+    for entry in bfcl_entries("BFCL_v4_multiple.json"):
+        for tool in import_tools(entry["function"], "bfcl", entry["id"]):
+            pool.setdefault(tool.name, tool)
+        if len(pool) >= size:
+            break
+    return list(pool.values())[:size]
+
+
+def queries(count: int) -> list[str]:
+    """``count`` requests: BFCL's simple ones and this project's dev requests, interleaved."""
+    simple = [e["question"][0][-1]["content"] for e in bfcl_entries("BFCL_v4_simple_python.json")]
+    dev = [c["query"] for c in cases("dev")]
+    return [q for pair in zip(simple, dev * 10) for q in pair][:count]
+
+
+def _percentiles(seconds: list[float]) -> dict[str, float]:
+    ms = sorted(s * 1000 for s in seconds)
+    return {"p50 ms": round(statistics.median(ms), 2), "p99 ms": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 2)}
+
+
+def _timed(run: Callable[[str], Any], texts: list[str]) -> list[float]:
+    out = []
+    for text in texts:
+        start = time.perf_counter()
+        run(text)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def shaping_rows(count: int) -> list[dict[str, Any]]:
+    """Per pool size, the p50 and p99 milliseconds of each part of shaping ``count`` requests."""
+    texts = queries(count)
+    rows = []
+    for size in SIZES:
+        tools = bfcl_pool(size)
+        meaning = Meaning()
+        meaning(tools, "warm up")  # the encoder loaded and the cards encoded once, as a server does
+        body = {"tools": openai_tools(tools)}
+        parts = {
+            "meaning": lambda q: meaning(tools, q),
+            "decision by words": lambda q: decide_reply(tools, q),
+            "decision by words and meaning": lambda q: decide_reply(tools, q, meaning(tools, q)),
+            "parse_request, meaning off": lambda q: parse_request(
+                {**body, "messages": [{"role": "user", "content": q}]}, Shaping(meaning=False)),
+            "parse_request": lambda q: parse_request({**body, "messages": [{"role": "user", "content": q}]}),
+        }
+        for label, run in parts.items():
+            rows.append({"tools": size, "part": label, **_percentiles(_timed(run, texts))})
+    return rows
+
+
+def first_token_rows(count: int) -> list[dict[str, Any]]:
+    """Seconds to the first streamed chunk through ``gbnf serve``, with the meaning and without."""
+    tools = openai_tools(set_tools("dev"))
+    texts = [c["query"] for c in cases("dev")][:count]
+    rows = []
+    for label, flags in (("gbnf serve", ()), ("gbnf serve --no-meaning", ("--no-meaning",))):
+        with ServeProcess(*flags) as served:
+            client = openai.OpenAI(base_url=served.url, api_key="unused", max_retries=0, timeout=300)
+            client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}], tools=tools,
+                                           max_tokens=4)  # the model and the encoder loaded
+            seconds = []
+            for text in texts:
+                start = time.perf_counter()
+                stream = client.chat.completions.create(model="m", messages=[{"role": "user", "content": text}],
+                                                        tools=tools, max_tokens=64, stream=True)
+                next(iter(stream))
+                seconds.append(time.perf_counter() - start)
+                stream.close()
+            rows.append({"target": label, "requests": len(texts), **_percentiles(seconds)})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.shaping", description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=100)
+    parser.add_argument("--first-token", type=int, default=20, metavar="N", help="requests timed through gbnf "
+                        "serve (0: none)")
+    parser.add_argument("-o", "--output", type=Path)
+    args = parser.parse_args(argv)
+    report = {"shaping": shaping_rows(args.requests),
+              "first token": first_token_rows(args.first_token) if args.first_token else []}
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.output:
+        args.output.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""The shaping stage: the one place that reads a request to shape what the model may write.
+
+Which tools a query gets (the pool filter: escape hatches and provider tools only when the
+query asks for them; relevance by meaning and by shared words), whether a reply must call, may
+call, or should answer in text, which optional arguments and how many calls it asks for, and the
+values a request's own words offer for arguments (schemas capped and limited to them:
+:func:`bounded`, :func:`copied`)."""
+
+from gbnf.shape._language import is_english
+from gbnf.shape._meaning import Closeness, Meaning, tool_card
+from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
+from gbnf.shape._rank import (
+    CALL_LEAD,
+    MARGIN,
+    TEXT_LEAD,
+    Asked,
+    Decision,
+    ModelRelevance,
+    Ranked,
+    Selection,
+    as_asked,
+    asked_calls,
+    asked_of,
+    asked_order,
+    decide_reply,
+    first_clause,
+    follow_up,
+    rank_tools,
+    select_tools,
+    still_to_do,
+    switched_on,
+    terms,
+    tool_document,
+    unasked,
+)
+from gbnf.shape._shaped import bounded, copied
+from gbnf.shape._values import Values, copy_bias, number_runs, numbers, offered_values, spans, value_texts
+
+__all__ = ["Asked", "CALL_LEAD", "Closeness", "Decision", "MARGIN", "Meaning", "ModelRelevance", "Policy", "Ranked",
+           "Selection", "TEXT_LEAD", "Values", "as_asked", "asked_calls", "asked_of", "asked_order", "bounded",
+           "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
+           "is_english", "load_policy", "number_runs", "numbers", "offered_values", "pool_decisions", "rank_tools",
+           "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card", "tool_document", "unasked",
+           "value_texts"]

@@ -1,0 +1,81 @@
+"""Requests read by meaning, in many languages: the real multilingual encoder, no model."""
+
+from __future__ import annotations
+
+import pytest
+
+from gbnf.endpoint import Shaping, parse_request
+from gbnf.plan import FINAL_ANSWER
+from gbnf.shape import TEXT_LEAD, Meaning, decide_reply, is_english, select_tools
+from gbnf.tools import Tool
+
+WEATHER = Tool("get_weather", "Get the current weather for a city.", {
+    "type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string",
+                                                                         "enum": ["celsius", "fahrenheit"]}},
+    "required": ["city"]})
+THERMOSTAT = Tool("set_thermostat", "Set the target temperature of the home thermostat.", {
+    "type": "object", "properties": {"degrees": {"type": "number"}}, "required": ["degrees"]})
+SMS = Tool("send_sms", "Send a text message to a phone number.", {
+    "type": "object", "properties": {"to": {"type": "string"}, "text": {"type": "string"}}, "required": ["to", "text"]})
+TOOLS = [THERMOSTAT, SMS, WEATHER]
+MEANING = Meaning()
+
+
+@pytest.mark.parametrize("query", ["Do I need an umbrella in London today?", "Is it going to rain in Oslo tomorrow?",
+                                   "Wie ist das Wetter in Berlin?", "¿Qué tiempo hace en Madrid?", "巴黎的天气怎么样？"])
+def test_a_paraphrase_or_another_language_asks_for_the_tool_by_meaning(query):
+    assert decide_reply(TOOLS, query).kind != "call"  # no word in common with the tool's text
+    decision = decide_reply(TOOLS, query, MEANING(TOOLS, query))
+    assert decision.kind == "call" and decision.tools[0] is WEATHER
+
+
+@pytest.mark.parametrize("query", ["Hello, how are you?", "Tell me a joke about penguins", "Erzähl mir eine Geschichte"])
+def test_a_request_close_to_general_ones_gets_no_tool(query):
+    closeness = MEANING(TOOLS, query)
+    assert closeness.lead < TEXT_LEAD and decide_reply(TOOLS, query, closeness).kind == "text"
+
+
+def test_words_still_ask_for_a_tool_the_meaning_is_unsure_of():
+    query = "Send an SMS to 555-0100"
+    closeness = MEANING(TOOLS, query)
+    assert decide_reply(TOOLS, query, closeness).tools[0] is SMS
+
+
+def test_closeness_is_one_score_per_tool_in_order_and_cards_are_kept():
+    first = MEANING(TOOLS, "Make it warmer in here")
+    assert len(first.tools) == 3 and first.best == first.tools[0]  # the thermostat
+    assert MEANING(list(reversed(TOOLS)), "Make it warmer in here").tools == tuple(reversed(first.tools))
+    assert MEANING([], "Make it warmer in here").tools == ()
+
+
+def test_the_planner_acts_on_a_request_by_meaning_and_answers_an_unrelated_one_at_once():
+    pool = [*TOOLS, FINAL_ANSWER]
+    acted = select_tools(pool, "Wie wird das Wetter morgen in Hamburg?", 3, "final_answer", meaning=MEANING)
+    assert acted.first[0] is WEATHER and FINAL_ANSWER not in acted.first
+    answered = select_tools(pool, "Tell me a joke about penguins", 3, "final_answer", meaning=MEANING)
+    assert answered.first == [FINAL_ANSWER]
+
+
+@pytest.mark.parametrize(("query", "english"), [
+    ("Weather forecast for Berlin for the next 5 days", True), ("Is it going to rain in Oslo tomorrow?", True),
+    ("Find a restaurant in Rome", True), ("Wettervorhersage für Berlin für die nächsten 5 Tage", False),
+    ("Wie ist das Wetter in Berlin?", False), ("Prévisions météo pour Lyon sur 5 jours", False),
+    ("巴黎的天气怎么样？", False), ("Weather Berlin", False)])
+def test_english_is_told_from_other_languages_by_their_function_words(query, english):
+    assert is_english(query) is english
+
+
+def test_optional_arguments_are_offered_as_declared_on_a_request_the_word_rules_cannot_read():
+    forecast = {"type": "function", "function": {"name": "forecast", "description": "Weather forecast for a place",
+                                                 "parameters": {"type": "object", "properties": {
+                                                     "place": {"type": "string"}, "days": {"type": "integer"}},
+                                                     "required": ["place"]}}}
+    english = parse_request({"messages": [{"role": "user", "content": "Weather forecast for Berlin"}],
+                             "tools": [forecast]})
+    assert '\\"days\\"' not in english.grammar
+    for query in ("Wettervorhersage für Berlin für die nächsten 5 Tage", "Prévisions météo pour Lyon sur 5 jours"):
+        request = parse_request({"messages": [{"role": "user", "content": query}], "tools": [forecast]})
+        assert request.required and '\\"days\\"' in request.grammar
+    words_only = parse_request({"messages": [{"role": "user", "content": "Prévisions météo pour Lyon sur 5 jours"}],
+                                "tools": [forecast]}, Shaping(meaning=False))
+    assert not words_only.required
