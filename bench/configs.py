@@ -12,8 +12,10 @@ a reply that repeats itself), citing (an answer that leaves out values the tools
 followed by them), the clause still to do (after a result, the query's next clause is named,
 and the tool used is offered again when that clause names no other), the indented layout
 (calls written as ``json.dumps(indent=2)`` writes them, so the in-process engine appends the
-whitespace unsampled), and copied values (a call's free strings are stretches of the query's
-and the results' words, its free numbers their numbers): the planner's defaults,
+whitespace unsampled), copied values (a call's free strings are stretches of the query's
+and the results' words, its free numbers their numbers), and meaning (when the query names no
+tool in words, a multilingual sentence encoder decides: act with the tools it is close to, or
+answer at once when it is confidently unrelated to all): the planner's defaults,
 :class:`~gbnf.plan.PlanOptions`.
 A worked example in the system prompt was measured too, and
 dropped: the embedded model copied the example's answers. ``native`` is llama-server's own tool
@@ -29,7 +31,7 @@ from gbnf.plan import PlanOptions
 DEFAULTS = PlanOptions()
 _OFF = replace(DEFAULTS, top_k=None, model_rank=False, act_first=False, single_use=False, string_chars=None,
                array_items=None, retry_temperature=0.0, stop_on_repeat=False, copy_bias=0.0, dry=0.0, cite=False,
-               still_to_do=False, layout="free", copy_values=False)
+               still_to_do=False, layout="free", copy_values=False, meaning=False)
 _GRAMMAR = replace(_OFF, mode="grammar", filter_pool=False)
 _FILTER = replace(_GRAMMAR, filter_pool=True)
 _RANK = replace(_FILTER, top_k=DEFAULTS.top_k)
@@ -54,10 +56,11 @@ CONFIGS: dict[str, PlanOptions] = {
     "+still to do": _TO_DO,
     "+indented": _INDENTED,
     "+copied values": replace(_INDENTED, copy_values=True),
+    "+meaning": replace(_INDENTED, copy_values=True, meaning=True),
     "native": replace(_OFF, mode="native", filter_pool=True),
 }
 NEEDS_SERVER = {"native"}
-SECOND_CONFIGS = ("baseline", "+copied values")
+SECOND_CONFIGS = ("baseline", "+meaning")
 """What ``python -m bench --second-model`` runs on its second model: the model unaided, and the defaults."""
-CALL_CONFIGS = ("+indented", "+copied values")
+CALL_CONFIGS = ("+indented", "+meaning")
 """The configurations whose own calls the bench replays, constrained and not, to time them."""

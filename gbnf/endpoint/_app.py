@@ -51,7 +51,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         nonlocal planner
         await model.start()
         if served is not None:
-            planner = served_planner(served, model, asyncio.get_running_loop())
+            planner = served_planner(served, model, asyncio.get_running_loop(), shaping)
         yield
         await model.close()
 

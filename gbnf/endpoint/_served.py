@@ -13,13 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gbnf.backends._base import Completion, Message, Sampling, ToolSpec
 from gbnf.endpoint._chat import Reply
 from gbnf.endpoint._models import Model
+from gbnf.endpoint._request import Shaping
 from gbnf.errors import ApiError
+from gbnf.plan._options import PlanOptions
 from gbnf.plan._planner import Executor, Planner
 from gbnf.tools._tool import Tool
 
@@ -34,10 +36,14 @@ class ServedTools:
     executors: Mapping[str, Executor] = field(default_factory=dict)
 
 
-def served_planner(served: ServedTools, model: Model, loop: asyncio.AbstractEventLoop) -> Planner:
+def served_planner(served: ServedTools, model: Model, loop: asyncio.AbstractEventLoop,
+                   shaping: Shaping = Shaping()) -> Planner:
     """The planner for requests without tools: ``served``'s tools, ``model`` (on ``loop``) asked
-    from worker threads."""
-    return Planner(list(served.tools), _ModelBackend(model, loop), served.executors)
+    from worker threads, reading requests as ``shaping`` says (whether the request decides,
+    by meaning too, and whether values are copied from it)."""
+    options = replace(PlanOptions(), act_first=shaping.decide, meaning=shaping.decide and shaping.meaning,
+                      copy_values=shaping.copy_values)
+    return Planner(list(served.tools), _ModelBackend(model, loop), served.executors, options=options)
 
 
 async def plan_reply(planner: Planner, messages: Any) -> Reply:
