@@ -1,8 +1,8 @@
 """What shaping one request costs before the model writes a word: the relevance by meaning
 (:class:`gbnf.shape.Meaning`), the decision (:func:`gbnf.shape.decide_reply`), and the whole of
 ``parse_request`` (the decision, the request's values, and the grammar compiled for them), at
-8 and 100 tools; and the time to a reply's first token through ``gbnf serve`` (streaming, the
-embedded model in-process) with the meaning and without it.
+8 and 100 tools; and, beside the meaning's time, the time to a reply's first token (the shaped
+prompt read and one token sampled, the embedded model in-process).
 
     python -m bench.shaping [-o FILE]
 """
@@ -14,14 +14,14 @@ import json
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import openai
-
 from bench.coverage import bfcl_entries
 from bench.intent import cases, set_tools
-from gbnf.endpoint import ServeProcess, Shaping, parse_request
+from gbnf.backends import LlamaCppBackend
+from gbnf.endpoint import Shaping, parse_request
 from gbnf.plan import openai_tools
 from gbnf.shape import Meaning, decide_reply
 from gbnf.tools import Tool, import_tools
@@ -84,32 +84,29 @@ def shaping_rows(count: int) -> list[dict[str, Any]]:
 
 
 def first_token_rows(count: int) -> list[dict[str, Any]]:
-    """Seconds to the first streamed chunk through ``gbnf serve``, with the meaning and without."""
-    tools = openai_tools(set_tools("dev"))
-    texts = [c["query"] for c in cases("dev")][:count]
-    rows = []
-    for label, flags in (("gbnf serve", ()), ("gbnf serve --no-meaning", ("--no-meaning",))):
-        with ServeProcess(*flags) as served:
-            client = openai.OpenAI(base_url=served.url, api_key="unused", max_retries=0, timeout=300)
-            client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}], tools=tools,
-                                           max_tokens=4)  # the model and the encoder loaded
-            seconds = []
-            for text in texts:
-                start = time.perf_counter()
-                stream = client.chat.completions.create(model="m", messages=[{"role": "user", "content": text}],
-                                                        tools=tools, max_tokens=64, stream=True)
-                next(iter(stream))
-                seconds.append(time.perf_counter() - start)
-                stream.close()
-            rows.append({"target": label, "requests": len(texts), **_percentiles(seconds)})
-    return rows
+    """The time to a reply's first token (the shaped prompt read and one token sampled, the
+    embedded model in-process) beside the time the meaning takes, for ``count`` dev requests."""
+    backend = LlamaCppBackend()
+    tools = set_tools("dev")
+    body = {"tools": openai_tools(tools)}
+    meaning = Meaning()
+    meaning(tools, "warm up")
+    first, relevance = [], []
+    for text in [c["query"] for c in cases("dev")][:count]:
+        parsed = parse_request({**body, "messages": [{"role": "user", "content": text}]})
+        start = time.perf_counter()
+        backend.complete(parsed.messages, parsed.grammar, replace(parsed.sampling, max_tokens=1))
+        first.append(time.perf_counter() - start)
+        relevance += _timed(lambda q: meaning(tools, q), [text])
+    return [{"part": "first token (prompt read, one token)", "requests": len(first), **_percentiles(first)},
+            {"part": "meaning", "requests": len(relevance), **_percentiles(relevance)}]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.shaping", description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=100)
-    parser.add_argument("--first-token", type=int, default=20, metavar="N", help="requests timed through gbnf "
-                        "serve (0: none)")
+    parser.add_argument("--first-token", type=int, default=20, metavar="N", help="requests whose first token is "
+                        "timed (0: none)")
     parser.add_argument("-o", "--output", type=Path)
     args = parser.parse_args(argv)
     report = {"shaping": shaping_rows(args.requests),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gbnf.endpoint import Shaping, parse_request
-from gbnf.plan import FINAL_ANSWER
+from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
 from gbnf.shape import TEXT_LEAD, Meaning, decide_reply, is_english, select_tools
+from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 
 WEATHER = Tool("get_weather", "Get the current weather for a city.", {
@@ -79,3 +82,20 @@ def test_optional_arguments_are_offered_as_declared_on_a_request_the_word_rules_
     words_only = parse_request({"messages": [{"role": "user", "content": "Prévisions météo pour Lyon sur 5 jours"}],
                                 "tools": [forecast]}, Shaping(meaning=False))
     assert not words_only.required
+
+
+@pytest.mark.parametrize("query", [
+    "Weather in Oslo?", "Do I need an umbrella in London today?", "Wie ist das Wetter in Berlin?",
+    "Text Anna that I'm late", "Make it warmer in here", "Tell me a joke about penguins", "Hello, how are you?"])
+def test_the_endpoint_and_the_planner_shape_a_request_alike(query):
+    served = parse_request({"messages": [{"role": "user", "content": query}], "tools": openai_tools(TOOLS)})
+    events: list = []
+    planner = Planner([*TOOLS, FINAL_ANSWER], ScriptedBackend(json.dumps({"name": "final_answer", "arguments": {
+        "answer": "done"}})), {}, options=PlanOptions(top_k=len(TOOLS), max_blocked=1, salvage=False))
+    planner.subscribe(events.append)
+    planner.run(query)
+    first = next(e for e in events if e.kind == "rank").data["first"]
+    if served.required:  # a call: the planner acts with the same tools, in the same order
+        assert first == [t.name for t in served.offered]
+    else:  # text: the planner answers at once
+        assert served.offered == () and first == ["final_answer"]
