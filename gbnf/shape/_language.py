@@ -4,9 +4,9 @@ The rules that read a request's words (which optional arguments it asks for, whi
 switches on) know English words only. On a request in another language they would find nothing
 asked and drop what the user did ask for, so they apply only where the request reads as
 English, and elsewhere the schema is offered as declared. The guess counts each language's
-function words (the stop-word lists ``bm25s`` ships for thirteen languages) among the request's
-words: English when it has some and no other language has more; a request in a script other
-than Latin is not English.
+function words among the request's words (the stop-word lists ``bm25s`` ships, for English and
+ten other languages): English when it has some and no other language has more; a request in a
+script other than Latin is not English.
 """
 
 from __future__ import annotations
