@@ -1,13 +1,16 @@
-"""Tool relevance: rank a pool for a query, so the grammar offers the likely tools.
+"""Tool relevance: rank a pool for a query, decide whether a reply calls, and read what the
+query asks of the tools it calls (optional arguments, how many calls, in what order).
 
-Two signals. BM25 over each tool's document: its name (``get_weather`` reads as "get
-weather"), its description, and its parameters' names, descriptions and enum values; words are
-stemmed (Snowball) and English stop words ("how", "what", "my"...) dropped, so "remind" finds ``schedule_reminder``.
-And, when the backend can score text (:class:`ModelRelevance`), the model's own view: how much
-more likely each tool's name becomes as the reply to this query than to an empty one (pointwise
-mutual information), which orders the tools BM25 cannot tell apart, and the whole pool when
-no tool shares a word with the query ("euros" and ``convert_currency``). Ranking and
-:func:`select_tools` are pure functions of the tools, the query and the scores.
+Three signals. The query's meaning (:class:`~gbnf.shape.Meaning`, in sixteen languages),
+which :func:`decide_reply` weighs against its words. BM25 over each tool's document: its name
+(``get_weather`` reads as "get weather"), its description, and its parameters' names,
+descriptions and enum values; words are stemmed (Snowball) and English stop words ("how",
+"what", "my"...) dropped, so "remind" finds ``schedule_reminder``. And, when the backend can
+score text (:class:`ModelRelevance`), the model's own view: how much more likely each tool's
+name becomes as the reply to this query than to an empty one (pointwise mutual information),
+which orders the tools BM25 cannot tell apart, and the whole pool when neither words nor
+meaning decide. Ranking and :func:`select_tools` are pure functions of the tools, the query and
+the scores.
 """
 
 from __future__ import annotations
