@@ -29,7 +29,7 @@ import openai
 from gbnf import load_manifests
 from gbnf.endpoint import ServeProcess
 from gbnf.plan import openai_tools
-from gbnf.shape import Meaning, decide_reply
+from gbnf.shape import closeness, decide_reply
 from gbnf.tools import Tool
 
 HERE = Path(__file__).resolve().parent
@@ -37,7 +37,6 @@ SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools",
         "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",))}
 """Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --no-meaning": ("--no-meaning",)}
-_MEANING = Meaning()
 
 
 def set_tools(name: str) -> list[Tool]:
@@ -53,7 +52,7 @@ def cases(name: str) -> list[dict[str, Any]]:
 
 def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool], meaning: bool) -> dict[str, Any]:
     """One request, scored."""
-    decided = decide_reply(tools, case["query"], _MEANING(tools, case["query"]) if meaning else None).kind
+    decided = decide_reply(tools, case["query"], closeness(tools, case["query"]) if meaning else None).kind
     start = time.perf_counter()
     try:
         reply = client.chat.completions.create(model="bench", messages=[{"role": "user", "content": case["query"]}],

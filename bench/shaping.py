@@ -1,5 +1,5 @@
 """What shaping one request costs before the model writes a word: the relevance by meaning
-(:class:`gbnf.shape.Meaning`), the decision (:func:`gbnf.shape.decide_reply`), and the whole of
+(:func:`gbnf.shape.closeness`), the decision (:func:`gbnf.shape.decide_reply`), and the whole of
 ``parse_request`` (the decision, the request's values, and the grammar compiled for them), at
 8 and 100 tools; and, beside the meaning's time, the time to a reply's first token (the shaped
 prompt read and one token sampled, the embedded model in-process).
@@ -23,7 +23,7 @@ from bench.intent import cases, set_tools
 from gbnf.backends import LlamaCppBackend
 from gbnf.endpoint import Shaping, parse_request
 from gbnf.plan import openai_tools
-from gbnf.shape import Meaning, decide_reply
+from gbnf.shape import closeness, decide_reply
 from gbnf.tools import Tool, import_tools
 
 SIZES = (8, 100)
@@ -48,8 +48,8 @@ def queries(count: int) -> list[str]:
 
 
 def _percentiles(seconds: list[float]) -> dict[str, float]:
-    ms = sorted(s * 1000 for s in seconds)
-    return {"p50 ms": round(statistics.median(ms), 2), "p99 ms": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 2)}
+    cuts = statistics.quantiles([s * 1000 for s in seconds], n=100, method="inclusive")
+    return {"p50 ms": round(cuts[49], 2), "p99 ms": round(cuts[98], 2)}
 
 
 def _timed(run: Callable[[str], Any], texts: list[str]) -> list[float]:
@@ -67,13 +67,12 @@ def shaping_rows(count: int) -> list[dict[str, Any]]:
     rows = []
     for size in SIZES:
         tools = bfcl_pool(size)
-        meaning = Meaning()
-        meaning(tools, "warm up")  # the encoder loaded and the cards encoded once, as a server does
+        closeness(tools, "warm up")  # the encoder loaded and the cards encoded once, as a server does
         body = {"tools": openai_tools(tools)}
         parts = {
-            "meaning": lambda q: meaning(tools, q),
+            "meaning": lambda q: closeness(tools, q),
             "decision by words": lambda q: decide_reply(tools, q),
-            "decision by words and meaning": lambda q: decide_reply(tools, q, meaning(tools, q)),
+            "decision by words and meaning": lambda q: decide_reply(tools, q, closeness(tools, q)),
             "parse_request, meaning off": lambda q: parse_request(
                 {**body, "messages": [{"role": "user", "content": q}]}, Shaping(meaning=False)),
             "parse_request": lambda q: parse_request({**body, "messages": [{"role": "user", "content": q}]}),
@@ -89,15 +88,14 @@ def first_token_rows(count: int) -> list[dict[str, Any]]:
     backend = LlamaCppBackend()
     tools = set_tools("dev")
     body = {"tools": openai_tools(tools)}
-    meaning = Meaning()
-    meaning(tools, "warm up")
+    closeness(tools, "warm up")
     first, relevance = [], []
     for text in [c["query"] for c in cases("dev")][:count]:
         parsed = parse_request({**body, "messages": [{"role": "user", "content": text}]})
         start = time.perf_counter()
         backend.complete(parsed.messages, parsed.grammar, replace(parsed.sampling, max_tokens=1))
         first.append(time.perf_counter() - start)
-        relevance += _timed(lambda q: meaning(tools, q), [text])
+        relevance += _timed(lambda q: closeness(tools, q), [text])
     return [{"part": "first token (prompt read, one token)", "requests": len(first), **_percentiles(first)},
             {"part": "meaning", "requests": len(relevance), **_percentiles(relevance)}]
 

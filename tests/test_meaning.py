@@ -8,7 +8,7 @@ import pytest
 
 from gbnf.endpoint import Shaping, parse_request
 from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
-from gbnf.shape import TEXT_LEAD, Meaning, decide_reply, is_english, select_tools
+from gbnf.shape import TEXT_LEAD, closeness, decide_reply, is_english, select_tools
 from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 
@@ -21,41 +21,39 @@ THERMOSTAT = Tool("set_thermostat", "Set the target temperature of the home ther
 SMS = Tool("send_sms", "Send a text message to a phone number.", {
     "type": "object", "properties": {"to": {"type": "string"}, "text": {"type": "string"}}, "required": ["to", "text"]})
 TOOLS = [THERMOSTAT, SMS, WEATHER]
-MEANING = Meaning()
 
 
 @pytest.mark.parametrize("query", ["Do I need an umbrella in London today?", "Is it going to rain in Oslo tomorrow?",
                                    "Wie ist das Wetter in Berlin?", "¿Qué tiempo hace en Madrid?", "巴黎的天气怎么样？"])
 def test_a_paraphrase_or_another_language_asks_for_the_tool_by_meaning(query):
     assert decide_reply(TOOLS, query).kind != "call"  # no word in common with the tool's text
-    decision = decide_reply(TOOLS, query, MEANING(TOOLS, query))
+    decision = decide_reply(TOOLS, query, closeness(TOOLS, query))
     assert decision.kind == "call" and decision.tools[0] is WEATHER
 
 
 @pytest.mark.parametrize("query", ["Hello, how are you?", "Tell me a joke about penguins", "Erzähl mir eine Geschichte"])
 def test_a_request_close_to_general_ones_gets_no_tool(query):
-    closeness = MEANING(TOOLS, query)
-    assert closeness.lead < TEXT_LEAD and decide_reply(TOOLS, query, closeness).kind == "text"
+    close = closeness(TOOLS, query)
+    assert close.lead < TEXT_LEAD and decide_reply(TOOLS, query, close).kind == "text"
 
 
 def test_words_still_ask_for_a_tool_the_meaning_is_unsure_of():
     query = "Send an SMS to 555-0100"
-    closeness = MEANING(TOOLS, query)
-    assert decide_reply(TOOLS, query, closeness).tools[0] is SMS
+    assert decide_reply(TOOLS, query, closeness(TOOLS, query)).tools[0] is SMS
 
 
-def test_closeness_is_one_score_per_tool_in_order_and_cards_are_kept():
-    first = MEANING(TOOLS, "Make it warmer in here")
+def test_closeness_is_one_score_per_tool_in_the_tools_order():
+    first = closeness(TOOLS, "Make it warmer in here")
     assert len(first.tools) == 3 and first.best == first.tools[0]  # the thermostat
-    assert MEANING(list(reversed(TOOLS)), "Make it warmer in here").tools == tuple(reversed(first.tools))
-    assert MEANING([], "Make it warmer in here").tools == ()
+    assert closeness(list(reversed(TOOLS)), "Make it warmer in here").tools == tuple(reversed(first.tools))
+    assert closeness([], "Make it warmer in here").tools == ()
 
 
 def test_the_planner_acts_on_a_request_by_meaning_and_answers_an_unrelated_one_at_once():
     pool = [*TOOLS, FINAL_ANSWER]
-    acted = select_tools(pool, "Wie wird das Wetter morgen in Hamburg?", 3, "final_answer", meaning=MEANING)
+    acted = select_tools(pool, "Wie wird das Wetter morgen in Hamburg?", 3, "final_answer", meaning=closeness)
     assert acted.first[0] is WEATHER and FINAL_ANSWER not in acted.first
-    answered = select_tools(pool, "Tell me a joke about penguins", 3, "final_answer", meaning=MEANING)
+    answered = select_tools(pool, "Tell me a joke about penguins", 3, "final_answer", meaning=closeness)
     assert answered.first == [FINAL_ANSWER]
 
 

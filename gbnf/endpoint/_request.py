@@ -22,7 +22,7 @@ from gbnf.compiler._literals import json_text
 from gbnf.compiler._schema import key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._prompt import tools_offer
-from gbnf.shape._meaning import Meaning
+from gbnf.shape._meaning import closeness
 from gbnf.shape._rank import Asked, as_asked, asked_calls, asked_of, asked_order, decide_reply
 from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, offered_values
@@ -36,7 +36,6 @@ MAX_TOKENS = 1024
 SHORT_CAPS = (64, 8)
 """The string characters and array items a call may have when it is asked again after a reply
 ran past its token limit (a small model looping in a list: ``[-1, -2, -3, ...]``)."""
-_MEANING = Meaning()
 _ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 _REFUSED = {"n": 1, "logprobs": False, "top_logprobs": None, "audio": None, "prediction": None}
 
@@ -56,7 +55,7 @@ class Shaping:
     also capped at the reply's token limit, in characters.
 
     With ``decide``, when the user has the last word, the request decides what the reply is
-    (:func:`gbnf.shape.decide_reply`), by its meaning (with ``meaning``: :class:`gbnf.shape.Meaning`,
+    (:func:`gbnf.shape.decide_reply`), by its meaning (with ``meaning``: :func:`gbnf.shape.closeness`,
     in sixteen languages) and its words: when the user asks for what some tools do, a reply
     under ``auto`` or ``required`` must call one of those tools; under ``auto``, when the
     request is confidently unrelated to every tool (or, without ``meaning``, shares no word
@@ -147,7 +146,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     sampling = _sampling(body)
     decided = False  # the user's words named the tools offered
     if shaping.decide and choice in ("auto", "required") and from_user:
-        decision = decide_reply(list(offered), last, _MEANING(list(offered), last) if shaping.meaning else None)
+        decision = decide_reply(list(offered), last, closeness(list(offered), last) if shaping.meaning else None)
         if decision.kind == "call":
             offered, required, decided = tuple(decision.tools), True, True
         elif decision.kind == "text" and not required:

@@ -38,7 +38,7 @@ class PlanOptions:
     Offer (which tools a step sees):
         ``filter_pool``: drop escape hatches the query gives no reason for. ``top_k``: the k
         tools most relevant to the query (None: every tool). ``meaning``: when the query names
-        no tool in words, decide by its meaning (:class:`gbnf.shape.Meaning`): act with the tools it
+        no tool in words, decide by its meaning (:func:`gbnf.shape.closeness`): act with the tools it
         is close to, or answer at once when it is confidently unrelated to all. ``model_rank``:
         rank with the model's own relevance too, where the backend can score text. ``act_first``:
         while the query names what a tool does and it is not done, a step must act. ``single_use``: a

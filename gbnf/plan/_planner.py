@@ -33,7 +33,7 @@ from gbnf.plan._options import PlanOptions
 from gbnf.plan._prompt import openai_tools, system_prompt
 from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
-from gbnf.shape._meaning import Meaning
+from gbnf.shape._meaning import closeness
 from gbnf.shape._pool import Policy, load_policy, pool_decisions
 from gbnf.shape._rank import ModelRelevance, follow_up, select_tools, still_to_do
 from gbnf.shape._shaped import bounded, copied
@@ -113,7 +113,7 @@ class Planner:
         self.policy = policy or load_policy()
         scorer = getattr(backend, "loglik", None) if options.model_rank else None
         self._relevance = ModelRelevance(scorer) if scorer is not None else None
-        self._meaning = Meaning() if options.meaning else None
+        self._meaning = closeness if options.meaning else None
         self._subscribers: list[Subscriber] = []
         self._grammars: list[tuple[list[Tool], Values | None, Grammar]] = []  # the most recently used first
         self._grammars_lock = threading.Lock()  # plans may run in several threads

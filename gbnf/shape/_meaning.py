@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from gbnf._text import identifier_words
 from gbnf.tools._tool import Tool
 
@@ -53,32 +55,28 @@ def tool_card(tool: Tool) -> str:
     return f"{identifier_words(tool.name)}: {tool.description}".strip()
 
 
-class Meaning:
-    """Closeness by meaning of requests to tools; thread-safe, the encoder loaded on first use."""
+_CARDS: OrderedDict[str, Any] = OrderedDict()
+"""The vectors of the tool cards seen, the most recently used last (one cache for the process)."""
+_LOCK = threading.Lock()
 
-    def __init__(self) -> None:
-        self._cards: OrderedDict[str, Any] = OrderedDict()
-        self._lock = threading.Lock()
 
-    def __call__(self, tools: Sequence[Tool], query: str) -> Closeness:
-        """How close ``query`` is to each of ``tools`` and to the general requests."""
-        import numpy as np
-
-        cards = [tool_card(t) for t in tools]
-        with self._lock:
-            encoder, unrelated = _encoder()
-            new = [card for card in dict.fromkeys(cards) if card not in self._cards]
-            vectors = encoder.encode([query, *new])
-            for card, vector in zip(new, vectors[1:]):
-                self._cards[card] = vector
-            for card in cards:
-                self._cards.move_to_end(card)
-            while len(self._cards) > CARDS_KEPT:
-                self._cards.popitem(last=False)
-            matrix = np.array([self._cards[card] for card in cards]) if cards else np.zeros((0, vectors.shape[1]))
-        request = vectors[0]
-        return Closeness(tuple(round(float(x), 4) for x in matrix @ request),
-                         round(float(np.max(unrelated @ request)), 4))
+def closeness(tools: Sequence[Tool], query: str) -> Closeness:
+    """How close ``query`` is, by meaning, to each of ``tools`` and to the general requests; the
+    encoder is loaded on first use, and each tool's card is encoded once per process (thread-safe)."""
+    cards = [tool_card(t) for t in tools]
+    with _LOCK:
+        encoder, unrelated = _encoder()
+        new = [card for card in dict.fromkeys(cards) if card not in _CARDS]
+        vectors = encoder.encode([query, *new])
+        for card, vector in zip(new, vectors[1:]):
+            _CARDS[card] = vector
+        for card in cards:
+            _CARDS.move_to_end(card)
+        while len(_CARDS) > CARDS_KEPT:
+            _CARDS.popitem(last=False)
+        matrix = np.array([_CARDS[card] for card in cards]) if cards else np.zeros((0, vectors.shape[1]))
+    request = vectors[0]
+    return Closeness(tuple(round(float(x), 4) for x in matrix @ request), round(float(np.max(unrelated @ request)), 4))
 
 
 @functools.cache

@@ -1,7 +1,7 @@
 """Tool relevance: rank a pool for a query, decide whether a reply calls, and read what the
 query asks of the tools it calls (optional arguments, how many calls, in what order).
 
-Three signals. The query's meaning (:class:`~gbnf.shape.Meaning`, in sixteen languages),
+Three signals. The query's meaning (:func:`~gbnf.shape.closeness`, in sixteen languages),
 which :func:`decide_reply` weighs against its words. BM25 over each tool's document: its name
 (``get_weather`` reads as "get weather"), its description, and its parameters' names,
 descriptions and enum values; words are stemmed (Snowball) and English stop words ("how",
@@ -126,7 +126,7 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
     name or description, not only of its parameters), step 1 must act: it offers those tools,
     without the final tool; when the query has several clauses ("... and ...", "... then ...")
     and its first clause names a tool, those the first clause names (what to do first). When it
-    names none and ``meaning`` is given (:class:`~gbnf.shape.Meaning`), the reply is decided
+    names none and ``meaning`` is given (:func:`~gbnf.shape.closeness`), the reply is decided
     as :func:`decide_reply` decides it: the tools a request by meaning asks for (at most ``k``,
     without the final tool with ``act_first``), or only the final tool for a request
     confidently unrelated to every tool. Otherwise the model's relevance (when there is a
@@ -184,7 +184,7 @@ NEAR = 0.05
 
 def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = None) -> Decision:
     """Whether ``query`` asks for one of ``tools``, by its words and, where ``closeness`` is
-    given (:class:`~gbnf.shape.Meaning`), by its meaning.
+    given (:func:`~gbnf.shape.closeness`), by its meaning.
 
     By words: it does when it shares :data:`CALL_WORDS` words, or half of its own words, with
     what some tools do (those tools are the ones to call); it may when it shares fewer, or words
