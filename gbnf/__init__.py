@@ -15,6 +15,7 @@ from gbnf.compiler import MAX_DEPTH, SCHEMA_MAX_DEPTH, Grammar, compile_pool, co
 from gbnf.errors import (
     ApiError,
     BackendError,
+    ConnectionFailed,
     ContextExceeded,
     GbnfError,
     GbnfSyntaxError,
@@ -26,6 +27,7 @@ from gbnf.errors import (
     SchemaError,
     ServerError,
     ServerLoading,
+    ServerRefused,
     ServerTimeout,
     ToolError,
     Unrepresentable,
@@ -48,10 +50,11 @@ __getattr__ = lazy_names(__name__, {
     "FunctionTool": "gbnf.tools._functions", "function_tool": "gbnf.tools._functions"})
 
 __all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion",
-           "ContextExceeded", "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError",
+           "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar",
+           "GrammarError",
            "InvalidCall", "LlamaCppBackend", "LlamaServer", "ManifestError", "McpError", "McpTools",
            "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
-           "ServerBackend", "ServerError", "ServerLoading", "ServerTimeout", "SoftParse", "Tool",
+           "ServerBackend", "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "SoftParse", "Tool",
            "ToolCall", "ToolError", "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable",
            "compile_pool", "compile_schema", "compile_schema_grammar", "filter_pool", "function_tool",
            "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools",

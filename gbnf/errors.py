@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ApiError", "BackendError", "ContextExceeded", "GbnfError", "GbnfSyntaxError", "GrammarError",
+__all__ = ["ApiError", "BackendError", "ConnectionFailed", "ContextExceeded", "GbnfError", "GbnfSyntaxError",
+           "GrammarError",
            "InvalidCall", "ManifestError", "McpError", "Overloaded", "SchemaError", "ServerError",
-           "ServerLoading", "ServerTimeout", "ToolError", "Unrepresentable", "Unsatisfiable",
+           "ServerLoading", "ServerRefused", "ServerTimeout", "ToolError", "Unrepresentable", "Unsatisfiable",
            "Untranslatable"]
 
 
@@ -42,6 +43,17 @@ class BackendError(GbnfError):
 
 class ServerError(BackendError):
     """Finding, building, starting or talking to llama-server failed."""
+
+
+class ConnectionFailed(ServerError):
+    """The connection to the server failed before a reply came: refused, reset, or closed (a
+    server that died, restarts, or dropped a kept-alive connection). Safe to ask again, on
+    another replica or the same one, as long as nothing of the reply was passed on."""
+
+
+class ServerRefused(ServerError):
+    """The server refused the request as a bad one (HTTP 4xx): a message list its chat template
+    cannot take, a prompt past its context..."""
 
 
 class ServerTimeout(ServerError):

@@ -1,5 +1,5 @@
 """A scripted HTTP server, for what a real llama-server cannot be made to do (hang, 500,
-garbage, 503 then ready)."""
+garbage, 503 then ready, a connection dropped without a reply)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Fake:
-    """A local HTTP server whose replies the test scripts: (status, body bytes, delay seconds)."""
+    """A local HTTP server whose replies the test scripts: (status, body bytes, delay seconds);
+    status 0 closes the connection without a reply."""
 
     def __init__(self, *replies: tuple[int, bytes, float]) -> None:
         self.replies = list(replies)
@@ -23,6 +24,9 @@ class Fake:
                 self.rfile.read(length)
                 status, body, delay = fake.replies.pop(0) if len(fake.replies) > 1 else fake.replies[0]
                 time.sleep(delay)
+                if status == 0:
+                    self.close_connection = True
+                    return
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))

@@ -128,8 +128,15 @@ def test_gbnf_plan_with_a_server_killed_mid_plan_ends_in_one_line_and_exit_1():
 
 
 @pytest.mark.model
+def test_gbnf_serve_runs_mcp_tools_only_when_told_to():
+    done = subprocess.run([sys.executable, "-m", "gbnf", "serve", "--port", "0", "--mcp", NOTES], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "add --run-tools" in done.stderr
+
+
+@pytest.mark.model
 def test_gbnf_serve_plans_a_request_without_tools_with_the_mcp_servers_tools():
-    process = ServeProcess("--mcp", NOTES, "-v").start()
+    process = ServeProcess("--mcp", NOTES, "--run-tools", "-v").start()
     try:
         client = openai.OpenAI(base_url=process.url, api_key="unused", max_retries=0, timeout=120)
         ask = [{"role": "user", "content": "Find my note about the dentist"}]

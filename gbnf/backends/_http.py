@@ -31,7 +31,15 @@ from gbnf.backends._base import (
     ToolSpec,
 )
 from gbnf.compiler._dialects import DIALECTS, Dialect, translate
-from gbnf.errors import GbnfError, GrammarError, ServerError, ServerLoading, ServerTimeout
+from gbnf.errors import (
+    ConnectionFailed,
+    GbnfError,
+    GrammarError,
+    ServerError,
+    ServerLoading,
+    ServerRefused,
+    ServerTimeout,
+)
 
 Endpoint = Literal["chat", "completion"]
 Upstream = Literal["llama-server", "vllm", "sglang"]
@@ -90,11 +98,11 @@ class _Base:
         """Decode a reply into JSON, or return :class:`_Retry`, or raise :class:`ServerError`."""
         where = f"{method} {self.url}{path}"
         if isinstance(response, httpx.ConnectError):
-            return _Retry(f"{where}: server unreachable ({response})")
+            return _Retry(f"{where}: server unreachable ({response})", ConnectionFailed)
         if isinstance(response, httpx.TimeoutException):
             raise ServerTimeout(f"{where}: no reply within {self.timeout:g}s")
         if isinstance(response, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
-            raise ServerError(f"{where}: the connection dropped before the reply was complete ({response})")
+            raise ConnectionFailed(f"{where}: the connection dropped before the reply was complete ({response})")
         if isinstance(response, Exception):
             raise ServerError(f"{where}: {type(response).__name__}: {response}")
         if response.status_code == 503:
@@ -105,7 +113,7 @@ class _Base:
             if grammar is not None and "grammar" in message.lower():
                 raise GrammarError(f"{text}\n(this grammar was refused by llama-server; please report it, with "
                                    f"the grammar attached: {len(grammar)} characters, .grammar on this error)", grammar)
-            raise ServerError(text)
+            raise ServerRefused(text)
         if response.status_code >= 500:
             raise ServerError(f"{where}: HTTP {response.status_code} (server error): {message}")
         try:
@@ -292,17 +300,26 @@ class AsyncServerBackend(_Base):
     async def _streamed(self, path: str, body: dict[str, Any], grammar: str | None, on_text: TextSink,
                         start: float) -> Completion:
         """A streamed chat completion. Only what fails before any text (no connection, 503) is
-        tried again, so no piece is ever passed on twice."""
+        tried again, or raised as :class:`ConnectionFailed`, so no piece is ever passed on twice."""
         body = {**body, "stream": True, "stream_options": {"include_usage": True}}
+        sent = False
+
+        def passing(piece: str) -> None:
+            nonlocal sent
+            sent = True
+            on_text(piece)
 
         async def attempt() -> Completion | _Retry:
             try:
                 async with self._client.stream("POST", path, json=body) as response:
                     if response.status_code == 200:
-                        return await self._read_stream(path, response, on_text, start)
+                        return await self._read_stream(path, response, passing, start)
                     await response.aread()
                     outcome = self._outcome("POST", path, response, grammar)
             except httpx.HTTPError as exc:
+                if sent:
+                    raise ServerError(f"POST {self.url}{path}: the stream broke after part of the reply was passed "
+                                      f"on ({type(exc).__name__}: {exc})") from None
                 outcome = self._outcome("POST", path, exc, grammar)
             if not isinstance(outcome, _Retry):
                 raise ServerError(f"POST {self.url}{path}: the reply is not a stream")

@@ -100,7 +100,8 @@ class LlamaCppBackend:
     def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                  tools: list[ToolSpec] | None = None, on_text: TextSink | None = None) -> Completion:
         """One chat completion, constrained by ``grammar`` when given; ``on_text`` receives the
-        reply's text as it is decoded (never text that a stop string later cuts)."""
+        reply's text as it is decoded (never text that a stop string later cuts); an exception it
+        raises ends the decode and is raised here."""
         if tools:
             raise BackendError("the in-process backend has no native tool calling: use a grammar, or soft parsing")
         prompt = self._formatter(messages=messages).prompt  # type: ignore[arg-type]  # OpenAI-shaped dicts

@@ -18,6 +18,7 @@ from gbnf.backends._native import crash_line
 from gbnf.cli._supervise import supervised
 from gbnf.compiler import DIALECTS, Layout, compile_pool
 from gbnf.compiler._literals import json_text
+from gbnf.endpoint._limits import Limits
 from gbnf.errors import GbnfError
 from gbnf.plan._events import Event
 from gbnf.plan._options import PlanOptions
@@ -170,7 +171,11 @@ def _parser() -> argparse.ArgumentParser:
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
                        help="llama-server: seconds to wait for a reply before 504 (default 120)")
-    _mcp_options(serve, " for requests that send no tools (each such request is planned with them)")
+    _mcp_options(serve, " for requests that send no tools, with --run-tools")
+    serve.add_argument("--run-tools", action="store_true",
+                       help="plan each request that sends no tools with the MCP tools given, which runs them for "
+                            "any client that reaches the server (off by default)")
+    _door_options(serve)
     serve.add_argument("-v", "--verbose", action="store_true", help="log every request")
     serve.set_defaults(run=_serve)
 
@@ -199,6 +204,30 @@ def _engine_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--engine", choices=["llguidance", "llama.cpp"], default="llguidance",
                          help="in-process: what decides the grammar (default llguidance: fast-forward where one "
                               "continuation is possible; llama.cpp: its own grammar, sample first)")
+
+
+def _door_options(command: argparse.ArgumentParser) -> None:
+    """``gbnf serve``'s API keys, request limits and shutdown."""
+    door = command.add_argument_group("access and limits (0: no limit)")
+    door.add_argument("--api-key", action="append", default=[], metavar="KEY",
+                      help="require this key as a bearer token on every route but /health (repeatable; also "
+                           "$GBNF_API_KEY and --api-key-file, which keep it out of the process list)")
+    door.add_argument("--api-key-file", type=Path, metavar="FILE", help="keys, one per line")
+    door.add_argument("--no-api-key", action="store_true",
+                      help="serve a --host other than loopback without a key (refused otherwise)")
+    defaults = Limits()
+    for name, kind, default, what in [
+            ("body-bytes", int, defaults.body_bytes, "bytes of a request body"),
+            ("messages", int, defaults.messages, "messages in a request"),
+            ("tools", int, defaults.tools, "tools in a request"),
+            ("schema-bytes", int, defaults.schema_bytes, "bytes of one tool's parameters schema, as JSON"),
+            ("schema-depth", int, defaults.schema_depth, "nesting depth of one tool's parameters schema"),
+            ("max-tokens", int, defaults.max_tokens, "max_tokens a request may ask for"),
+            ("compile-seconds", float, defaults.compile_seconds, "seconds to check and compile a request's tools"),
+            ("per-client", int, defaults.per_client, "requests one client (its key, or address) has in flight")]:
+        door.add_argument(f"--limit-{name}", type=kind, default=default, metavar="N", help=f"{what} ({default:,})")
+    door.add_argument("--drain-seconds", type=int, default=30, metavar="S",
+                      help="on SIGTERM, stop accepting and give requests in flight S seconds to finish (30)")
 
 
 def _mcp_options(command: argparse.ArgumentParser, use: str = "") -> None:
@@ -372,14 +401,21 @@ def _print_event(event: Event) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from gbnf.endpoint import LocalModel, RemoteModels, ServedTools, Shaping, serve
+    from gbnf.endpoint._guard import read_keys
 
+    limits = Limits(*(getattr(args, f"limit_{name}") or None for name in
+                      ("body_bytes", "messages", "tools", "schema_bytes", "schema_depth", "max_tokens",
+                       "compile_seconds", "per_client")))
     if min(args.max_retries, args.queue, args.string_chars, args.array_items, args.number_digits,
-           args.prose_tokens) < 0 \
+           args.prose_tokens, *(limit or 0 for limit in vars(limits).values()), args.drain_seconds) < 0 \
             or not args.timeout > 0 \
             or not 0 <= args.port <= 65535:
-        raise GbnfError("--max-retries, --queue, --string-chars, --array-items, --number-digits and --prose-tokens "
-                        "must be >= 0, "
-                        "--timeout > 0, --port 0-65535")
+        raise GbnfError("--max-retries, --queue, --string-chars, --array-items, --number-digits, --prose-tokens, "
+                        "--limit-* and --drain-seconds must be >= 0, --timeout > 0, --port 0-65535")
+    keys = read_keys(args.api_key, os.environ.get("GBNF_API_KEY"), args.api_key_file)
+    if (args.mcp or args.mcp_url or args.mcp_config) and not args.run_tools:
+        raise GbnfError("--mcp, --mcp-url and --mcp-config give the server tools that a request without tools "
+                        "would run, for any client that reaches it: add --run-tools to allow that")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
     model = (RemoteModels(urls, timeout=args.timeout, upstream=args.upstream_kind, dialect=args.grammar_dialect)
              if urls else LocalModel(args.model, queue=args.queue, engine=args.engine))
@@ -395,6 +431,7 @@ def _serve(args: argparse.Namespace) -> int:
     with _mcp_tools(args) as mcp:
         served = ServedTools(tuple(mcp.tools), mcp.executors) if mcp.tools else None
         serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, served=served,
+              limits=limits, keys=keys, open_without_key=args.no_api_key, drain_seconds=args.drain_seconds,
               log_level="info" if args.verbose else "warning")
     return 0
 

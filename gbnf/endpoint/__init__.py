@@ -10,6 +10,7 @@ that send none, and answers with the plan's result.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
 from collections.abc import Callable
 
@@ -17,27 +18,44 @@ import uvicorn
 
 from gbnf.endpoint._app import create_app
 from gbnf.endpoint._chat import read, reply
+from gbnf.endpoint._limits import Limits
 from gbnf.endpoint._models import LocalModel, Model, RemoteModels
 from gbnf.endpoint._process import ServeProcess
 from gbnf.endpoint._request import MAX_PARALLEL, Shaping, parse_request
 from gbnf.endpoint._served import ServedTools
 from gbnf.errors import GbnfError
 
-__all__ = ["MAX_PARALLEL", "LocalModel", "Model", "RemoteModels", "ServeProcess", "ServedTools", "Shaping",
-           "create_app", "parse_request", "read", "reply", "serve"]
+__all__ = ["MAX_PARALLEL", "Limits", "LocalModel", "Model", "RemoteModels", "ServeProcess", "ServedTools",
+           "Shaping", "create_app", "parse_request", "read", "reply", "serve"]
 
 
 def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retries: int = 2,
-          shaping: Shaping = Shaping(), served: ServedTools | None = None, log_level: str = "warning",
-          on_ready: Callable[[str], None] | None = None) -> None:
-    """Serve until Ctrl-C or SIGTERM; ``on_ready`` gets the base URL (``http://HOST:PORT/v1``)
-    once requests are accepted (port 0 picks a free port)."""
+          shaping: Shaping = Shaping(), served: ServedTools | None = None, limits: Limits = Limits(),
+          keys: tuple[str, ...] = (), open_without_key: bool = False, drain_seconds: int = 30,
+          log_level: str = "warning", on_ready: Callable[[str], None] | None = None) -> None:
+    """Serve until Ctrl-C or SIGTERM, which stop accepting and give the requests in flight up to
+    ``drain_seconds`` to finish; ``on_ready`` gets the base URL (``http://HOST:PORT/v1``) once
+    requests are accepted (port 0 picks a free port). Every route but ``/health`` needs one of
+    ``keys`` when there are any; without keys, a host other than loopback is refused unless
+    ``open_without_key``."""
+    if not keys and not open_without_key and not _loopback(host):
+        raise GbnfError(f"serving on {host} without an API key lets anyone who reaches the port use the model: "
+                        "give --api-key (or $GBNF_API_KEY, --api-key-file), or --no-api-key to allow it")
     sock = _bind(host, port)
-    app = create_app(model, max_retries=max_retries, shaping=shaping, served=served)
-    config = uvicorn.Config(app, log_level=log_level,
-                            access_log=log_level in ("info", "debug"))
+    app = create_app(model, max_retries=max_retries, shaping=shaping, served=served, limits=limits, keys=keys)
+    config = uvicorn.Config(app, log_level=log_level, access_log=log_level in ("info", "debug"),
+                            timeout_graceful_shutdown=drain_seconds)
     url = f"http://{host}:{sock.getsockname()[1]}/v1"
     asyncio.run(_serve_until_done(uvicorn.Server(config), sock, model, lambda: (on_ready or _announce)(url)))
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _bind(host: str, port: int) -> socket.socket:

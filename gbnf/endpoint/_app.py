@@ -1,8 +1,10 @@
 """The ASGI app: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``GET /v1/models``, ``GET /health``.
 
 Errors are answered in OpenAI's shape (``{"error": {"message", "type", "param", "code"}}``):
-400 for a bad body, 422 when the model gives no valid reply, 502 when llama-server fails,
-503 (with Retry-After) while the model loads or the queue is full, 504 on an upstream timeout.
+400 for a bad body or one past a limit (413 past the body's), 401 without a known API key,
+429 (with Retry-After) when a client has too many requests in flight, 422 when the model gives
+no valid reply, 502 when the upstream fails, 503 (with Retry-After) while the model loads, the
+queue is full or no upstream can be reached, 504 on an upstream timeout.
 A stream carries text that needs no validation as it is decoded; anything else (calls,
 structured replies) only once valid. Until its first piece, an error is a plain HTTP error.
 """
@@ -21,28 +23,40 @@ from typing import Any, Protocol
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from gbnf.endpoint._chat import Reply, pieces, reply
+from gbnf.endpoint._guard import Guard, respond
+from gbnf.endpoint._limits import Limits, body_too_large, check_limits, compile_too_slow
 from gbnf.endpoint._models import Model
 from gbnf.endpoint._request import ChatRequest, Shaping, parse_request
 from gbnf.endpoint._responses import ResponseRendering, chat_body, input_param
 from gbnf.endpoint._served import ServedTools, plan_reply, served_planner
-from gbnf.errors import ApiError, ContextExceeded, GbnfError, Overloaded, ServerError, ServerLoading, ServerTimeout
+from gbnf.errors import (
+    ApiError,
+    ConnectionFailed,
+    ContextExceeded,
+    GbnfError,
+    Overloaded,
+    ServerError,
+    ServerLoading,
+    ServerRefused,
+    ServerTimeout,
+)
 from gbnf.plan._planner import Planner
 
 log = logging.getLogger("gbnf.serve")
-MAX_BODY = 32 * 2**20
-"""The largest request body accepted, in bytes."""
 
 
 def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping(),
-               served: ServedTools | None = None) -> Starlette:
-    """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping``, invalid
-    replies asked again up to ``max_retries`` times; a request with no ``tools`` is planned with
-    ``served`` when given (:mod:`gbnf.endpoint._served`)."""
+               served: ServedTools | None = None, limits: Limits = Limits(), keys: tuple[str, ...] = ()) -> Starlette:
+    """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping`` and held
+    to ``limits``, invalid replies asked again up to ``max_retries`` times; every route but
+    ``/health`` needs one of ``keys`` when there are any (:mod:`gbnf.endpoint._guard`); a request
+    with no ``tools`` is planned with ``served`` when given (:mod:`gbnf.endpoint._served`)."""
 
     planner: Planner | None = None  # the one planner for requests without tools, made on the app's loop
 
@@ -55,9 +69,20 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         yield
         await model.close()
 
+    async def parsed_body(body: Any) -> ChatRequest:
+        """``body`` checked against the limits, then parsed and compiled (in a worker thread:
+        compiling may take a while), within the compile limit."""
+        if isinstance(body, dict):
+            check_limits(body, limits)
+        parsing = asyncio.to_thread(parse_request, body, shaping)
+        try:
+            return await asyncio.wait_for(parsing, limits.compile_seconds)
+        except TimeoutError:
+            raise compile_too_slow(limits.compile_seconds or 0) from None
+
     async def chat(request: Request) -> Response:
-        body = await _json_body(request)
-        parsed = await asyncio.to_thread(parse_request, body, shaping)  # compiling may take a while
+        body = await _json_body(request, limits.body_bytes)
+        parsed = await parsed_body(body)
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
         rendering = ChatRendering(parsed, ident, created)
         if planner is not None and not body.get("tools"):
@@ -68,10 +93,10 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         return JSONResponse(_completion(parsed, answer, ident, created))
 
     async def responses(request: Request) -> Response:
-        body = await _json_body(request)
+        body = await _json_body(request, limits.body_bytes)
         chat_request, origins = chat_body(body)
         try:
-            parsed = await asyncio.to_thread(parse_request, chat_request, shaping)
+            parsed = await parsed_body(chat_request)
         except ApiError as exc:
             exc.param = input_param(exc.param, origins)
             raise
@@ -104,17 +129,19 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
               Route("/v1/responses", responses, methods=["POST"]),
               Route("/v1/models", models, methods=["GET"]), Route("/health", health, methods=["GET"])]
     handlers = {ApiError: _api_error, GbnfError: _gbnf_error, HTTPException: _http_error, Exception: _crash}
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)  # type: ignore[arg-type]
+    guard = Middleware(Guard, keys=keys, per_client=limits.per_client)
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,  # type: ignore[arg-type]
+                     middleware=[guard])
 
 
-async def _json_body(request: Request) -> Any:
-    """The request's JSON; 413 past ``MAX_BODY`` bytes, 400 when it is not JSON."""
+async def _json_body(request: Request, limit: int | None) -> Any:
+    """The request's JSON; 413 past ``limit`` bytes, 400 when it is not JSON."""
     parts, size = [], 0
     async for part in request.stream():
         parts.append(part)
         size += len(part)
-        if size > MAX_BODY:
-            raise ApiError(413, f"the body is larger than {MAX_BODY // 2**20} MiB", code="body_too_large")
+        if limit is not None and size > limit:
+            raise body_too_large(limit)
     try:
         return json.loads(b"".join(parts))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
@@ -244,19 +271,14 @@ def _usage(answer: Reply) -> dict[str, int]:
             "total_tokens": answer.prompt_tokens + answer.completion_tokens}
 
 
-def _respond(error: ApiError) -> JSONResponse:
-    headers = {"Retry-After": str(error.retry_after)} if error.retry_after is not None else None
-    return JSONResponse(error.body(), status_code=error.status, headers=headers)
-
-
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return _respond(exc)
+    return respond(exc)
 
 
 async def _gbnf_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, GbnfError)
-    return _respond(_as_api_error(exc))
+    return respond(_as_api_error(exc))
 
 
 def _as_api_error(exc: GbnfError) -> ApiError:
@@ -265,6 +287,10 @@ def _as_api_error(exc: GbnfError) -> ApiError:
     if isinstance(exc, (ServerLoading, Overloaded)):
         return ApiError(503, message, type="server_error", code="overloaded" if isinstance(exc, Overloaded)
                         else "model_loading", retry_after=1 if isinstance(exc, Overloaded) else 5)
+    if isinstance(exc, ConnectionFailed):
+        return ApiError(503, message, type="server_error", code="upstream_unavailable", retry_after=2)
+    if isinstance(exc, ServerRefused):
+        return ApiError(400, f"the model server refused the request: {message}", code="upstream_refused")
     if isinstance(exc, ServerTimeout):
         return ApiError(504, message, type="server_error", code="upstream_timeout")
     if isinstance(exc, ServerError):
@@ -276,11 +302,11 @@ def _as_api_error(exc: GbnfError) -> ApiError:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return _respond(ApiError(exc.status_code, f"{request.method} {request.url.path}: {exc.detail}",
+    return respond(ApiError(exc.status_code, f"{request.method} {request.url.path}: {exc.detail}",
                              code="not_found" if exc.status_code == 404 else None))
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
     """A bug: logged here with its traceback, answered as one line."""
     log.exception("%s %s failed", request.method, request.url.path)
-    return _respond(ApiError(500, f"internal error: {type(exc).__name__}: {exc}", type="server_error"))
+    return respond(ApiError(500, f"internal error: {type(exc).__name__}: {exc}", type="server_error"))

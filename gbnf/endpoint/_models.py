@@ -1,14 +1,23 @@
 """What ``gbnf serve`` sends requests to: the in-process model, or one or more llama-servers.
 
 The in-process model loads before the server accepts requests, runs one completion at a
-time in a worker thread, and holds a bounded queue: past it, 503 with Retry-After.
+time in a worker thread, and holds a bounded queue: past it, 503 with Retry-After. A request
+cancelled while it waits leaves the queue; one cancelled while it decodes stops at its next
+token.
+
 llama-servers take requests concurrently (each has its slots); with several, each request
-goes to the one with the fewest requests in flight.
+goes to the healthy one with the fewest requests in flight. A request whose connection fails
+before any of its reply was passed on (a server killed or restarting, a kept-alive connection
+it closed) is asked once more, on another replica when there is one; the failed replica is
+left out of the pick until its ``/health`` says ok again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import threading
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -17,8 +26,9 @@ from gbnf.backends._http import AsyncServerBackend, Upstream
 from gbnf.backends._inprocess import GrammarEngine, LlamaCppBackend
 from gbnf.backends._model import resolve_model
 from gbnf.compiler._dialects import Dialect
-from gbnf.errors import Overloaded, ServerError, ServerLoading
+from gbnf.errors import ConnectionFailed, Overloaded, ServerError, ServerLoading
 
+log = logging.getLogger("gbnf.serve")
 Health = Literal["ok", "loading"]
 
 
@@ -68,12 +78,23 @@ class LocalModel:
         self._in_flight += 1
         try:
             async with self._lock:
-                loop = asyncio.get_running_loop()
-                sink: TextSink | None = None
-                if on_text is not None:
-                    def sink(piece: str) -> None:
+                loop, stop = asyncio.get_running_loop(), threading.Event()
+
+                def sink(piece: str) -> None:  # called by the decode at each token; stops it when cancelled
+                    if stop.is_set():
+                        raise _Stopped
+                    if on_text is not None:
                         loop.call_soon_threadsafe(on_text, piece)
-                return await asyncio.to_thread(self._backend.complete, messages, grammar, sampling, None, sink)
+
+                work = asyncio.ensure_future(asyncio.to_thread(self._backend.complete, messages, grammar, sampling,
+                                                               None, sink))
+                try:
+                    return await asyncio.shield(work)
+                except asyncio.CancelledError:
+                    stop.set()
+                    with contextlib.suppress(BaseException):
+                        await work  # the model is free again before the next request takes the lock
+                    raise
         finally:
             self._in_flight -= 1
 
@@ -90,30 +111,67 @@ class LocalModel:
                 self._backend = None
 
 
+class _Stopped(Exception):
+    """Raised in a decode whose request was cancelled, to end it at the next token."""
+
+
 class RemoteModels:
     """One or more upstream servers (llama-server, or vLLM, SGLang: ``upstream``); each request
-    goes to the least busy."""
+    goes to the least busy healthy one, and is asked once more when its connection fails. A
+    failed replica's ``/health`` is looked at every ``health_every`` seconds until it is ok."""
 
     def __init__(self, urls: list[str], *, timeout: float = 120.0, upstream: Upstream = "llama-server",
-                 dialect: Dialect | None = None) -> None:
+                 dialect: Dialect | None = None, health_every: float = 1.0) -> None:
         if not urls:
             raise ServerError("no upstream server URL given")
-        self.upstreams = [AsyncServerBackend(url, timeout=timeout, upstream=upstream, dialect=dialect)
-                          for url in urls]
+        retries = 4 if len(urls) == 1 else 0  # with replicas, a failed one is left for another at once
+        self.upstreams = [AsyncServerBackend(url, timeout=timeout, upstream=upstream, dialect=dialect,
+                                             retries=retries) for url in urls]
+        self.health_every = health_every
         self._busy = [0] * len(urls)
+        self._down: set[int] = set()
+        self._watch: asyncio.Task[None] | None = None
         self._name: str | None = None
 
     async def start(self) -> None:
-        pass
+        if self._watch is None:
+            self._watch = asyncio.create_task(self._watching())
 
     async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                        on_text: TextSink | None = None) -> Completion:
-        i = min(range(len(self.upstreams)), key=self._busy.__getitem__)
-        self._busy[i] += 1
-        try:
-            return await self.upstreams[i].acomplete(messages, grammar, sampling, on_text=on_text)
-        finally:
-            self._busy[i] -= 1
+        tried: list[int] = []
+        while True:
+            i = self._pick(tried)
+            self._busy[i] += 1
+            try:
+                return await self.upstreams[i].acomplete(messages, grammar, sampling, on_text=on_text)
+            except (ConnectionFailed, ServerLoading) as exc:
+                self._down.add(i)
+                if tried:
+                    raise
+                log.warning("%s; asked once more", exc)
+                tried.append(i)
+            finally:
+                self._busy[i] -= 1
+
+    def _pick(self, tried: list[int]) -> int:
+        """The least busy replica, among the healthy ones not yet tried, else those not tried, else all."""
+        every = range(len(self.upstreams))
+        for pool in ([i for i in every if i not in tried and i not in self._down],
+                     [i for i in every if i not in tried], list(every)):
+            if pool:
+                return min(pool, key=self._busy.__getitem__)
+        raise AssertionError("no upstream")  # unreachable: there is at least one
+
+    async def _watching(self) -> None:
+        """Put failed replicas back in the pick once their ``/health`` says ok."""
+        while True:
+            await asyncio.sleep(self.health_every)
+            for i in sorted(self._down):
+                with contextlib.suppress(ServerError):
+                    if await self.upstreams[i].health() == "ok":
+                        self._down.discard(i)
+                        log.warning("%s is healthy again", self.upstreams[i].url)
 
     async def health(self) -> Health:
         """"ok" when any upstream is, "loading" when none is but one loads; else the first error."""
@@ -138,4 +196,7 @@ class RemoteModels:
         return self._name
 
     async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         await asyncio.gather(*(u.aclose() for u in self.upstreams))

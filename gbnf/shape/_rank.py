@@ -232,10 +232,10 @@ def asked_of(tool: Tool, query: str) -> Asked | None:
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
     """``parameters`` as ``asked`` (None: as they are): without the properties it leaves out,
     every other property required, and the booleans it switches on true."""
-    if asked is None:
+    properties = parameters.get("properties")
+    if asked is None or not isinstance(properties, dict):
         return parameters
-    kept = {k: {**v, "enum": [True]} if k in asked.on else v for k, v in parameters["properties"].items()
-            if k not in asked.left}
+    kept = {k: {**v, "enum": [True]} if k in asked.on else v for k, v in properties.items() if k not in asked.left}
     return {**parameters, "properties": kept, "required": list(kept)}
 
 
