@@ -120,10 +120,14 @@ def ask(api: openai.OpenAI, body: dict[str, Any], tally: Tally) -> None:
 
 
 def rss_mib(pid: int) -> float:
+    """The resident memory of process ``pid`` and its children (``gbnf`` serves from a forked
+    child), in MiB."""
+    total = 0.0
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+            total += int(line.split()[1]) / 1024
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return total + sum(rss_mib(int(child)) for child in children)
 
 
 def run(upstream: str, requests: int, clients: int, max_tokens: int, kill: bool, sigterm: bool) -> dict[str, Any]:

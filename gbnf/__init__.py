@@ -15,6 +15,7 @@ from gbnf.compiler import MAX_DEPTH, SCHEMA_MAX_DEPTH, Grammar, compile_pool, co
 from gbnf.errors import (
     ApiError,
     BackendError,
+    Cancelled,
     ConnectionFailed,
     ContextExceeded,
     GbnfError,
@@ -49,13 +50,12 @@ __getattr__ = lazy_names(__name__, {
     "AsyncServerBackend": "gbnf.backends._http", "LlamaServer": "gbnf.llama_server._process",
     "FunctionTool": "gbnf.tools._functions", "function_tool": "gbnf.tools._functions"})
 
-__all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Completion",
-           "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar",
-           "GrammarError",
-           "InvalidCall", "LlamaCppBackend", "LlamaServer", "ManifestError", "McpError", "McpTools",
-           "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
+__all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Cancelled",
+           "Completion", "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError",
+           "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend", "LlamaServer", "ManifestError", "McpError",
+           "McpTools", "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
            "ServerBackend", "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "SoftParse", "Tool",
-           "ToolCall", "ToolError", "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable",
-           "compile_pool", "compile_schema", "compile_schema_grammar", "filter_pool", "function_tool",
-           "load_manifest", "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools",
-           "soft_parse", "validate_call", "validate_calls", "validate_json"]
+           "ToolCall", "ToolError", "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable", "compile_pool",
+           "compile_schema", "compile_schema_grammar", "filter_pool", "function_tool", "load_manifest",
+           "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools", "soft_parse", "validate_call",
+           "validate_calls", "validate_json"]

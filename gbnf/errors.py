@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ApiError", "BackendError", "ConnectionFailed", "ContextExceeded", "GbnfError", "GbnfSyntaxError",
-           "GrammarError",
-           "InvalidCall", "ManifestError", "McpError", "Overloaded", "SchemaError", "ServerError",
-           "ServerLoading", "ServerRefused", "ServerTimeout", "ToolError", "Unrepresentable", "Unsatisfiable",
-           "Untranslatable"]
+__all__ = ["ApiError", "BackendError", "Cancelled", "ConnectionFailed", "ContextExceeded", "GbnfError",
+           "GbnfSyntaxError", "GrammarError", "InvalidCall", "ManifestError", "McpError", "Overloaded", "SchemaError",
+           "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "ToolError", "Unrepresentable",
+           "Unsatisfiable", "Untranslatable"]
 
 
 class GbnfError(Exception):
@@ -66,6 +65,10 @@ class ServerLoading(ServerError):
 
 class Overloaded(BackendError):
     """More requests wait for the model than the queue holds; try again later."""
+
+
+class Cancelled(BackendError):
+    """A decode ended early because its request was cancelled (its client went away)."""
 
 
 class ContextExceeded(BackendError):

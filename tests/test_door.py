@@ -260,8 +260,18 @@ def test_a_kept_alive_connection_the_upstream_closed_is_not_an_error(llama_serve
 MESSAGES = st.lists(st.fixed_dictionaries({"role": st.sampled_from(["user", "system", "assistant", "tool", "wizard"]),
                                            "content": st.one_of(st.text(max_size=40), st.none(), st.integers())}),
                     max_size=3)
-PARAMETERS = st.one_of(SCHEMAS, st.sampled_from([test["schema"] for path in SUITE
-                                                 for test in json.loads(Path(path).read_text())]))
+HOSTILE = [  # patterns that backtrack, enums and unions that explode, references that loop
+    {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}, "required": ["s"]},
+    {"type": "object", "properties": {"s": {"type": "string", "pattern": "^((a|aa)*|b{0,999}){2,}c$"}}},
+    {"type": "object", "properties": {"e": {"enum": [f"v{i}" for i in range(5000)]}}, "required": ["e"]},
+    {"type": "object", "properties": {"x": {"anyOf": [{"type": "object", "properties": {f"k{i}": {"type": "integer"}},
+                                                        "required": [f"k{i}"]} for i in range(300)]}}},
+    {"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}, "required": ["next"]}},
+     "type": "object", "properties": {"head": {"$ref": "#/$defs/n"}}},
+    {"type": "object", "properties": {"a": {"type": "array", "minItems": 100000, "items": {"type": "integer"}}}},
+]
+PARAMETERS = st.one_of(SCHEMAS, st.sampled_from(HOSTILE), st.sampled_from([test["schema"] for path in SUITE
+                                                                           for test in json.loads(Path(path).read_text())]))
 TOOL = st.fixed_dictionaries({"type": st.sampled_from(["function"] * 6 + ["code"]),
                               "function": st.fixed_dictionaries({"name": st.sampled_from(["f", "get_x", "look_up", "",
                                                                                           "a b"]),
@@ -304,4 +314,5 @@ def test_the_load_bench_runs_a_small_kill_and_restart():
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)
     assert report["answered"] == 30 and report["server_errors"] == 0 and report["exit_code"] == 0
+    assert report["healthy_again"] >= 1
     assert set(report["outcomes"]) <= {"call", "text"} and [e[1] for e in report["events"]] == ["kill", "restart"]

@@ -156,3 +156,17 @@ def test_server_backends_are_context_managers(fake):
         return aclient
 
     assert asyncio.run(run())._client.is_closed
+
+
+@pytest.mark.model
+def test_a_server_started_from_a_thread_outlives_the_thread():
+    started: list[LlamaServer] = []
+    thread = threading.Thread(target=lambda: started.append(LlamaServer(threads=1).start()))
+    thread.start()
+    thread.join()
+    try:
+        time.sleep(0.5)  # a child tied to the thread's death would be gone by now
+        with ServerBackend(started[0].url, timeout=5) as backend:
+            assert backend.health() == "ok"
+    finally:
+        started[0].stop()

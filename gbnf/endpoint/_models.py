@@ -8,8 +8,9 @@ token.
 llama-servers take requests concurrently (each has its slots); with several, each request
 goes to the healthy one with the fewest requests in flight. A request whose connection fails
 before any of its reply was passed on (a server killed or restarting, a kept-alive connection
-it closed) is asked once more, on another replica when there is one; the failed replica is
-left out of the pick until its ``/health`` says ok again.
+it closed) is asked once more, on another replica when there is one. A replica whose request
+failed so, or whose ``/health`` fails or says it is loading, is left out of the pick until its
+``/health`` says ok again (looked at every second).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from gbnf.backends._http import AsyncServerBackend, Upstream
 from gbnf.backends._inprocess import GrammarEngine, LlamaCppBackend
 from gbnf.backends._model import resolve_model
 from gbnf.compiler._dialects import Dialect
-from gbnf.errors import ConnectionFailed, Overloaded, ServerError, ServerLoading
+from gbnf.errors import Cancelled, ConnectionFailed, Overloaded, ServerError, ServerLoading
 
 log = logging.getLogger("gbnf.serve")
 Health = Literal["ok", "loading"]
@@ -82,7 +83,7 @@ class LocalModel:
 
                 def sink(piece: str) -> None:  # called by the decode at each token; stops it when cancelled
                     if stop.is_set():
-                        raise _Stopped
+                        raise Cancelled("the request was cancelled")
                     if on_text is not None:
                         loop.call_soon_threadsafe(on_text, piece)
 
@@ -111,14 +112,10 @@ class LocalModel:
                 self._backend = None
 
 
-class _Stopped(Exception):
-    """Raised in a decode whose request was cancelled, to end it at the next token."""
-
-
 class RemoteModels:
     """One or more upstream servers (llama-server, or vLLM, SGLang: ``upstream``); each request
-    goes to the least busy healthy one, and is asked once more when its connection fails. A
-    failed replica's ``/health`` is looked at every ``health_every`` seconds until it is ok."""
+    goes to the least busy healthy one, and is asked once more when its connection fails. Each
+    replica's ``/health`` is looked at every ``health_every`` seconds."""
 
     def __init__(self, urls: list[str], *, timeout: float = 120.0, upstream: Upstream = "llama-server",
                  dialect: Dialect | None = None, health_every: float = 1.0) -> None:
@@ -164,14 +161,18 @@ class RemoteModels:
         raise AssertionError("no upstream")  # unreachable: there is at least one
 
     async def _watching(self) -> None:
-        """Put failed replicas back in the pick once their ``/health`` says ok."""
+        """Every ``health_every`` seconds, each replica's ``/health``: one that fails it or is
+        loading is left out of the pick, one that says ok is put back."""
         while True:
             await asyncio.sleep(self.health_every)
-            for i in sorted(self._down):
-                with contextlib.suppress(ServerError):
-                    if await self.upstreams[i].health() == "ok":
-                        self._down.discard(i)
-                        log.warning("%s is healthy again", self.upstreams[i].url)
+            looks = await asyncio.gather(*(u.health() for u in self.upstreams), return_exceptions=True)
+            for i, look in enumerate(looks):
+                if look == "ok" and i in self._down:
+                    self._down.discard(i)
+                    log.warning("%s is healthy again", self.upstreams[i].url)
+                elif look != "ok" and i not in self._down:
+                    self._down.add(i)
+                    log.warning("%s is left out until healthy: %s", self.upstreams[i].url, look)
 
     async def health(self) -> Health:
         """"ok" when any upstream is, "loading" when none is but one loads; else the first error."""

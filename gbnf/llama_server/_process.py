@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
@@ -23,6 +24,13 @@ def free_port(host: str = "127.0.0.1") -> int:
         sock.bind((host, 0))
         return sock.getsockname()[1]
 
+
+
+def _main_thread() -> bool:
+    """Whether this is the main thread: Linux signals a child when the *thread* that started it
+    ends, so a server started from any other thread is not tied to its parent's death (it would
+    die with the thread); :meth:`LlamaServer.stop` and the context manager still stop it."""
+    return threading.current_thread() is threading.main_thread()
 
 
 class LlamaServer:
@@ -74,7 +82,7 @@ class LlamaServer:
         command = self.command()
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            preexec_fn=die_with_parent)
+                                            preexec_fn=die_with_parent if _main_thread() else None)
         deadline = time.monotonic() + self.startup_timeout
         with ServerBackend(self.url, timeout=2.0) as backend:
             while time.monotonic() < deadline:
