@@ -118,8 +118,8 @@ async def _until_gone(app: Asgi, scope: Scope, receive: Receive, send: Send) -> 
 
     async def gone() -> None:
         await read.wait()
-        while (await receive())["type"] != "http.disconnect":
-            pass
+        if (await receive())["type"] != "http.disconnect":  # not a hang-up: watch no more
+            await asyncio.Event().wait()
 
     work: asyncio.Future[None] = asyncio.ensure_future(app(scope, receiving, sending))
     watch = asyncio.create_task(gone())
