@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from gbnf.backends import ENV_REPACK, extra_buffers, signal_name
+from gbnf.backends import ENV_REPACK, LlamaCppBackend, Sampling, extra_buffers, signal_name
 from gbnf.cli import inprocess_decode, server_decode, supervised
 from gbnf.errors import BackendError
-from gbnf.llama_server import CMAKE_FLAGS, LlamaServer, built_binary
+from gbnf.llama_server import CMAKE_FLAGS, LlamaServer, built_binary, cmake_flags, cuda_wanted
 
 
 def test_the_embedded_model_decodes_in_process_in_a_child():
@@ -76,6 +76,38 @@ def test_the_server_cache_is_keyed_on_the_build_options(monkeypatch):
     monkeypatch.setattr("gbnf.llama_server._build.CMAKE_FLAGS", [*CMAKE_FLAGS, "-DGGML_AVX512=OFF"])
     assert built_binary() != first
     assert built_binary().parent.parent == first.parent.parent
+
+
+def test_a_cuda_build_is_cached_apart_and_chosen_by_gbnf_cuda_or_by_a_gpu_with_nvcc(monkeypatch):
+    cpu, gpu = built_binary(cuda=False), built_binary(cuda=True)
+    assert cpu != gpu and cpu.parent.parent == gpu.parent.parent
+    assert "-DGGML_CUDA=ON" in cmake_flags(cuda=True) and "-DGGML_CUDA=ON" not in cmake_flags(cuda=False)
+    assert cmake_flags(cuda=False)[:len(CMAKE_FLAGS)] == CMAKE_FLAGS
+    for value, wanted in [("1", gpu), ("on", gpu), ("0", cpu), ("", cpu)]:
+        monkeypatch.setenv("GBNF_CUDA", value)
+        assert built_binary() == wanted
+    monkeypatch.delenv("GBNF_CUDA")
+    monkeypatch.setattr("gbnf.llama_server._build.shutil.which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr("gbnf.llama_server._build.gpus", lambda: ("NVIDIA H100 80GB HBM3, 81559 MiB",))
+    assert cuda_wanted() and built_binary() == gpu
+    monkeypatch.setattr("gbnf.llama_server._build.gpus", lambda: ())
+    assert not cuda_wanted() and built_binary() == cpu
+
+
+@pytest.mark.parametrize("layers, flags", [(None, []), (0, ["-ngl", "0"]), (20, ["-ngl", "20"]), (-1, ["-ngl", "all"])])
+def test_gpu_layers_reach_the_llama_server_command(layers, flags):
+    command = LlamaServer(binary="/bin/true", n_gpu_layers=layers).command()
+    found = command[command.index("-ngl"):command.index("-ngl") + 2] if "-ngl" in command else []
+    assert found == flags
+
+
+@pytest.mark.model
+def test_gpu_layers_asked_of_a_cpu_build_in_process_still_decode():
+    backend = LlamaCppBackend(n_gpu_layers=-1, n_ctx=512)
+    try:
+        assert backend.complete([{"role": "user", "content": "Hi"}], None, Sampling(max_tokens=4)).text
+    finally:
+        backend.close()
 
 
 def test_a_native_crash_is_one_line_naming_the_signal(capfd):

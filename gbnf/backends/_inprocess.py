@@ -70,11 +70,13 @@ class LlamaCppBackend:
         reuse_prefix: bool = True,
         grammar_engine: GrammarEngine = "llguidance",
         chat_template: str | None = None,
+        n_gpu_layers: int = 0,
     ) -> None:
         path = resolve_model(model_path)
         try:
             with captured_stderr():
-                self.llm = load_llama(str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(), verbose=False)
+                self.llm = load_llama(str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(), verbose=False,
+                                      n_gpu_layers=n_gpu_layers)
         except ValueError as exc:
             raise BackendError(f"llama.cpp could not load {path}: {exc}") from None
         self.model_path = path

@@ -33,6 +33,11 @@ def amx_kernels() -> bool:
     return "AMX_INT8 = 1" in system_info()
 
 
+def gpu_offload() -> bool:
+    """Whether the llama.cpp in this process can put layers on a GPU (built with CUDA, Metal...)."""
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
 def load_llama(path: str, **options: Any) -> llama_cpp.Llama:
     """``llama_cpp.Llama(path, **options)`` with llama.cpp's extra CPU buffer types only where
     :func:`gbnf.backends._native.extra_buffers` allows them (``Llama`` has no option for them: while it

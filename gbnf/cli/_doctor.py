@@ -8,6 +8,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -32,8 +33,8 @@ class Check:
 
 def facts(model: str | None) -> list[tuple[str, str]]:
     """What a bug report needs: the CPU, Python, the llama.cpp build and its options, the model."""
-    from gbnf.backends._llamacpp import amx_kernels, system_info
-    from gbnf.llama_server._build import built_binary, cmake_flags
+    from gbnf.backends._llamacpp import amx_kernels, gpu_offload, system_info
+    from gbnf.llama_server._build import built_binary, cmake_flags, gpus
 
     flags = cpu_flags()
     cpu = cpuinfo().get("model name") or platform.processor() or "unknown"
@@ -52,6 +53,9 @@ def facts(model: str | None) -> list[tuple[str, str]]:
         ("python", f"{platform.python_version()} on {platform.platform()}"),
         ("llama-cpp-python", importlib.metadata.version("llama-cpp-python")),
         ("llama.cpp in-process", system_info().replace("\n", " ")),
+        ("gpu", ", ".join(gpus()) or "none listed by nvidia-smi"),
+        ("in-process GPU offload", "yes (--n-gpu-layers)" if gpu_offload() else
+         "no: llama-cpp-python was built for the CPU (README: GPU)"),
         ("extra CPU buffer types", f"{'on' if repack else 'off'} ({why})"),
         ("llama-server build", f"{built_binary()} ({'built' if built_binary().is_file() else 'not built'}; "
                                f"{' '.join(cmake_flags())})"),
@@ -78,11 +82,13 @@ def decode_here(model: str) -> None:
     """The child's side of :func:`inprocess_decode`: print one line on what was decoded."""
     from gbnf.backends._base import Sampling
     from gbnf.backends._inprocess import LlamaCppBackend
+    from gbnf.backends._llamacpp import gpu_offload
 
-    backend = LlamaCppBackend(model or None, n_ctx=512)
+    backend = LlamaCppBackend(model or None, n_ctx=512, n_gpu_layers=-1 if gpu_offload() else 0)
     start = time.perf_counter()
     completion = backend.complete(PROMPT, None, Sampling(max_tokens=TOKENS))
-    print(_decoded(completion.text, completion.completion_tokens, time.perf_counter() - start))
+    where = "every layer on the GPU" if gpu_offload() else "on the CPU"
+    print(_decoded(completion.text, completion.completion_tokens, time.perf_counter() - start) + f"; {where}")
 
 
 def server_decode(model: str | None, timeout: float = 120.0) -> Check:
@@ -107,8 +113,10 @@ def server_decode(model: str | None, timeout: float = 120.0) -> Check:
                 return Check("llama-server decode", False, line or str(exc))
     except GbnfError as exc:
         return Check("llama-server decode", False, str(exc).splitlines()[0])
+    offloaded = re.search(r"offloaded (\d+/\d+) layers to GPU", server.log_tail(400))
     return Check("llama-server decode", True,
-                 f"{binary}: " + _decoded(completion.text, completion.completion_tokens, time.perf_counter() - start))
+                 f"{binary}: " + _decoded(completion.text, completion.completion_tokens, time.perf_counter() - start)
+                 + f"; {offloaded[1] if offloaded else 'no'} layers on the GPU")
 
 
 def report(model: str | None, server: bool = True) -> int:

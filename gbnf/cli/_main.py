@@ -182,6 +182,10 @@ def _parser() -> argparse.ArgumentParser:
     server = commands.add_parser("server", help="find, build or start llama-server")
     server_commands = server.add_subparsers(required=True, metavar="ACTION")
     build = server_commands.add_parser("build", help="print the llama-server path, building it first if needed")
+    cuda = build.add_mutually_exclusive_group()
+    cuda.add_argument("--cuda", action="store_true", default=None,
+                      help="build with CUDA (default: when the machine has nvcc and an NVIDIA GPU, or $GBNF_CUDA=1)")
+    cuda.add_argument("--no-cuda", dest="cuda", action="store_false", help="build for the CPU only")
     build.set_defaults(run=_server_build)
     start = server_commands.add_parser("start", help="start llama-server in the foreground until Ctrl-C")
     start.add_argument("--model", help="GGUF file or packaged model name (default: $GBNF_MODEL or the embedded model)")
@@ -190,6 +194,8 @@ def _parser() -> argparse.ArgumentParser:
     start.add_argument("--ctx-size", type=int, default=8192, help="context tokens, shared by the slots")
     start.add_argument("--parallel", type=int, default=1, metavar="N",
                        help="requests served at once, each in its own slot (llama-server -np)")
+    start.add_argument("--n-gpu-layers", type=int, metavar="N",
+                       help="layers offloaded to the GPU (-1: all; default: llama-server's own, as many as fit)")
     start.set_defaults(run=_server_start)
 
     doctor = commands.add_parser("doctor", help="print what a bug report needs (CPU, llama.cpp build, model) and "
@@ -204,6 +210,9 @@ def _engine_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--engine", choices=["llguidance", "llama.cpp"], default="llguidance",
                          help="in-process: what decides the grammar (default llguidance: fast-forward where one "
                               "continuation is possible; llama.cpp: its own grammar, sample first)")
+    command.add_argument("--n-gpu-layers", type=int, default=0, metavar="N",
+                         help="in-process: layers offloaded to the GPU (-1: all; default 0), with llama-cpp-python "
+                              "built with CUDA")
 
 
 def _door_options(command: argparse.ArgumentParser) -> None:
@@ -337,7 +346,7 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
     else:
         from gbnf.backends._inprocess import LlamaCppBackend
 
-        backend = LlamaCppBackend(args.model, grammar_engine=args.engine)
+        backend = LlamaCppBackend(args.model, grammar_engine=args.engine, n_gpu_layers=args.n_gpu_layers)
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,
                       salvage=not args.no_salvage, cite=not args.no_cite,
@@ -418,7 +427,7 @@ def _serve(args: argparse.Namespace) -> int:
                         "would run, for any client that reaches it: add --run-tools to allow that")
     urls = args.server or ([os.environ["GBNF_SERVER"]] if os.environ.get("GBNF_SERVER") else [])
     model = (RemoteModels(urls, timeout=args.timeout, upstream=args.upstream_kind, dialect=args.grammar_dialect)
-             if urls else LocalModel(args.model, queue=args.queue, engine=args.engine))
+             if urls else LocalModel(args.model, queue=args.queue, engine=args.engine, n_gpu_layers=args.n_gpu_layers))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s:     %(name)s: %(message)s")
@@ -437,16 +446,22 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _server_build(args: argparse.Namespace) -> int:
-    from gbnf.llama_server._build import ensure_llama_server
+    from gbnf.llama_server._build import ENV_CUDA, build_llama_server, built_binary, cuda_wanted, find_llama_server
 
-    print(ensure_llama_server())
+    if args.cuda is None or args.cuda == cuda_wanted():
+        print(find_llama_server() or build_llama_server())
+        return 0
+    path = built_binary(args.cuda) if built_binary(args.cuda).is_file() else build_llama_server(cuda=args.cuda)
+    print(path)
+    print(f"gbnf: this build is used when ${ENV_CUDA}={int(args.cuda)} is set", file=sys.stderr)
     return 0
 
 
 def _server_start(args: argparse.Namespace) -> int:
     from gbnf.llama_server._process import LlamaServer
 
-    server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size, parallel=args.parallel)
+    server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size, parallel=args.parallel,
+                         n_gpu_layers=args.n_gpu_layers)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop the server on SIGTERM too
     with server:
         print(f"llama-server ready at {server.url} (log: {server.log_path}); Ctrl-C stops it", flush=True)

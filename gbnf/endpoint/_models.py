@@ -57,18 +57,20 @@ class LocalModel:
     """
 
     def __init__(self, path: str | Path | None = None, *, queue: int = 16, n_ctx: int = 8192,
-                 engine: GrammarEngine = "llguidance") -> None:
+                 engine: GrammarEngine = "llguidance", n_gpu_layers: int = 0) -> None:
         self.path = resolve_model(path)
         self.queue = queue
         self.n_ctx = n_ctx
         self.engine = engine
+        self.n_gpu_layers = n_gpu_layers
         self._backend: LlamaCppBackend | None = None
         self._in_flight = 0
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
         if self._backend is None:
-            self._backend = LlamaCppBackend(self.path, n_ctx=self.n_ctx, grammar_engine=self.engine)
+            self._backend = LlamaCppBackend(self.path, n_ctx=self.n_ctx, grammar_engine=self.engine,
+                                            n_gpu_layers=self.n_gpu_layers)
 
     async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                        on_text: TextSink | None = None) -> Completion:

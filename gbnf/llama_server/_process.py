@@ -46,6 +46,7 @@ class LlamaServer:
         n_ctx: int = 8192,
         threads: int | None = None,
         parallel: int = 1,
+        n_gpu_layers: int | None = None,
         extra_args: tuple[str, ...] = (),
         log_path: str | Path | None = None,
         startup_timeout: float = 120.0,
@@ -57,6 +58,7 @@ class LlamaServer:
         self.n_ctx = n_ctx
         self.threads = threads or os.cpu_count() or 2
         self.parallel = parallel
+        self.n_gpu_layers = n_gpu_layers
         self.extra_args = extra_args
         self.log_path = Path(log_path) if log_path else Path(tempfile.mkstemp(prefix="llama-server-", suffix=".log")[1])
         self.startup_timeout = startup_timeout
@@ -71,8 +73,9 @@ class LlamaServer:
         (:func:`gbnf.backends._native.extra_buffers`: a binary other than our AMX-free build may hold AMX kernels)."""
         binary = self.binary or ensure_llama_server()
         repack = [] if extra_buffers(amx_kernels=binary != built_binary()) else ["--no-repack"]
+        gpu = [] if self.n_gpu_layers is None else ["-ngl", "all" if self.n_gpu_layers < 0 else str(self.n_gpu_layers)]
         return [str(binary), "-m", str(self.model), "--host", self.host, "--port", str(self.port),
-                "-c", str(self.n_ctx), "-t", str(self.threads), "-np", str(self.parallel), "--no-warmup", *repack,
+                "-c", str(self.n_ctx), "-t", str(self.threads), "-np", str(self.parallel), "--no-warmup", *repack, *gpu,
                 *self.extra_args]
 
     def start(self) -> LlamaServer:
