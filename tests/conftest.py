@@ -31,6 +31,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("slow" if config.getoption("--slow") else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
     config.addinivalue_line("markers", "model: needs the embedded model or a llama-server (weights, a vocabulary, "
                                        "or a gbnf command that loads them)")
+    config.addinivalue_line("markers", "vllm: starts a real vLLM (its CPU build; the first run makes its venv)")
 
 
 MODEL_FIXTURES = {"engine", "inprocess", "llama_server", "backend",

@@ -430,3 +430,20 @@ def test_responses_bad_bodies_get_400_in_openai_shape(local_url, body, param, wo
     assert response.status_code == 400, response.text
     error = response.json()["error"]
     assert error["param"] == param and words in error["message"] and error["type"] == "invalid_request_error"
+
+
+def test_gbnf_serve_is_stateless_two_processes_give_the_same_replies(llama_server):
+    """Replicas of ``gbnf serve`` in front of one upstream answer alike, whichever a client reaches."""
+    asks = [ASK, [{"role": "user", "content": "Email Ana that I am late."}],
+            [{"role": "user", "content": "Tell me a joke about owls."}]]
+
+    def replies(url: str) -> list[tuple[str | None, list[tuple[str, str]]]]:
+        out = []
+        for messages in asks:
+            message = client(url).chat.completions.create(model="m", messages=messages, tools=TOOLS, max_tokens=60,
+                                                          seed=7).choices[0].message
+            out.append((message.content, [(c.function.name, c.function.arguments) for c in message.tool_calls or []]))
+        return out
+
+    with serving("--server", llama_server.url) as first, serving("--server", llama_server.url) as second:
+        assert replies(first) == replies(second)

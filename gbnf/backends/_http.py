@@ -110,16 +110,24 @@ class _Base:
         message = _server_message(response)
         if 400 <= response.status_code < 500:
             text = f"{where}: HTTP {response.status_code}: {message}"
+            if grammar is not None and "grammar" in message.lower() and self.upstream != "llama-server":
+                raise ServerError(f"{text} ({self._dialect_hint()})")
             if grammar is not None and "grammar" in message.lower():
                 raise GrammarError(f"{text}\n(this grammar was refused by llama-server; please report it, with "
                                    f"the grammar attached: {len(grammar)} characters, .grammar on this error)", grammar)
             raise ServerRefused(text)
         if response.status_code >= 500:
-            raise ServerError(f"{where}: HTTP {response.status_code} (server error): {message}")
+            hint = "" if grammar is None or self.upstream == "llama-server" else f" ({self._dialect_hint()})"
+            raise ServerError(f"{where}: HTTP {response.status_code} (server error): {message}{hint}")
         try:
             return response.json()
         except ValueError:
             raise ServerError(f"{where}: the reply is not JSON: {response.text[:200]!r}") from None
+
+    def _dialect_hint(self) -> str:
+        """Why vLLM or SGLang may refuse a grammar (with a 400, or a 500 from its engine)."""
+        return (f"{self.upstream} refuses a grammar its structured-outputs backend cannot read: does "
+                f"--grammar-dialect {self.dialect} match the backend it was started with?")
 
     def _health(self, response: httpx.Response | Exception) -> Literal["ok", "loading"]:
         """What one ``/health`` reply says: "ok", "loading" (503), or a :class:`ServerError`."""

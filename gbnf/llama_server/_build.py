@@ -110,15 +110,15 @@ def build_llama_server(jobs: int | None = None, cuda: bool | None = None) -> Pat
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         work = Path(tmp)
-        _run_step([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+        run_step([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
               f"llama-cpp-python=={version}", "-d", str(work)], "download the llama-cpp-python sdist")
         sdist = next(work.glob("llama_cpp_python-*.tar.gz"))
         with tarfile.open(sdist) as tar:
             tar.extractall(work, filter="data")
         source = work / f"llama_cpp_python-{version}" / "vendor" / "llama.cpp"
         build = work / "build"
-        _run_step(["cmake", "-S", str(source), "-B", str(build), *cmake_flags(cuda)], "configure llama.cpp")
-        _run_step(["cmake", "--build", str(build), "--target", "llama-server", "-j", str(jobs or os.cpu_count() or 2)],
+        run_step(["cmake", "-S", str(source), "-B", str(build), *cmake_flags(cuda)], "configure llama.cpp")
+        run_step(["cmake", "--build", str(build), "--target", "llama-server", "-j", str(jobs or os.cpu_count() or 2)],
              "build llama-server")
         shutil.copy2(build / "bin" / "llama-server", target)
     return target
@@ -129,7 +129,8 @@ def ensure_llama_server() -> Path:
     return find_llama_server() or build_llama_server()
 
 
-def _run_step(cmd: list[str], what: str) -> None:
+def run_step(cmd: list[str], what: str) -> None:
+    """Run ``cmd``; :class:`ServerError` with its output's tail, naming ``what``, when it fails."""
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).splitlines()[-20:])

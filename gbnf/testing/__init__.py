@@ -2,7 +2,8 @@
 
 Every oracle has one shape (:class:`Oracle`: ``check(grammar)`` and ``accepts(grammar, text)``):
 llama.cpp's own grammar engine, a pure-Python translation to lark, llguidance and XGrammar
-(each imported on first use). :class:`ScriptedBackend` replays given replies, for loop logic.
+(each imported on first use). :class:`ScriptedBackend` replays given replies, for loop logic;
+:class:`VllmServer` runs a real vLLM (its CPU build) on the embedded model.
 """
 
 from gbnf.testing._dialects import llguidance_oracle, xgrammar_oracle
@@ -10,6 +11,7 @@ from gbnf.testing._lark import lark_oracle
 from gbnf.testing._llamacpp import LlamaCppOracle, llamacpp_oracle
 from gbnf.testing._oracle import Oracle
 from gbnf.testing._scripted import ScriptedBackend
+from gbnf.testing._vllm import VllmServer
 
-__all__ = ["LlamaCppOracle", "Oracle", "ScriptedBackend", "lark_oracle", "llamacpp_oracle", "llguidance_oracle",
-           "xgrammar_oracle"]
+__all__ = ["LlamaCppOracle", "Oracle", "ScriptedBackend", "VllmServer", "lark_oracle", "llamacpp_oracle",
+           "llguidance_oracle", "xgrammar_oracle"]
