@@ -1,13 +1,15 @@
 """``gbnf serve`` under load and faults: many clients at once, chat completions with tools,
 every reply checked.
 
-    python -m bench.load [--upstream replicas|inprocess] [--requests N] [--clients N]
-                         [--kill | --sigterm] [--out FILE]
+    python -m bench.load [--upstream replicas|inprocess|vllm] [--serve-replicas N] [--requests N]
+                         [--clients N] [--kill | --sigterm] [--out FILE]
 
 ``replicas`` puts ``gbnf serve`` in front of two llama-servers (the embedded model, one slot
 each); with ``--kill`` one of them is killed (SIGKILL) a third of the way through and started
 again on the same port two thirds of the way through. ``inprocess`` serves the embedded model
-in the ``gbnf serve`` process (one request at a time, a queue of 16). With ``--sigterm``,
+in the ``gbnf serve`` process (one request at a time, a queue of 16); ``vllm`` puts it in
+front of one vLLM (:class:`gbnf.testing.VllmServer`). ``--serve-replicas N`` runs N ``gbnf
+serve`` processes in front of the same upstream, the clients taking them in turn. With ``--sigterm``,
 ``gbnf serve`` gets SIGTERM halfway through: every request sent before it must still get a reply
 (an answer, or a 4xx/503), and later ones find the port closed.
 
@@ -39,6 +41,7 @@ import openai
 
 from gbnf.endpoint import ServeProcess
 from gbnf.llama_server import LlamaServer
+from gbnf.testing import VllmServer
 
 WEATHER = {"name": "get_weather", "description": "Current weather for a city", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric",
@@ -130,18 +133,23 @@ def rss_mib(pid: int) -> float:
     return total + sum(rss_mib(int(child)) for child in children)
 
 
-def run(upstream: str, requests: int, clients: int, max_tokens: int, kill: bool, sigterm: bool) -> dict[str, Any]:
+def run(upstream: str, requests: int, clients: int, max_tokens: int, kill: bool, sigterm: bool,
+        serve_replicas: int = 1) -> dict[str, Any]:
     tally = Tally()
     events: list[tuple[float, str]] = []
     signalled: list[float] = []
     with ExitStack() as stack:
         servers = [stack.enter_context(LlamaServer(threads=1)) for _ in range(2)] if upstream == "replicas" else []
         args = [arg for s in servers for arg in ("--server", s.url)]
-        served = stack.enter_context(ServeProcess(*args, "--limit-per-client", "0"))
+        if upstream == "vllm":
+            args = ["--server", stack.enter_context(VllmServer()).url, "--upstream-kind", "vllm"]
+        replicas = [stack.enter_context(ServeProcess(*args, "--limit-per-client", "0")) for _ in range(serve_replicas)]
+        served = replicas[0]
         assert served.process is not None
         pid = served.process.pid
-        api = openai.OpenAI(base_url=served.url, api_key="unused", max_retries=0, timeout=300)
-        ask(api, request(0, max_tokens), Tally())  # warm: the grammar compiled once, the model loaded
+        apis = [openai.OpenAI(base_url=r.url, api_key="unused", max_retries=0, timeout=300) for r in replicas]
+        for api in apis:
+            ask(api, request(0, max_tokens), Tally())  # warm: the grammar compiled once, the model loaded
         rss_start = rss_mib(pid)
         start = time.perf_counter()
 
@@ -165,7 +173,7 @@ def run(upstream: str, requests: int, clients: int, max_tokens: int, kill: bool,
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-            list(pool.map(lambda i: ask(api, request(i, max_tokens), tally), range(1, requests + 1)))
+            list(pool.map(lambda i: ask(apis[i % len(apis)], request(i, max_tokens), tally), range(1, requests + 1)))
         wall = time.perf_counter() - start
         rss_end = rss_mib(pid) if served.process.poll() is None else None
         stack.close()
@@ -173,20 +181,25 @@ def run(upstream: str, requests: int, clients: int, max_tokens: int, kill: bool,
     server_errors = sum(n for o, n in tally.outcomes.items() if o.startswith("HTTP 5") and not o.startswith("HTTP 503"))
     before = [answered for sent, answered in tally.sent if signalled and sent < signalled[0]]
     drained = {"sent_before_sigterm": len(before), "answered_of_those": sum(before)} if signalled else {}
-    return {"upstream": upstream, "requests": requests, "clients": clients, "max_tokens": max_tokens, **drained,
+    logs = "".join(r.stderr for r in replicas)
+    return {"upstream": upstream, "serve_replicas": serve_replicas, "requests": requests, "clients": clients,
+            "max_tokens": max_tokens, **drained,
             "events": events, "outcomes": dict(tally.outcomes.most_common()), "answered": len(seconds),
             "server_errors": server_errors, "waited": {str(k): v for k, v in tally.waited.items()},
             "p50_s": round(statistics.median(seconds), 3) if seconds else None,
             "p99_s": round(seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))], 3) if seconds else None,
-            "asked_again": served.stderr.count("asked once more"),
-            "healthy_again": served.stderr.count("is healthy again"), "exit_code": served.returncode,
+            "asked_again": logs.count("asked once more"), "healthy_again": logs.count("is healthy again"),
+            "exit_code": served.returncode,
             "wall_s": round(wall, 1), "rss_mib_start": round(rss_start, 1),
             "rss_mib_end": round(rss_end, 1) if rss_end is not None else None}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--upstream", choices=["replicas", "inprocess"], default="replicas")
+    parser.add_argument("--upstream", choices=["replicas", "inprocess", "vllm"], default="replicas",
+                        help="two llama-servers, the in-process model, or one vLLM (its CPU build)")
+    parser.add_argument("--serve-replicas", type=int, default=1, metavar="N",
+                        help="gbnf serve processes in front of the upstream; clients take them in turn")
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--max-tokens", type=int, default=48)
@@ -197,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.kill and args.upstream != "replicas":
         parser.error("--kill needs --upstream replicas")
-    report = run(args.upstream, args.requests, args.clients, args.max_tokens, args.kill, args.sigterm)
+    report = run(args.upstream, args.requests, args.clients, args.max_tokens, args.kill, args.sigterm,
+                 args.serve_replicas)
     text = json.dumps(report, indent=1)
     if args.out:
         args.out.write_text(text + "\n")
