@@ -219,7 +219,7 @@ def test_sigterm_under_load_answers_every_accepted_request_then_exits():
 
 
 @pytest.mark.model
-def test_a_replica_killed_mid_load_costs_no_request_and_is_used_again_once_restarted(llama_server):
+def test_a_replica_killed_mid_load_costs_no_request_and_is_used_again_once_restarted():
     def launched(server: LlamaServer) -> int:
         return server.log_path.read_text(errors="replace").count("launch_slot_")
 
@@ -231,7 +231,10 @@ def test_a_replica_killed_mid_load_costs_no_request_and_is_used_again_once_resta
             return exc
         return check_calls(reply.choices[0].message, {"get_weather", "send_email"})
 
-    with LlamaServer() as second, serving("--server", llama_server.url, "--server", second.url) as url:
+    # two fresh servers of one thread each: two llama-servers of one thread per core each stall on 2 cores
+    # (OpenMP's spinning threads wait on each other's descheduled ones), past any request timeout
+    with LlamaServer(threads=1) as first, LlamaServer(threads=1) as second, \
+            serving("--server", first.url, "--server", second.url) as url:
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             answers = [pool.submit(ask, url, i) for i in range(16)]
             while launched(second) < 2:  # the replica has requests of its own in flight

@@ -290,7 +290,8 @@ def test_a_taken_port_is_one_clear_line():
     assert f"could not serve on 127.0.0.1:{port}: Address already in use" in done.stderr
 
 
-def test_requests_spread_over_llama_server_replicas(llama_server):
+@pytest.mark.model
+def test_requests_spread_over_llama_server_replicas():
     def launched(server: LlamaServer) -> int:
         return server.log_path.read_text(errors="replace").count("launch_slot_")
 
@@ -302,12 +303,15 @@ def test_requests_spread_over_llama_server_replicas(llama_server):
             return exc
         return reply.choices[0].message.content or ""
 
-    with LlamaServer() as second, serving("--server", llama_server.url, "--server", second.url) as url:
-        before = [launched(s) for s in (llama_server, second)]
+    # one thread each: two llama-servers of one thread per core each stall on 2 cores (OpenMP's
+    # spinning threads wait on each other's descheduled ones)
+    with LlamaServer(threads=1) as first, LlamaServer(threads=1) as second, \
+            serving("--server", first.url, "--server", second.url) as url:
+        before = [launched(s) for s in (first, second)]
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             replies = list(pool.map(lambda i: ask(url, i), range(4)))
-        after = [launched(s) for s in (llama_server, second)]
-        logs = "\n\n".join(f"{s.url}:\n{s.log_tail(40)}" for s in (llama_server, second))
+        after = [launched(s) for s in (first, second)]
+        logs = "\n\n".join(f"{s.url}:\n{s.log_tail(40)}" for s in (first, second))
     assert all(isinstance(r, str) and r for r in replies), f"{replies!r}\n{logs}"
     assert after[0] > before[0] and after[1] > before[1]
 

@@ -194,6 +194,9 @@ def _parser() -> argparse.ArgumentParser:
     start.add_argument("--ctx-size", type=int, default=8192, help="context tokens, shared by the slots")
     start.add_argument("--parallel", type=int, default=1, metavar="N",
                        help="requests served at once, each in its own slot (llama-server -np)")
+    start.add_argument("--threads", type=int, metavar="N",
+                       help="CPU threads (default: every core; with several servers on one machine, give each "
+                            "its share: oversubscribed, llama.cpp's spinning threads can stall for minutes)")
     start.add_argument("--n-gpu-layers", type=int, metavar="N",
                        help="layers offloaded to the GPU (-1: all; default: llama-server's own, as many as fit)")
     start.set_defaults(run=_server_start)
@@ -461,7 +464,7 @@ def _server_start(args: argparse.Namespace) -> int:
     from gbnf.llama_server._process import LlamaServer
 
     server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size, parallel=args.parallel,
-                         n_gpu_layers=args.n_gpu_layers)
+                         n_gpu_layers=args.n_gpu_layers, threads=args.threads)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop the server on SIGTERM too
     with server:
         print(f"llama-server ready at {server.url} (log: {server.log_path}); Ctrl-C stops it", flush=True)
