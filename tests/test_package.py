@@ -152,8 +152,19 @@ def test_only_the_shaping_stage_reads_request_words():
             if isinstance(node, ast.ImportFrom) and node.module:
                 if node.module.split(".")[0] in _WORD_LIBRARIES or node.module.startswith("gbnf.shape") and (
                         {a.name for a in node.names} & _WORD_READERS
-                        or node.module in ("gbnf.shape._language", "gbnf.shape._codes")):
+                        or node.module in ("gbnf.shape._language", "gbnf.shape._codes", "gbnf.shape._english")):
                     readers.append(f"{name}: from {node.module} import {', '.join(a.name for a in node.names)}")
             elif isinstance(node, ast.Import):
                 readers += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] in _WORD_LIBRARIES]
     assert readers == []
+
+
+def test_every_english_word_list_is_read_by_a_word_rule():
+    """``gbnf/shape/data/english.toml`` holds the word rules' lists: none is left unread."""
+    import tomllib
+
+    data = tomllib.loads((PACKAGE / "shape" / "data" / "english.toml").read_text())
+    code = "\n".join(path.read_text() for path in (PACKAGE / "shape").glob("*.py"))
+    read = set(re.findall(r"""\b(?:words|either|table)\(((?:["'][a-z_]+["'](?:, )?)+)\)""", code))
+    named = {name.strip("'\"") for group in read for name in group.split(", ")}
+    assert set(data) - named == set() and named - set(data) == set()

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from gbnf._text import identifier_words, name_words
+from gbnf.shape._english import either, words
 
-CODE_WORDS = r"code|codes|ISO|abbreviation"
+CODE_WORDS = either("code_words")
 """The words by which a description asks for a code."""
 _CODED = re.compile(rf"\b(?:{CODE_WORDS})\b", re.IGNORECASE)
 _CURRENCY = re.compile(r"(?<![a-z])currenc(?:y|ies)(?![a-z])")
@@ -74,10 +75,10 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     return list(dict.fromkeys(code for string in strings for code in table.get(string.lower(), ())))
 
 
-_SOURCE = frozenset("from source base src original sell".split())
-_TARGET = frozenset("to target dest destination into quote buy vs".split())
+_SOURCE = frozenset(words("sources"))
+_TARGET = frozenset(words("targets"))
 _AMOUNT = re.compile(r"^[^\w\s]*\d[\d,.]*\s+(.+)$|^(.+?)\s+\d[\d,.]*$")
-_PAIR = re.compile(r"^(.+?)\s+(?:to|into|in|for)\s+(.+)$", re.IGNORECASE)
+_PAIR = re.compile(rf"^(.+?)\s+(?:{either('pair_joins')})\s+(.+)$", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=64)

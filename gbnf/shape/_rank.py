@@ -27,9 +27,10 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions
+from gbnf.shape._english import either, words
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness
-from gbnf.shape._values import number_lists, numbers
+from gbnf.shape._values import number_lists, numbers, numbers_alone
 from gbnf.tools._tool import Tool
 
 _STEMMER = Stemmer.Stemmer("english")
@@ -167,8 +168,7 @@ class Decision:
     tools: list[Tool]
 
 
-_ACTIONS = frozenset(terms("get find search fetch retrieve calculate compute list create make set check look show "
-                          "give provide determine estimate generate run do"))
+_ACTIONS = frozenset(terms(" ".join(words("actions"))))
 """Words of what any tool does, not of what one tool does: a query's "Find" names no tool."""
 
 CALL_LEAD = -0.12
@@ -303,7 +303,7 @@ def _own_words(word_sets: list[set[str]]) -> list[set[str]]:
     return [{word for word in words if counts[word] == 1} for words in word_sets]
 
 
-_NEGATION = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never", "nor", "skip"})
+_NEGATION = frozenset(words("negations"))
 
 
 def _names_listed(query: str, schema: Any) -> bool:
@@ -315,13 +315,12 @@ def _names_listed(query: str, schema: Any) -> bool:
     return False
 
 
-_NUMBER = re.compile(r"(?<![\w.$])-?\$?\d[\d,]*(?:\.\d+)?%?(?!\w)")
-_REQUEST_CUT = r"[.?!;]\s+|\b(?:also|then|additionally)\b"
+_REQUEST_CUT = rf"[.?!;]\s+|\b(?:{either('request_cuts')})\b"
 _REQUESTS = re.compile(_REQUEST_CUT, re.IGNORECASE)
-_CLAUSES = re.compile(rf"{_REQUEST_CUT}|,\s*(?=(?:what|how|who|which|when|where)\b)|\band\b", re.IGNORECASE)
+_CLAUSES = re.compile(rf"{_REQUEST_CUT}|,\s*(?=(?:{either('question_words')})\b)|\band\b", re.IGNORECASE)
 """Where a request for several tools may turn to another tool: where a request ends, "and", and
 a comma before a question word."""
-_AGAIN = re.compile(r"\b(?:then|another|again|repeat|the same|after that|finally|lastly)\b", re.IGNORECASE)
+_AGAIN = re.compile(rf"\b(?:{either('again')})\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
 
@@ -372,7 +371,7 @@ def _calls_by_values(tool: Tool, query: str) -> int:
     return max(_calls_for_numbers(props, query), _calls_for_names(props, query))
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINALS = words("ordinals")
 
 
 def _ordinals(query: str) -> int:
@@ -435,7 +434,7 @@ def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
     scalars = [key for key, sub in props.items() if _kind(sub) in ("integer", "number")]
     arrays = [key for key, sub in props.items() if _kind(sub) == "array" and _kind(sub.get("items")) in
               ("integer", "number")]
-    count = len(_NUMBER.findall(query))
+    count = len(numbers_alone(query))
     lists = [found for found in number_lists(query) if len(found) > 1]
     if arrays and lists:
         rest = count - sum(map(len, lists))
@@ -449,11 +448,12 @@ def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
 
 
 _NAME = r"(?:'[^']+'|\"[^\"]+\"|[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*)"
-_NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:and|or)\s+(?:the\s+)?{_NAME}")
+_JOIN = either("list_joins")
+_NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:{_JOIN})\s+(?:the\s+)?{_NAME}")
 """An enumeration of names: capitalised or quoted, ``A, B and C``, ``A or the B``."""
 _BETWEEN = re.compile(r"\bbetween\b[^.?!]{0,30}$", re.IGNORECASE)
 """What comes before a pair of names that one call takes ("between two cities, New York and Boston")."""
-_NAMES_GAP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?(?:the\s+)?|\s+(?:and|or)\s+(?:the\s+)?")
+_NAMES_GAP = re.compile(rf"\s*,\s*(?:(?:{_JOIN})\s+)?(?:the\s+)?|\s+(?:{_JOIN})\s+(?:the\s+)?")
 
 
 def _calls_for_names(props: dict[str, Any], query: str) -> int:
@@ -500,11 +500,11 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
     return strong + final
 
 
-_EARLIER = frozenset(terms("result results output outcome answer response"))
+_EARLIER = frozenset(terms(" ".join(words("earlier"))))
 """Words by which a query points back at what an earlier step gave ("save the result as a note"),
 not at a tool's own work."""
 
-_CLAUSE = re.compile(r",? (?:and then|and|then) ", re.IGNORECASE)
+_CLAUSE = re.compile(rf",? (?:{either('steps')}) ", re.IGNORECASE)
 
 
 def clauses(query: str) -> list[str]:

@@ -14,6 +14,7 @@ from gbnf._text import name_words, word_key
 from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
+from gbnf.shape._english import either, words
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -96,7 +97,7 @@ def _listed_strings(schema: Any) -> bool:
     return isinstance(listed, list) and bool(listed) and all(isinstance(value, str) for value in listed)
 
 
-_ENCODED = re.compile(rf"\b(?:{CODE_WORDS}|ticker|symbol)\b", re.IGNORECASE)
+_ENCODED = re.compile(rf"\b(?:{CODE_WORDS}|{either('encoded')})\b", re.IGNORECASE)
 """What a string's description says when its value encodes what a request writes."""
 
 
@@ -115,22 +116,23 @@ def _each_part(schema: Any, change: Callable[[dict[str, Any], str | None], dict[
     return change(out, name)
 
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH = rf"(?:{either('months')})[a-z]*\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _SHAPES = [
-    ({"path", "file", "filename", "folder", "directory", "dir"}, r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}"),
-    ({"email", "mail"}, r"[^\s@]+@[^\s@]+"),
-    ({"url", "uri", "link", "website", "href"}, r"(?:https?://|www\.)[^\s]+"),
-    ({"phone", "mobile", "telephone"}, r"\+?\d[\d\s().-]{5,}\d"),
-    ({"date", "birthday", "dob", "deadline"}, r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
+    (set(words("path_names")), r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}"),
+    (set(words("email_names")), r"[^\s@]+@[^\s@]+"),
+    (set(words("url_names")), r"(?:https?://|www\.)[^\s]+"),
+    (set(words("phone_names")), r"\+?\d[\d\s().-]{5,}\d"),
+    (set(words("date_names")), r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
      rf"(?:[a-z]+day,? )?(?:{_MONTH} {_DAY}|{_DAY} (?:of )?{_MONTH})(?:,?\s?\d{{4}})?"),
-    ({"time"}, r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?|noon|midnight"),
+    (set(words("time_names")),
+     rf"\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|{either('day_times')}"),
 ]
 """The words of a property name that ask for a shape, and the shape (a whole stretch, any case)."""
 
 
 _GLOB = re.compile(r"\bglob\b|\*\.\w", re.IGNORECASE)
-_FILE_TYPE = re.compile(r"([A-Za-z0-9]{1,5}) (?:files?|documents?)", re.IGNORECASE)
+_FILE_TYPE = re.compile(rf"([A-Za-z0-9]{{1,5}}) (?:{either('file_kinds')})", re.IGNORECASE)
 
 
 def _globs(schema: dict[str, Any], strings: Sequence[str]) -> list[str]:

@@ -8,6 +8,8 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from gbnf.shape._english import either, table, words
+
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
 MOST_STRETCHES = 4000
@@ -28,29 +30,24 @@ _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
 is a stretch of its own as well as the whole."""
 _EDGES = "\"'`.,;:!?()[]{}<>"
-_ABBREVIATION = re.compile(r"(?:[A-Za-z]\.){2,}|(?:Inc|Ltd|Co|Corp|Jr|Sr|St|Bros|Mr|Mrs|Ms|Dr|Mt|Ave|Blvd|vs|etc)\.")
+_ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})\.")
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
 _QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`)(?!\w)""")
 """A quotation: quotes with no letter or digit just outside them (``It's`` quotes nothing)."""
-_NO_START = frozenset("a an and as at by for from in into is my of on or our that the their this to was what which who "
-                      "with your".split())
-_NO_END = _NO_START | frozenset("are be can could i me my please you".split())
+_NO_START = frozenset(words("no_start"))
+_NO_END = _NO_START | frozenset(words("no_end"))
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
 ``Oslo for``); written with a capital they may (``To Kill a Mockingbird``, ``Portland, OR``)."""
 _NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
-_WORDS = {word: value for value, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
-_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-               "hundred": 100, "thousand": 1000, "dozen": 12})
-_LIST_GAP = re.compile(r"[\s,;\[\]()]*(?:\b(?:and|or)\b[\s,;\[\]()]*)?", re.IGNORECASE)
+_WORDS = table("numbers")
+_LIST_GAP = re.compile(rf"[\s,;\[\]()]*(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
 """What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets."""
+_LETTER = re.compile(r"[^\W\d_]")
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
-_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9, "k": 10**3,
-           "m": 10**6, "b": 10**9}
-_SCALE = re.compile(r"(?i: ?(thousand|million|billion|trillion|bn)\b)|([KMB])\b")
+_SCALES = {**table("scales"), "k": 10**3, "m": 10**6, "b": 10**9}
+_SCALE = re.compile(rf"(?i: ?({either('scales')})\b)|([KMB])\b")
 """A scale after a number: ``213 million``, ``$1.2M``, ``5K`` (a lowercase ``m`` is metres)."""
-_PERCENT = re.compile(r" ?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+_PERCENT = re.compile(rf" ?(?:%|(?:{either('percent')})\b)", re.IGNORECASE)
 
 
 def spans(text: str, longest: int = LONGEST) -> list[str]:
@@ -105,6 +102,13 @@ def numbers(text: str) -> list[int | float]:
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
     return found + [_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
+
+
+def numbers_alone(text: str) -> list[Number]:
+    """The numbers written on their own in ``text``, as :func:`numbers` reads them but without
+    those a letter follows (``5km``, ``10th``, ``3x``) and without words: what a request gives
+    as values, counted."""
+    return [_read(match.group()) for match in _NUMBER.finditer(text) if not _LETTER.match(text, match.end())]
 
 
 def percents(text: str) -> list[Number]:

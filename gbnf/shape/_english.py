@@ -1,0 +1,30 @@
+"""The English words the word rules read, as data (``data/english.toml``), read once."""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from importlib import resources
+from typing import Any
+
+
+@functools.cache
+def _english() -> dict[str, Any]:
+    return tomllib.loads(resources.files("gbnf.shape").joinpath("data/english.toml").read_text(encoding="utf-8"))
+
+
+def words(name: str) -> tuple[str, ...]:
+    """One list of ``data/english.toml``."""
+    return tuple(_english()[name])
+
+
+def table(name: str) -> dict[str, int]:
+    """One table of ``data/english.toml`` (word: number)."""
+    return dict(_english()[name])
+
+
+def either(*names: str) -> str:
+    """A regular expression that matches any word of the lists ``names`` (longest first)."""
+    every = {word for name in names for word in words(name)}
+    return "|".join(re.escape(word) for word in sorted(every, key=lambda word: (-len(word), word)))
