@@ -27,19 +27,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gbnf.plan import PlanOptions
+from gbnf.shape import Shaping
 
 DEFAULTS = PlanOptions()
-_OFF = replace(DEFAULTS, top_k=None, model_rank=False, act_first=False, single_use=False, string_chars=None,
-               array_items=None, retry_temperature=0.0, stop_on_repeat=False, copy_bias=0.0, dry=0.0, cite=False,
-               still_to_do=False, layout="free", copy_values=False, meaning=False)
+_UNSHAPED = Shaping(string_chars=None, array_items=None, number_digits=None, decide=False, meaning=False,
+                    asked_only=False, copy_bias=None, count_calls=False, copy_values=False)
+_OFF = replace(DEFAULTS, top_k=None, model_rank=False, single_use=False, retry_temperature=0.0, stop_on_repeat=False,
+               dry=0.0, cite=False, still_to_do=False, layout="free", shaping=_UNSHAPED)
 _GRAMMAR = replace(_OFF, mode="grammar", filter_pool=False)
 _FILTER = replace(_GRAMMAR, filter_pool=True)
 _RANK = replace(_FILTER, top_k=DEFAULTS.top_k)
 _MODEL_RANK = replace(_RANK, model_rank=True)
-_ACT_FIRST = replace(_MODEL_RANK, act_first=True)
-_ENDING = replace(_ACT_FIRST, string_chars=DEFAULTS.string_chars, array_items=DEFAULTS.array_items,
+_ACT_FIRST = replace(_MODEL_RANK, shaping=replace(_UNSHAPED, decide=True))
+_ENDING = replace(_ACT_FIRST, shaping=replace(_ACT_FIRST.shaping, string_chars=DEFAULTS.shaping.string_chars,
+                                              array_items=DEFAULTS.shaping.array_items,
+                                              number_digits=DEFAULTS.shaping.number_digits),
                   stop_on_repeat=True, single_use=True, retry_temperature=DEFAULTS.retry_temperature)
-_COPY = replace(_ENDING, copy_bias=DEFAULTS.copy_bias, dry=DEFAULTS.dry)
+_COPY = replace(_ENDING, shaping=replace(_ENDING.shaping, copy_bias=DEFAULTS.shaping.copy_bias), dry=DEFAULTS.dry)
 _CITE = replace(_COPY, cite=True)
 _TO_DO = replace(_CITE, still_to_do=True)
 _INDENTED = replace(_TO_DO, layout="indented")
@@ -55,12 +59,14 @@ CONFIGS: dict[str, PlanOptions] = {
     "+cite": _CITE,
     "+still to do": _TO_DO,
     "+indented": _INDENTED,
-    "+copied values": replace(_INDENTED, copy_values=True),
-    "+meaning": replace(_INDENTED, copy_values=True, meaning=True),
+    "+copied values": replace(_INDENTED, shaping=replace(_INDENTED.shaping, copy_values=True)),
+    "+meaning": replace(_INDENTED, shaping=replace(_INDENTED.shaping, copy_values=True, meaning=True)),
+    "+asked only": replace(_INDENTED, shaping=replace(_INDENTED.shaping, copy_values=True, meaning=True,
+                                                      asked_only=True, count_calls=True)),
     "native": replace(_OFF, mode="native", filter_pool=True),
 }
 NEEDS_SERVER = {"native"}
-SECOND_CONFIGS = ("baseline", "+meaning")
+SECOND_CONFIGS = ("baseline", "+asked only")
 """What ``python -m bench --second-model`` runs on its second model: the model unaided, and the defaults."""
-CALL_CONFIGS = ("+indented", "+meaning")
+CALL_CONFIGS = ("+indented", "+asked only")
 """The configurations whose own calls the bench replays, constrained and not, to time them."""

@@ -21,9 +21,9 @@ from typing import Any
 from bench.coverage import bfcl_entries
 from bench.intent import cases, set_tools
 from gbnf.backends import LlamaCppBackend
-from gbnf.endpoint import Shaping, parse_request
+from gbnf.endpoint import parse_request
 from gbnf.plan import openai_tools
-from gbnf.shape import closeness, decide_reply
+from gbnf.shape import Shaping, closeness, decide_reply
 from gbnf.tools import Tool, import_tools
 
 SIZES = (8, 100)

@@ -9,8 +9,9 @@ from dataclasses import replace
 import pytest
 
 from gbnf.backends import Completion
-from gbnf.endpoint import MAX_PARALLEL, Shaping, parse_request, read, reply
+from gbnf.endpoint import MAX_PARALLEL, parse_request, read, reply
 from gbnf.errors import ApiError, InvalidCall
+from gbnf.shape import Shaping
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
                                             "parameters": {"type": "object", "properties": {

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from gbnf.endpoint import Shaping, parse_request
+from gbnf.endpoint import parse_request
 from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
-from gbnf.shape import CALL_LEAD, TEXT_LEAD, closeness, decide_reply, is_english, select_tools
+from gbnf.shape import CALL_LEAD, TEXT_LEAD, Shaping, closeness, decide_reply, is_english, select_tools
 from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 

@@ -6,7 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -14,7 +14,7 @@ from gbnf import GbnfError, Tool
 from gbnf.backends import Completion
 from gbnf.errors import BackendError
 from gbnf.plan import Event, Planner, PlanOptions, TraceWriter
-from gbnf.shape import copy_bias
+from gbnf.shape import Shaping, copy_bias
 from gbnf.testing import ScriptedBackend, lark_oracle
 from tests.conftest import MANIFESTS
 
@@ -27,6 +27,8 @@ FINAL = call("final_answer", answer="done")
 
 
 def planner(tools, *replies, executors=None, **options):
+    shaped = {key: options.pop(key) for key in [*options] if key in {f.name for f in fields(Shaping)}}
+    options["shaping"] = replace(Shaping(), **shaped)
     backend = ScriptedBackend(*replies)
     events: list[Event] = []
     options.setdefault("salvage", False)
@@ -81,7 +83,7 @@ def test_still_to_do_names_the_next_clause_and_offers_the_tool_again_for_it(tool
     tools = [replace(t, parameters=free) if t.name == "get_now" else t for t in tools]
     weather = {"get_now": lambda timezone: timezone}
     p, backend, events = planner(tools, call("get_now", timezone="Oslo"), call("get_now", timezone="Madrid"), FINAL,
-                                 executors=weather, top_k=3, single_use=True, act_first=False, model_rank=False,
+                                 executors=weather, top_k=3, single_use=True, decide=False, model_rank=False,
                                  still_to_do=True)
     result = p.run("What time is it in Oslo and in Madrid?")
     assert [c.arguments["timezone"] for c, _ in result.results] == ["Oslo", "Madrid"]
@@ -103,7 +105,7 @@ def test_still_to_do_names_the_next_clause_and_offers_the_tool_again_for_it(tool
 def test_validation_error_goes_back_as_a_tool_message_and_the_model_recovers(tools):
     calls = []
     p, backend, events = planner(tools, call("get_inputs", display_template="x"), call("find_files", pattern="*"),
-                                 FINAL, executors={"find_files": lambda **a: calls.append(a) or []})
+                                 FINAL, executors={"find_files": lambda **a: calls.append(a) or []}, asked_only=False)
     result = p.run("ask me")
     assert result.converged and calls == [{"pattern": "*"}]
     feedback = backend.requests[1][0][-1]
@@ -330,7 +332,8 @@ def test_the_final_tool_answer_is_its_one_string_argument_whatever_its_name():
 
 
 def test_strings_and_arrays_are_bounded_in_the_grammar_and_the_validator(tools):
-    p, backend, _ = planner(tools, call("final_answer", answer="x" * 201), call("final_answer", answer="ok"))
+    p, backend, _ = planner(tools, call("final_answer", answer="x" * 201), call("final_answer", answer="ok"),
+                            string_chars=200, array_items=10)
     result = p.run("q")
     assert result.answer == "ok"
     assert backend.requests[1][0][-1]["content"] == ("error: 'answer' must have at most 200 characters, got 201 "
@@ -339,7 +342,7 @@ def test_strings_and_arrays_are_bounded_in_the_grammar_and_the_validator(tools):
     send = next(t for t in p.tools if t.name == "send_messages").parameters
     assert send["properties"]["recipients"]["maxItems"] == 10 and send["properties"]["text"]["maxLength"] == 200
     assert "maxLength" not in next(t for t in p.tools if t.name == "schedule_reminder").parameters["properties"]["when"]
-    unbounded = Planner(tools, ScriptedBackend(), options=PlanOptions(string_chars=None, array_items=None))
+    unbounded = Planner(tools, ScriptedBackend(), options=PlanOptions(shaping=Shaping(string_chars=None, array_items=None, number_digits=None)))
     assert unbounded.tools == tools
 
 
@@ -414,7 +417,7 @@ def test_call_values_are_copied_from_the_query_and_the_results():
     text = {"type": "object", "properties": {"to": {"type": "string"}, "body": {"type": "string"}},
             "required": ["to", "body"]}
     tools = [Tool("forecast", "Weather forecast for a city.", city), Tool("send_sms", "Send a text message.", text)]
-    replies = (call("forecast", city="Porto"), call("send_sms", to="Ana", body="windy, 17 C"), FINAL)
+    replies = (call("forecast", city="Porto", days=2), call("send_sms", to="Ana", body="windy, 17 C"), FINAL)
     executors = {"forecast": lambda **_: {"today": "windy, 17 C"}, "send_sms": lambda **_: "sent"}
     query = "Check the weather in Porto for 2 days and text Ana what it will be like"
     p, backend, _ = planner(tools, *replies, executors=executors, layout="free")

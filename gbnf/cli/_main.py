@@ -353,7 +353,8 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,
                       salvage=not args.no_salvage, cite=not args.no_cite,
-                      copy_values=not args.no_copy_values, top_k=None if args.all_tools else args.top_k)
+                      shaping=replace(DEFAULTS.shaping, copy_values=not args.no_copy_values),
+                      top_k=None if args.all_tools else args.top_k)
     planner = Planner(tools, backend, {**BUILTIN, **extra_executors}, options=options, policy=policy)
     events: list[Event] = []
     planner.subscribe(events.append)
@@ -412,8 +413,9 @@ def _print_event(event: Event) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from gbnf.endpoint import LocalModel, RemoteModels, ServedTools, Shaping, serve
+    from gbnf.endpoint import LocalModel, RemoteModels, ServedTools, serve
     from gbnf.endpoint._guard import read_keys
+    from gbnf.shape import Shaping
 
     limits = Limits(*(getattr(args, f"limit_{name}") or None for name in
                       ("body_bytes", "messages", "tools", "schema_bytes", "schema_depth", "max_tokens",

@@ -21,12 +21,13 @@ from gbnf.endpoint._chat import read, reply
 from gbnf.endpoint._limits import Limits
 from gbnf.endpoint._models import LocalModel, Model, RemoteModels
 from gbnf.endpoint._process import ServeProcess
-from gbnf.endpoint._request import MAX_PARALLEL, Shaping, parse_request
+from gbnf.endpoint._request import MAX_PARALLEL, parse_request
 from gbnf.endpoint._served import ServedTools
 from gbnf.errors import GbnfError
+from gbnf.shape._options import Shaping
 
 __all__ = ["MAX_PARALLEL", "Limits", "LocalModel", "Model", "RemoteModels", "ServeProcess", "ServedTools",
-           "Shaping", "create_app", "parse_request", "read", "reply", "serve"]
+           "create_app", "parse_request", "read", "reply", "serve"]
 
 
 def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retries: int = 2,

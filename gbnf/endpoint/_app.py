@@ -32,7 +32,7 @@ from gbnf.endpoint._chat import Reply, pieces, reply
 from gbnf.endpoint._guard import Guard, respond
 from gbnf.endpoint._limits import Limits, body_too_large, check_limits, compile_too_slow
 from gbnf.endpoint._models import Model
-from gbnf.endpoint._request import ChatRequest, Shaping, parse_request
+from gbnf.endpoint._request import ChatRequest, parse_request
 from gbnf.endpoint._responses import ResponseRendering, chat_body, input_param
 from gbnf.endpoint._served import ServedTools, plan_reply, served_planner
 from gbnf.errors import (
@@ -47,6 +47,7 @@ from gbnf.errors import (
     ServerTimeout,
 )
 from gbnf.plan._planner import Planner
+from gbnf.shape._options import Shaping
 
 log = logging.getLogger("gbnf.serve")
 

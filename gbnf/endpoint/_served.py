@@ -19,10 +19,10 @@ from typing import Any
 from gbnf.backends._base import Completion, Message, Sampling, ToolSpec
 from gbnf.endpoint._chat import Reply
 from gbnf.endpoint._models import Model
-from gbnf.endpoint._request import Shaping
 from gbnf.errors import ApiError
 from gbnf.plan._options import PlanOptions
 from gbnf.plan._planner import Executor, Planner
+from gbnf.shape._options import Shaping
 from gbnf.tools._tool import Tool
 
 log = logging.getLogger("gbnf.serve")
@@ -39,10 +39,8 @@ class ServedTools:
 def served_planner(served: ServedTools, model: Model, loop: asyncio.AbstractEventLoop,
                    shaping: Shaping = Shaping()) -> Planner:
     """The planner for requests without tools: ``served``'s tools, ``model`` (on ``loop``) asked
-    from worker threads, reading requests as ``shaping`` says (whether the request decides,
-    by meaning too, and whether values are copied from it)."""
-    options = replace(PlanOptions(), act_first=shaping.decide, meaning=shaping.decide and shaping.meaning,
-                      copy_values=shaping.copy_values)
+    from worker threads, shaping requests as the server does (``shaping``)."""
+    options = replace(PlanOptions(), shaping=shaping)
     return Planner(list(served.tools), _ModelBackend(model, loop), served.executors, options=options)
 
 

@@ -8,6 +8,7 @@ from typing import Literal
 from gbnf.backends._base import Sampling
 from gbnf.compiler import Layout
 from gbnf.errors import GbnfError
+from gbnf.shape._options import Shaping
 
 Mode = Literal["grammar", "native", "soft"]
 RETRY_TEMPERATURE = 0.7
@@ -30,24 +31,22 @@ class PlanOptions:
         ``sampling``: the backend's decoding settings. ``layout``: the calls' whitespace
         (``indented`` as small models write JSON; appended unsampled in-process).
         ``parallel``: calls one reply may hold. ``retry_temperature``: the least temperature
-        after a failed call. ``copy_bias``: logit bias on the tokens of the query's and the
-        results' words (0: off). ``copy_values``: every free string argument is a stretch of the
-        query's or the results' words, and every free number one of their numbers, where any fits
-        (:func:`gbnf.shape.offered_values`; the final answer stays free). ``dry``: DRY penalty
-        on replies that repeat themselves (0: off).
+        after a failed call. ``dry``: DRY penalty on replies that repeat themselves (0: off).
+    Shaping (``shaping``, read as ``gbnf serve`` reads it): whether the query decides the first
+        step by its words and meaning (``decide``: a step must act while the query names what a
+        tool does and it is not done; ``meaning``: when it names no tool in words, act with the
+        tools it is close to, or answer at once when it is confidently unrelated to all), which
+        optional arguments are offered (``asked_only``), copied values and copy bias (from the
+        query's and the results' words; the final answer stays free), and the caps on free
+        strings (the answer too), arrays and numbers.
     Offer (which tools a step sees):
         ``filter_pool``: drop escape hatches the query gives no reason for. ``top_k``: the k
-        tools most relevant to the query (None: every tool). ``meaning``: when the query names
-        no tool in words, decide by its meaning (:func:`gbnf.shape.closeness`): act with the tools it
-        is close to, or answer at once when it is confidently unrelated to all. ``model_rank``:
-        rank with the model's own relevance too, where the backend can score text. ``act_first``:
-        while the query names what a tool does and it is not done, a step must act. ``single_use``: a
+        tools most relevant to the query (None: every tool). ``model_rank``: rank with the
+        model's own relevance too, where the backend can score text. ``single_use``: a
         tool that succeeded is not offered again. ``still_to_do``: after a result, the query's
         next clause ("... and then X") is named and offered for.
     Bounds:
-        ``string_chars``, ``array_items``: the most characters of a free string (the answer
-        too) and items of an array (None: as the schema says). ``result_chars``: a tool result
-        longer than this is cut before it enters the prompt.
+        ``result_chars``: a tool result longer than this is cut before it enters the prompt.
     Answer:
         ``salvage``: a plan that fails with results gathered is answered from them. ``cite``:
         an answer that leaves out values the tools returned is followed by them.
@@ -63,20 +62,15 @@ class PlanOptions:
     layout: Layout = "indented"
     parallel: int = 1
     retry_temperature: float = RETRY_TEMPERATURE
-    copy_bias: float = 2.0
-    copy_values: bool = True
     dry: float = 0.8
+    shaping: Shaping = Shaping()
 
     filter_pool: bool = True
     top_k: int | None = 3
-    meaning: bool = True
     model_rank: bool = True
-    act_first: bool = True
     single_use: bool = True
     still_to_do: bool = True
 
-    string_chars: int | None = 200
-    array_items: int | None = 10
     result_chars: int = 2000
 
     salvage: bool = True

@@ -35,7 +35,7 @@ from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
 from gbnf.shape._meaning import closeness
 from gbnf.shape._pool import Policy, load_policy, pool_decisions
-from gbnf.shape._rank import ModelRelevance, follow_up, select_tools, still_to_do
+from gbnf.shape._rank import ModelRelevance, as_asked, asked_of, follow_up, select_tools, still_to_do
 from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, offered_values, value_texts
 from gbnf.tools._tool import Tool
@@ -106,14 +106,15 @@ class Planner:
             raise GbnfError(f"the pool has no {options.final_tool!r} tool, so a plan could never end")
         self.options = options
         self.answer_key = answer_key(final)
-        self.tools = [replace(t, parameters=bounded(t.parameters, options.string_chars, options.array_items))
-                      for t in tools]
+        shaping = options.shaping
+        self.tools = [replace(t, parameters=bounded(t.parameters, shaping.string_chars, shaping.array_items,
+                                                    shaping.number_digits)) for t in tools]
         self.backend = backend
         self.executors = dict(executors or {})
         self.policy = policy or load_policy()
         scorer = getattr(backend, "loglik", None) if options.model_rank else None
         self._relevance = ModelRelevance(scorer) if scorer is not None else None
-        self._meaning = closeness if options.meaning else None
+        self._meaning = closeness if shaping.decide and shaping.meaning else None
         self._subscribers: list[Subscriber] = []
         self._grammars: list[tuple[list[Tool], Values | None, Grammar]] = []  # the most recently used first
         self._grammars_lock = threading.Lock()  # plans may run in several threads
@@ -184,12 +185,14 @@ class Planner:
         decisions = (pool_decisions(self.tools, query, self.policy) if self.options.filter_pool
                      else [(t, None) for t in self.tools])
         pool = [tool for tool, reason in decisions if reason is None]
+        if self.options.shaping.asked_only:
+            pool = [replace(t, parameters=as_asked(t.parameters, asked_of(t, query))) for t in pool]
         self._emit(result, "pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})
         first = pool
         if self.options.top_k is not None:
             chosen = select_tools(pool, query, self.options.top_k, self.options.final_tool, model=relevance,
-                                  meaning=self._meaning, act_first=self.options.act_first)
+                                  meaning=self._meaning, act_first=self.options.shaping.decide)
             first = chosen.first
             final = [t for t in pool if t.name == self.options.final_tool]
             pool = [r.tool for r in chosen.ranking[:self.options.top_k]] + final
@@ -225,13 +228,13 @@ class Planner:
             texts = [query, *(text for _, value in result.results for text in value_texts(value))]
             grammar = None
             if self.options.mode == "grammar":
-                grammar = self.grammar(pool, offered_values(texts) if self.options.copy_values else None).text
+                grammar = self.grammar(pool, offered_values(texts) if self.options.shaping.copy_values else None).text
             sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
                                dry=self.options.dry or self.options.sampling.dry)
             if blocked:
                 sampling = replace(sampling, temperature=max(sampling.temperature, self.options.retry_temperature))
-            if self.options.copy_bias:
-                sampling = replace(sampling, bias=copy_bias(texts, self.options.copy_bias))
+            if self.options.shaping.copy_bias:
+                sampling = replace(sampling, bias=copy_bias(texts, self.options.shaping.copy_bias))
             reply = yield messages, grammar, sampling, specs
             if isinstance(reply, GbnfError):
                 self._stop(result, "error", step, str(reply))
@@ -284,8 +287,8 @@ class Planner:
         if self.options.top_k is None or self.options.mode != "grammar":
             return offer
         done = [t for t in tools if t.name in used]
-        offer = follow_up(offer, query, done, self.options.top_k, self.options.final_tool, act=self.options.act_first,
-                          said=_said(result))
+        offer = follow_up(offer, query, done, self.options.top_k, self.options.final_tool,
+                          act=self.options.shaping.decide, said=_said(result))
         if self._pending(query, result) is not None and all(t.name == self.options.final_tool for t in offer):
             return done + offer  # a clause that names no other tool repeats the action ("... and in Madrid")
         return offer

@@ -8,6 +8,7 @@ values a request's own words offer for arguments (schemas capped and limited to 
 
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness, closeness, tool_card
+from gbnf.shape._options import Shaping
 from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.shape._rank import (
     CALL_LEAD,
@@ -37,7 +38,8 @@ from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, number_runs, numbers, offered_values, spans, value_texts
 
 __all__ = ["Asked", "CALL_LEAD", "Closeness", "Decision", "MARGIN", "ModelRelevance", "Policy", "Ranked", "Selection",
-           "TEXT_LEAD", "Values", "as_asked", "asked_calls", "asked_of", "asked_order", "bounded", "closeness",
+           "Shaping", "TEXT_LEAD", "Values",
+           "as_asked", "asked_calls", "asked_of", "asked_order", "bounded", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
            "is_english", "load_policy", "number_runs", "numbers", "offered_values", "pool_decisions", "rank_tools",
            "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card", "tool_document", "unasked",

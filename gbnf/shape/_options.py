@@ -1,0 +1,61 @@
+"""How the shaping stage shapes what the model may write for a request: one frozen object, one
+set of defaults, read alike by ``gbnf serve`` (:func:`gbnf.endpoint.parse_request`) and by the
+planner (:attr:`gbnf.plan.PlanOptions.shaping`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Shaping:
+    """How a request is shaped for the model.
+
+    ``string_chars``, ``array_items`` and ``number_digits`` cap, in the grammar only, every tool
+    string, array and number argument the schema leaves unbounded (characters, items, digits
+    before the point; None: no cap): a small model's run-on ("1000000000...") then ends as a
+    complete call, which the validator still checks against the schema as written. ``gbnf
+    serve`` also caps strings at the reply's token limit, in characters.
+
+    With ``decide``, when the user has the last word, the request decides what the reply is
+    (:func:`gbnf.shape.decide_reply`), by its meaning (with ``meaning``: :func:`gbnf.shape.closeness`,
+    in sixteen languages) and its words: when the user asks for what some tools do, the reply
+    must call one of those tools; when the request is confidently unrelated to every tool (or,
+    without ``meaning``, shares no word with any), the reply is text and no tool is offered (the
+    planner answers at once); otherwise the model chooses. Small models otherwise answer a
+    request for a tool in prose, or call a tool for a request none fits. In ``gbnf serve``,
+    under ``auto``, prose ends at its first blank line, and a reply that can only be text at
+    ``prose_tokens`` tokens (None: neither bound).
+
+    With ``asked_only``, when the user has the last word in English (:func:`gbnf.shape.asked_of`;
+    in another language every tool is offered as declared), a tool's optional arguments that the
+    request says nothing about (:func:`gbnf.shape.unasked`) are left out of the grammar and the
+    prompt: the tool's defaults apply, instead of values the model makes up. Those it asks for are
+    required (small models otherwise leave out what was asked), and a boolean it asks for without
+    a negation ("assuming equal variance") is true (:func:`gbnf.shape.switched_on`).
+
+    ``copy_bias`` (None: off) is added to the logits of the tokens of the user's words (and, in
+    the planner, of the tools' results) when a reply may call a tool, so argument values are
+    copied rather than made up.
+
+    With ``count_calls``, when a reply must call the tools the user's words name (or the one
+    tool named) and may carry several calls, it carries at least as many as those words ask for
+    (:func:`gbnf.shape.asked_calls`: "the factorial of 5, 7 and 9" is three calls; "the GCD of
+    4 and 6 and the LCM of 3 and 5", two); small models otherwise stop after the first.
+
+    With ``copy_values``, every free string argument is a stretch of the user's words (and, in
+    the planner, of the tools' results) and every free number one of their numbers
+    (:func:`gbnf.shape.spans`, :func:`gbnf.shape.numbers`), where any fits; small models
+    otherwise make values up (``"goldsboro_warriors"`` for the Golden State Warriors).
+    """
+
+    string_chars: int | None = 1000
+    array_items: int | None = 100
+    number_digits: int | None = 15
+    decide: bool = True
+    meaning: bool = True
+    prose_tokens: int | None = 256
+    asked_only: bool = True
+    copy_bias: float | None = None
+    count_calls: bool = True
+    copy_values: bool = True
