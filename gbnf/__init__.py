@@ -37,7 +37,7 @@ from gbnf.errors import (
 )
 from gbnf.plan import Event, Planner, PlanOptions, PlanResult, TraceWriter, salvage
 from gbnf.read import SoftParse, ToolCall, soft_parse, validate_call, validate_calls, validate_json
-from gbnf.shape import Policy, filter_pool, load_policy, rank_tools, select_tools
+from gbnf.shape import Policy, Shaping, filter_pool, load_policy, rank_tools, select_tools
 from gbnf.tools import McpTools, Tool, load_manifest, load_manifests
 
 if TYPE_CHECKING:
@@ -54,8 +54,8 @@ __all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "B
            "Completion", "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError",
            "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend", "LlamaServer", "ManifestError", "McpError",
            "McpTools", "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
-           "ServerBackend", "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "SoftParse", "Tool",
-           "ToolCall", "ToolError", "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable", "compile_pool",
-           "compile_schema", "compile_schema_grammar", "filter_pool", "function_tool", "load_manifest",
+           "ServerBackend", "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "Shaping", "SoftParse",
+           "Tool", "ToolCall", "ToolError", "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable",
+           "compile_pool", "compile_schema", "compile_schema_grammar", "filter_pool", "function_tool", "load_manifest",
            "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools", "soft_parse", "validate_call",
            "validate_calls", "validate_json"]
