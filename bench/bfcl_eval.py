@@ -32,6 +32,7 @@ from typing import Any
 
 from gbnf.endpoint import ServeProcess
 from gbnf.llama_server import LlamaServer
+from gbnf.testing import VllmServer
 
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance", "live_simple",
               "live_multiple", "live_irrelevance")
@@ -39,6 +40,10 @@ NON_LIVE = ("simple_python", "multiple", "parallel", "parallel_multiple")
 HANDLER = "gpt-4.1-nano-2025-04-14-FC"
 """A BFCL model whose handler speaks the Responses API and sends a temperature: only its
 requests matter, since ``$OPENAI_BASE_URL`` sends them to the target."""
+CHAT_HANDLER = "openbmb/MiniCPM-SALA-FC"
+"""A BFCL model whose handler speaks chat completions (OpenAI's client, tools as functions):
+the handler of the targets in front of vLLM, whose Responses API differs, so both send the
+same requests; vLLM answers to its model name."""
 _FREE_VALUES = ("--model", "smollm2-135m", "--no-copy-values")
 """SmolLM2-135M writing argument values freely, not copied from the request."""
 TARGETS = {
@@ -58,7 +63,11 @@ TARGETS = {
     "gbnf serve --no-copy-values --all-optional --no-count-calls, Gemma 3 270M": (
         "serve", ("--model", "gemma3-270m", "--no-copy-values", "--all-optional", "--no-count-calls")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
+    "vLLM alone (CPU build, hermes tool parser), SmolLM2-135M": ("vllm", ("hermes",)),
+    "gbnf serve in front of vLLM (CPU build), SmolLM2-135M": ("serve-vllm", ()),
 }
+HANDLERS = {"vllm": CHAT_HANDLER, "serve-vllm": CHAT_HANDLER}
+"""The handler of each kind of target other than :data:`HANDLER`."""
 
 
 def sample(bfcl: Path, per_category: int, categories: tuple[str, ...] = CATEGORIES, offset: int = 0
@@ -84,20 +93,28 @@ def target(kind: str, options: tuple[str, ...]) -> Iterator[str]:
     if kind == "serve":
         with ServeProcess(*options) as served:
             yield served.url
+    elif kind == "vllm":
+        with VllmServer(tool_parser=options[0], names=(CHAT_HANDLER, CHAT_HANDLER.removesuffix("-FC"))) as server:
+            yield f"{server.url}/v1"
+    elif kind == "serve-vllm":
+        with VllmServer() as server, ServeProcess("--server", server.url, "--upstream-kind", "vllm", *options) as served:
+            yield served.url
     else:
         with LlamaServer(options[0]) as server:
             yield f"{server.url}/v1"
 
 
-def run(bfcl: Path, name: str, url: str, ids: dict[str, list[str]], work: Path) -> dict[str, Any]:
-    """``bfcl generate`` then ``bfcl evaluate`` for one target; its scores and latencies."""
+def run(bfcl: Path, name: str, url: str, ids: dict[str, list[str]], work: Path, handler: str = HANDLER
+        ) -> dict[str, Any]:
+    """``bfcl generate`` then ``bfcl evaluate`` for one target, through BFCL's ``handler``; its
+    scores and latencies."""
     slug = "".join(c if c.isalnum() else "-" for c in name.lower())
     results, scores = work / "result" / slug, work / "score" / slug
     (work / "test_case_ids_to_generate.json").write_text(json.dumps(ids))
     env = {**os.environ, "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "unused", "BFCL_PROJECT_ROOT": str(work)}
-    subprocess.run([str(bfcl), "generate", "--model", HANDLER, "--run-ids", "--temperature", "0",
+    subprocess.run([str(bfcl), "generate", "--model", handler, "--run-ids", "--temperature", "0",
                     "--result-dir", str(results), "-o"], env=env, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run([str(bfcl), "evaluate", "--model", HANDLER, "--test-category", ",".join(ids),
+    subprocess.run([str(bfcl), "evaluate", "--model", handler, "--test-category", ",".join(ids),
                     "--partial-eval", "--result-dir", str(results), "--score-dir", str(scores)], env=env,
                    check=True, stdout=subprocess.DEVNULL)
     row: dict[str, Any] = {"target": name}
@@ -107,7 +124,9 @@ def run(bfcl: Path, name: str, url: str, ids: dict[str, list[str]], work: Path) 
         row[category] = (head["correct_count"], head["total_count"])
     latencies = [json.loads(line).get("latency") for path in results.rglob("*_result.json")
                  for line in path.read_text().splitlines() if line.strip()]
-    row["median_seconds"] = round(statistics.median(x for x in latencies if isinstance(x, (int, float))), 2)
+    seconds = [x for x in latencies if isinstance(x, (int, float))]
+    row["median_seconds"] = round(statistics.median(seconds), 2)
+    row["p99_seconds"] = round(statistics.quantiles(seconds, n=100)[98], 2) if len(seconds) > 1 else row["median_seconds"]
     return row
 
 
@@ -147,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.target or list(TARGETS):
             kind, options = TARGETS[name]
             with target(kind, options) as url:
-                rows.append(run(args.bfcl, name, url, ids, work.resolve()))
+                rows.append(run(args.bfcl, name, url, ids, work.resolve(), HANDLERS.get(kind, HANDLER)))
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     text = table(rows, ids)
     print(text)

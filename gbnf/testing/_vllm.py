@@ -71,11 +71,15 @@ def converted_model() -> Path:
 
 class VllmServer:
     """vLLM's OpenAI server on the embedded model, on a free loopback port, with ``backend``
-    deciding structured outputs; use as a context manager so nothing is left running."""
+    deciding structured outputs; ``tool_parser`` (``hermes``...) turns on vLLM's own tool
+    calling, and ``names`` are more model names it answers to. Use as a context manager so
+    nothing is left running."""
 
     def __init__(self, *, backend: Backend = "xgrammar", port: int | None = None, max_model_len: int = 4096,
-                 startup_timeout: float = 900.0) -> None:
+                 startup_timeout: float = 900.0, tool_parser: str | None = None, names: tuple[str, ...] = ()) -> None:
         self.backend = backend
+        self.tool_parser = tool_parser
+        self.names = names
         self.port = port or free_port()
         self.max_model_len = max_model_len
         self.startup_timeout = startup_timeout
@@ -89,9 +93,11 @@ class VllmServer:
     def start(self) -> VllmServer:
         """Start it (the venv and the model made first if need be) and wait until ``/health`` is 200."""
         command = [str(vllm_python()), "-m", "vllm.entrypoints.openai.api_server", "--model", str(converted_model()),
-                   "--served-model-name", "smollm2-135m", "--dtype", "float32", "--host", "127.0.0.1",
+                   "--served-model-name", "smollm2-135m", *self.names, "--dtype", "float32", "--host", "127.0.0.1",
                    "--port", str(self.port), "--max-model-len", str(self.max_model_len),
                    "--structured-outputs-config", json.dumps({"backend": self.backend})]
+        if self.tool_parser:
+            command += ["--enable-auto-tool-choice", "--tool-call-parser", self.tool_parser]
         env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1",
                "DO_NOT_TRACK": "1"}
         with open(self.log_path, "wb") as log:
