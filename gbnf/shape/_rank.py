@@ -40,6 +40,8 @@ MARGIN = 2.0
 """Without BM25 evidence, a tool whose model relevance leads the next by this much (nats) is
 evidence enough: step 1 offers it alone (with ``act_first``)."""
 
+TEXTS_KEPT = 16384
+"""How many texts' words :func:`terms` keeps."""
 CALL_WORDS = 2
 """A query that shares this many words with what a tool does (its name and description), or
 half of its own words, asks for that tool (:func:`decide_reply`)."""
@@ -98,10 +100,13 @@ def bm25_scores(tools: list[Tool], query: str, covered: frozenset[str] = frozens
     return [round(float(score), 4) for score in scores]
 
 
-def terms(text: str) -> list[str]:
-    """The stemmed words of ``text`` that BM25 matches (stop words left out)."""
-    return bm25s.tokenize(identifier_words(text), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
-                          show_progress=False)[0]
+@functools.lru_cache(maxsize=TEXTS_KEPT)
+def terms(text: str) -> tuple[str, ...]:
+    """The stemmed words of ``text`` that BM25 matches (stop words left out); each text (a
+    request, a tool's description) is read once and kept (the :data:`TEXTS_KEPT` most recent)."""
+    words = bm25s.tokenize(identifier_words(text), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
+                           show_progress=False)[0]
+    return tuple(words)
 
 
 @dataclass(frozen=True)
