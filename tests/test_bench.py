@@ -20,13 +20,13 @@ from tests.conftest import REPO
 @pytest.mark.timeout(900)
 def test_quick_bench_writes_its_report(tmp_path):
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path), "--label", "t",
-                           "--configs", "grammar,+meaning", "--second-model", "gemma3-270m"],
+                           "--configs", "grammar,+asked only", "--second-model", "gemma3-270m"],
                           capture_output=True, text=True, cwd=REPO, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads((tmp_path / "t.json").read_text())
     assert set(result) == {"meta", "tasks", "bfcl", "endpoint", "compile", "decoding", "calls", "masks"}
     assert result["endpoint"]["rows"] == []  # the quick run starts no llama-server
-    configs = ("grammar", "+meaning", "baseline @ gemma-3-270m-q4_k_m", "+meaning @ gemma-3-270m-q4_k_m")
+    configs = ("grammar", "+asked only", "baseline @ gemma-3-270m-q4_k_m", "+asked only @ gemma-3-270m-q4_k_m")
     assert {(e["config"], e["set"]) for e in result["tasks"]["by_config"]} == {
         (c, s) for c in configs for s in ("bench", "held-out")}
     assert {e["kind"] for e in result["tasks"]["by_config_and_kind"]} == set(KINDS)
@@ -40,7 +40,7 @@ def test_quick_bench_writes_its_report(tmp_path):
                                                              "ours, full masking"}
     assert all(r["tokens"] > 0 and r["ms_per_token"] > 0 for r in result["decoding"])
     [calls] = result["calls"]  # the planner's own calls, replayed: only for the configurations that time them
-    assert calls["config"] == "+meaning" and calls["calls"] == 6 and calls["ratio"] > 0
+    assert calls["config"] == "+asked only" and calls["calls"] == 6 and calls["ratio"] > 0
     masks = {(r["pool"], r["engine"]): r for r in result["masks"]}
     assert {engine for _, engine in masks} == {"llama.cpp", "llguidance", "xgrammar"}
     assert all(r["note"] == "" for r in masks.values() if r["engine"] != "xgrammar")  # every token accepted
