@@ -122,23 +122,41 @@ def run(bfcl: Path, name: str, url: str, ids: dict[str, list[str]], work: Path, 
         [score] = scores.rglob(f"BFCL_v4_{category}_score.json")
         head = json.loads(score.read_text().splitlines()[0])
         row[category] = (head["correct_count"], head["total_count"])
-    latencies = [json.loads(line).get("latency") for path in results.rglob("*_result.json")
-                 for line in path.read_text().splitlines() if line.strip()]
-    seconds = [x for x in latencies if isinstance(x, (int, float))]
+    entries = [json.loads(line) for path in results.rglob("*_result.json")
+               for line in path.read_text().splitlines() if line.strip()]
+    replies = [entry.get("result") for entry in entries]
+    called = [reply for reply in replies if isinstance(reply, list) and reply]
+    row["calls"] = (sum(map(_valid_calls, called)), len(called), len(replies))
+    seconds = [x for x in (entry.get("latency") for entry in entries) if isinstance(x, (int, float))]
     row["median_seconds"] = round(statistics.median(seconds), 2)
     row["p99_seconds"] = round(statistics.quantiles(seconds, n=100)[98], 2) if len(seconds) > 1 else row["median_seconds"]
     return row
 
 
+def _valid_calls(reply: list[Any]) -> bool:
+    """Whether every call of a reply BFCL recorded (``{name: arguments}``) has JSON object arguments."""
+    def valid(call: Any) -> bool:
+        if not isinstance(call, dict) or len(call) != 1:
+            return False
+        arguments = next(iter(call.values()))
+        try:
+            return isinstance(json.loads(arguments) if isinstance(arguments, str) else arguments, dict)
+        except json.JSONDecodeError:
+            return False
+    return all(map(valid, reply))
+
+
 def table(rows: list[dict[str, Any]], ids: dict[str, list[str]]) -> str:
-    """The rows as a Markdown table: each category's accuracy, non-live AST overall, seconds."""
-    head = ["target", *ids, "non-live AST", "median s/entry"]
+    """The rows as a Markdown table: each category's accuracy, non-live AST overall, the replies
+    that called (their calls all with JSON object arguments / replies with calls / replies), seconds."""
+    head = ["target", *ids, "non-live AST", "valid calls / calls / replies", "median s/entry", "p99 s/entry"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         correct = sum(row[c][0] for c in NON_LIVE if c in row)
         total = sum(row[c][1] for c in NON_LIVE if c in row)
         cells = [f"{row[c][0]}/{row[c][1]}" for c in ids] + [f"{correct / total:.0%}" if total else "-",
-                                                             str(row["median_seconds"])]
+                                                             "/".join(map(str, row.get("calls", ()))) or "-",
+                                                             str(row["median_seconds"]), str(row.get("p99_seconds", "-"))]
         lines.append("| " + " | ".join([row["target"], *cells]) + " |")
     return "\n".join(lines)
 
