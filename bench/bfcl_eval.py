@@ -67,6 +67,9 @@ TARGETS = {
     "gbnf serve in front of vLLM (CPU build), SmolLM2-135M": ("serve-vllm", ()),
 }
 HANDLERS = {"vllm": CHAT_HANDLER, "serve-vllm": CHAT_HANDLER}
+PROSE_TOKENS = 256
+"""A reply's token limit on vLLM alone, where BFCL's handler sets none: ``gbnf serve``'s bound
+on a reply that can only be text (``--prose-tokens``), so neither runs on to the context's end."""
 """The handler of each kind of target other than :data:`HANDLER`."""
 
 
@@ -94,7 +97,8 @@ def target(kind: str, options: tuple[str, ...]) -> Iterator[str]:
         with ServeProcess(*options) as served:
             yield served.url
     elif kind == "vllm":
-        with VllmServer(tool_parser=options[0], names=(CHAT_HANDLER, CHAT_HANDLER.removesuffix("-FC"))) as server:
+        with VllmServer(tool_parser=options[0], names=(CHAT_HANDLER, CHAT_HANDLER.removesuffix("-FC")),
+                        max_tokens=PROSE_TOKENS) as server:
             yield f"{server.url}/v1"
     elif kind == "serve-vllm":
         with VllmServer() as server, ServeProcess("--server", server.url, "--upstream-kind", "vllm", *options) as served:

@@ -72,14 +72,17 @@ def converted_model() -> Path:
 class VllmServer:
     """vLLM's OpenAI server on the embedded model, on a free loopback port, with ``backend``
     deciding structured outputs; ``tool_parser`` (``hermes``...) turns on vLLM's own tool
-    calling, and ``names`` are more model names it answers to. Use as a context manager so
-    nothing is left running."""
+    calling, ``names`` are more model names it answers to, and ``max_tokens`` bounds a reply
+    whose request sets no limit (vLLM's own default is the rest of the context). Use as a
+    context manager so nothing is left running."""
 
     def __init__(self, *, backend: Backend = "xgrammar", port: int | None = None, max_model_len: int = 4096,
-                 startup_timeout: float = 900.0, tool_parser: str | None = None, names: tuple[str, ...] = ()) -> None:
+                 startup_timeout: float = 900.0, tool_parser: str | None = None, names: tuple[str, ...] = (),
+                 max_tokens: int | None = None) -> None:
         self.backend = backend
         self.tool_parser = tool_parser
         self.names = names
+        self.max_tokens = max_tokens
         self.port = port or free_port()
         self.max_model_len = max_model_len
         self.startup_timeout = startup_timeout
@@ -98,6 +101,8 @@ class VllmServer:
                    "--structured-outputs-config", json.dumps({"backend": self.backend})]
         if self.tool_parser:
             command += ["--enable-auto-tool-choice", "--tool-call-parser", self.tool_parser]
+        if self.max_tokens:
+            command += ["--override-generation-config", json.dumps({"max_new_tokens": self.max_tokens})]
         env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1",
                "DO_NOT_TRACK": "1"}
         with open(self.log_path, "wb") as log:
