@@ -6,16 +6,17 @@ ranking (the top 3 tools and the final tool in the prompt; once a call succeeded
 matching what the query still asks for), the model's own relevance (query likelihood) when no
 tool shares a word with the query, act first (step 1 must call a tool when the query names what
 one does), ending well (bounded strings and arrays, a repeated call ends the plan, a tool that
-succeeded is not offered again, a failed call is retried by sampling), and copying (a logit
-bias towards the words of the query and the tool results, and llama.cpp's DRY penalty against
-a reply that repeats itself), citing (an answer that leaves out values the tools returned is
+succeeded is not offered again, a failed call is retried by sampling), and copying (llama.cpp's
+DRY penalty against a reply that repeats itself, and the copy bias as the defaults set it: off,
+since copied values below do its work), citing (an answer that leaves out values the tools returned is
 followed by them), the clause still to do (after a result, the query's next clause is named,
 and the tool used is offered again when that clause names no other), the indented layout
 (calls written as ``json.dumps(indent=2)`` writes them, so the in-process engine appends the
 whitespace unsampled), copied values (a call's free strings are stretches of the query's
 and the results' words, its free numbers their numbers), and meaning (when the query names no
 tool in words, a multilingual sentence encoder decides: act with the tools it is close to, or
-answer at once when it is confidently unrelated to all): the planner's defaults,
+answer at once when it is confidently unrelated to all), and asked only (on an English query,
+only the optional arguments it asks for, as ``gbnf serve`` offers them): the planner's defaults,
 :class:`~gbnf.plan.PlanOptions`.
 A worked example in the system prompt was measured too, and
 dropped: the embedded model copied the example's answers. ``native`` is llama-server's own tool
