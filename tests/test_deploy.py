@@ -15,7 +15,7 @@ import pytest
 import yaml
 from check_jsonschema.builtin_schemas import get_builtin_schema
 
-from gbnf.cli._main import _parser
+from gbnf.cli import command_line
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
 COMPOSE = sorted(SERVER.glob("compose*.yaml"))
@@ -86,7 +86,7 @@ def test_every_gbnf_command_in_them_is_one_gbnf_takes():
     commands = gbnf_commands()
     assert len(commands) >= 6
     for where, command in commands:
-        args = _parser().parse_args(command[1:])  # exits (SystemExit) on an unknown flag
+        args = command_line().parse_args(command[1:])  # exits (SystemExit) on an unknown flag
         assert callable(args.run), where
     serves = [command for _, command in commands if command[1] == "serve"]
     assert any("vllm" in command for command in serves) and any(c.count("--server") >= 2 for c in serves)

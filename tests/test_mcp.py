@@ -113,7 +113,7 @@ def _plan(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.model
 def test_gbnf_plan_answers_from_an_mcp_servers_tool():
-    done = _plan("--mcp", NOTES, "Find my note about the dentist", "-v")
+    done = _plan("--mcp", NOTES, "Search my notes for the dentist", "-v")
     assert done.returncode == 0, done.stderr
     assert '"name":"search_notes"' in done.stderr and "Dr Rossi" in done.stdout
 
@@ -121,7 +121,7 @@ def test_gbnf_plan_answers_from_an_mcp_servers_tool():
 @pytest.mark.model
 def test_gbnf_plan_with_a_server_killed_mid_plan_ends_in_one_line_and_exit_1():
     start = time.monotonic()
-    done = _plan("--mcp", f"{NOTES} --fault crash", "--mcp-timeout", "10", "Find my note about the dentist")
+    done = _plan("--mcp", f"{NOTES} --fault crash", "--mcp-timeout", "10", "Search my notes for the dentist")
     assert time.monotonic() - start < 120
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "gbnf: MCP server notes_server failed to call search_notes" in done.stderr
@@ -139,11 +139,11 @@ def test_gbnf_serve_plans_a_request_without_tools_with_the_mcp_servers_tools():
     process = ServeProcess("--mcp", NOTES, "--run-tools", "-v").start()
     try:
         client = openai.OpenAI(base_url=process.url, api_key="unused", max_retries=0, timeout=120)
-        ask = [{"role": "user", "content": "Find my note about the dentist"}]
+        ask = [{"role": "user", "content": "Search my notes for the dentist"}]
         answer = client.chat.completions.create(model="m", messages=ask)
         assert "Dr Rossi" in answer.choices[0].message.content and not answer.choices[0].message.tool_calls
         assert answer.usage.completion_tokens > 0
-        response = client.responses.create(model="m", input="Find my note about the dentist")
+        response = client.responses.create(model="m", input="Search my notes for the dentist")
         assert "Dr Rossi" in response.output_text
         own = {"type": "function", "function": {"name": "get_weather", "parameters": {
             "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}

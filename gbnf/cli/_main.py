@@ -43,7 +43,7 @@ def run() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line in this process; errors print one line and exit 2, never a traceback."""
-    parser = _parser()
+    parser = command_line()
     args = parser.parse_args(argv)
     try:
         return args.run(args)
@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-def _parser() -> argparse.ArgumentParser:
+def command_line() -> argparse.ArgumentParser:
+    """The parser of the ``gbnf`` command line (every command and its options)."""
     parser = argparse.ArgumentParser(prog="gbnf", description=__doc__)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
