@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -228,17 +228,10 @@ def _door_options(command: argparse.ArgumentParser) -> None:
     door.add_argument("--api-key-file", type=Path, metavar="FILE", help="keys, one per line")
     door.add_argument("--no-api-key", action="store_true",
                       help="serve a --host other than loopback without a key (refused otherwise)")
-    defaults = Limits()
-    for name, kind, default, what in [
-            ("body-bytes", int, defaults.body_bytes, "bytes of a request body"),
-            ("messages", int, defaults.messages, "messages in a request"),
-            ("tools", int, defaults.tools, "tools in a request"),
-            ("schema-bytes", int, defaults.schema_bytes, "bytes of one tool's parameters schema, as JSON"),
-            ("schema-depth", int, defaults.schema_depth, "nesting depth of one tool's parameters schema"),
-            ("max-tokens", int, defaults.max_tokens, "max_tokens a request may ask for"),
-            ("compile-seconds", float, defaults.compile_seconds, "seconds to check and compile a request's tools"),
-            ("per-client", int, defaults.per_client, "requests one client (its key, or address) has in flight")]:
-        door.add_argument(f"--limit-{name}", type=kind, default=default, metavar="N", help=f"{what} ({default:,})")
+    for limit in fields(Limits):
+        default = limit.default
+        door.add_argument(f"--limit-{limit.name.replace('_', '-')}", type=type(default), default=default,
+                          metavar="N", help=f"{limit.metadata['help']} ({default:,})")
     door.add_argument("--drain-seconds", type=int, default=30, metavar="S",
                       help="on SIGTERM, stop accepting and give requests in flight S seconds to finish (30)")
 
@@ -418,9 +411,7 @@ def _serve(args: argparse.Namespace) -> int:
     from gbnf.endpoint._guard import read_keys
     from gbnf.shape import Shaping
 
-    limits = Limits(*(getattr(args, f"limit_{name}") or None for name in
-                      ("body_bytes", "messages", "tools", "schema_bytes", "schema_depth", "max_tokens",
-                       "compile_seconds", "per_client")))
+    limits = Limits(**{limit.name: getattr(args, f"limit_{limit.name}") or None for limit in fields(Limits)})
     if min(args.max_retries, args.queue, args.string_chars, args.array_items, args.number_digits,
            args.prose_tokens, *(limit or 0 for limit in vars(limits).values()), args.drain_seconds) < 0 \
             or not args.timeout > 0 \

@@ -5,7 +5,7 @@ its flag (413 for the body, 400 for the rest)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gbnf.errors import ApiError
@@ -18,14 +18,17 @@ class Limits:
     a reply may ask for; ``compile_seconds`` to check and compile its tools. Per client:
     ``per_client`` requests in flight. None: no limit."""
 
-    body_bytes: int | None = 32 * 2**20
-    messages: int | None = 1000
-    tools: int | None = 512
-    schema_bytes: int | None = 256 * 2**10
-    schema_depth: int | None = 64
-    max_tokens: int | None = 16384
-    compile_seconds: float | None = 30.0
-    per_client: int | None = 16
+    body_bytes: int | None = field(default=32 * 2**20, metadata={"help": "bytes of a request body"})
+    messages: int | None = field(default=1000, metadata={"help": "messages in a request"})
+    tools: int | None = field(default=512, metadata={"help": "tools in a request"})
+    schema_bytes: int | None = field(default=256 * 2**10,
+                                     metadata={"help": "bytes of one tool's parameters schema, as JSON"})
+    schema_depth: int | None = field(default=64, metadata={"help": "nesting depth of one tool's parameters schema"})
+    max_tokens: int | None = field(default=16384, metadata={"help": "max_tokens a request may ask for"})
+    compile_seconds: float | None = field(default=30.0,
+                                          metadata={"help": "seconds to check and compile a request's tools"})
+    per_client: int | None = field(default=16, metadata={
+        "help": "requests one client (its key, or address) has in flight"})
 
 
 def check_limits(body: dict[str, Any], limits: Limits) -> None:
