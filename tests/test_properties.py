@@ -161,6 +161,21 @@ def test_escaping_round_trips_any_text(engine, name, value):
     assert not accepted(engine, pool, json_text({"name": name + "x", "arguments": {}}))
 
 
+@given(st.lists(st.text(alphabet='ab_"\\é', min_size=1, max_size=5), min_size=2, max_size=8, unique=True))
+def test_a_pool_takes_each_tool_by_its_own_name_only(engine, names):
+    """Names that share prefixes are written once in the pool's grammar; each name still fixes
+    its own arguments, and no other text is a name."""
+    tools = [Tool(name, "d", {"type": "object", "properties": {f"k{i}": {"type": "integer"}}, "required": [f"k{i}"]})
+             for i, name in enumerate(names)]
+    pool = compile_pool(tools).text
+    for i, name in enumerate(names):
+        assert accepted(engine, pool, json_text({"name": name, "arguments": {f"k{i}": 1}}))
+        other = f"k{(i + 1) % len(names)}"
+        assert not accepted(engine, pool, json_text({"name": name, "arguments": {other: 1}}))
+        for wrong in {name[:-1], name + "a"} - set(names):
+            assert not accepted(engine, pool, json_text({"name": wrong, "arguments": {f"k{i}": 1}}))
+
+
 def listed() -> dict[str, set[str]]:
     """The suite tests the grammar does not decide as the suite says, by file (only shrinks)."""
     out: dict[str, set[str]] = {}

@@ -21,16 +21,23 @@ if TYPE_CHECKING:
         penalized,
         pick_constrained,
     )
-    from gbnf.backends._llamacpp import grammar_sampler, llguidance_tokenizer, load_llama, system_info
+    from gbnf.backends._llamacpp import (
+        grammar_sampler,
+        llguidance_tokenizer,
+        load_llama,
+        system_info,
+        token_allowed,
+    )
 
 _LAZY = {"gbnf.backends._http": ("AsyncServerBackend", "ServerBackend"),
          "gbnf.backends._inprocess": ("PLAIN_STOP", "GrammarEngine", "GrammarMode", "LlamaCppBackend", "penalized",
                                       "pick_constrained"),
-         "gbnf.backends._llamacpp": ("grammar_sampler", "llguidance_tokenizer", "load_llama", "system_info")}
+         "gbnf.backends._llamacpp": ("grammar_sampler", "llguidance_tokenizer", "load_llama", "system_info",
+                                    "token_allowed")}
 __getattr__ = lazy_names(__name__, {name: module for module, names in _LAZY.items() for name in names})
 
 __all__ = ["ENV_REPACK", "PLAIN_STOP", "AsyncBackend", "AsyncServerBackend", "Backend", "Completion", "GrammarEngine",
            "GrammarMode", "LlamaCppBackend", "Message", "Sampling", "ServerBackend", "TextSink", "ToolSpec",
            "cpu_has_amx", "crash_line", "default_model", "embedded_model", "extra_buffers", "gemma_model",
            "grammar_sampler", "llguidance_tokenizer", "load_llama", "penalized", "pick_constrained",
-           "resolve_model", "signal_name", "system_info"]
+           "resolve_model", "signal_name", "system_info", "token_allowed"]

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from gbnf.compiler._dialects import DIALECTS, Dialect, translate
 from gbnf.compiler._emit import MAX_DEPTH, SCHEMA_MAX_DEPTH, Emitter
-from gbnf.compiler._literals import gbnf_literal, json_text, repeat
+from gbnf.compiler._literals import json_text, literal_choice, repeat
 from gbnf.compiler._order import in_grammar_order
 from gbnf.compiler._primitives import Layout
 from gbnf.compiler._rules import Grammar, RuleTable, references, renamed, rule_word
@@ -28,7 +28,7 @@ from gbnf.errors import SchemaError
 __all__ = ["DIALECTS", "MAX_DEPTH", "SCHEMA_MAX_DEPTH", "Alt", "AnyChar", "Cls", "Dialect", "Grammar", "Layout",
            "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "check_schema",
            "compile_pool", "compile_schema", "compile_schema_grammar", "in_grammar_order", "json_text",
-           "parse_gbnf", "references", "skeleton", "translate"]
+           "literal_choice", "parse_gbnf", "references", "skeleton", "translate"]
 
 
 class NamedSchema(Protocol):
@@ -92,13 +92,13 @@ def compile_pool(
 
     def call(level: int, names: Collection[str] = known) -> str:
         """One call of one of ``names``, nested ``level`` deep in the reply."""
-        calls = []
+        calls = {}
         for tool in (tool for tool in tools if tool.name in names):
             word = rule_word(tool.name, "tool")
             args = _arguments(table, tool, word, looser, max_depth, level + 1)
-            head = f'{gbnf_literal(json_text(tool.name))} {spacing.sep(level)} {spacing.key("arguments")}'
-            calls.append(table.add(f"call{word}", f"{head} {args}"))
-        return (f'"{{"{spacing.lead()}{spacing.open(level)} {spacing.key("name")} ({" | ".join(calls)})'
+            tail = f'{spacing.sep(level)} {spacing.key("arguments")} {args}'
+            calls[json_text(tool.name)] = table.add(f"call{word}", tail)
+        return (f'"{{"{spacing.lead()}{spacing.open(level)} {spacing.key("name")} ({literal_choice(calls)})'
                 f'{spacing.close(level)} "}}"')
 
     one = table.add("toolCall", call(0)) if parallel > 1 or text else call(0)

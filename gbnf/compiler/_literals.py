@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import unicodedata
 from typing import Any
@@ -111,3 +112,20 @@ def camel(text: str, fallback: str = "x") -> str:
     if not word or not word[0].isalpha():
         word = fallback + word[:1].upper() + word[1:]
     return word
+
+
+def literal_choice(texts: dict[str, str]) -> str:
+    """A GBNF choice of ``texts`` (each followed by its GBNF expression, maybe empty) with every
+    shared prefix written once. llama.cpp's engine keeps a stack for each alternative still
+    live and masks the vocabulary once per stack, so 120 tool names that all open with a quote
+    would cost 120 stacks until the name's first letter. No text may be a prefix of another
+    (JSON strings end with their quote); the language is the same as one alternative each."""
+    if len(texts) == 1:
+        (text, then), = texts.items()
+        return f"{gbnf_literal(text)} {then}".strip()
+    prefix = os.path.commonprefix(list(texts))
+    branches: dict[str, dict[str, str]] = {}
+    for text, then in texts.items():
+        branches.setdefault(text[len(prefix)], {})[text[len(prefix):]] = then
+    choice = " | ".join(literal_choice(branch) for branch in branches.values())
+    return f"{gbnf_literal(prefix)} ({choice})" if prefix else choice
