@@ -1,4 +1,4 @@
-"""BFCL's own harness (``bfcl-eval``) against ``gbnf serve`` and against llama-server.
+"""BFCL's own harness (``bfcl-eval``) against ``gbnf serve``, llama-server and vLLM.
 
 BFCL sends every entry through the official ``openai`` client (its Responses API handler for
 OpenAI's FC models) to ``$OPENAI_BASE_URL``, and scores the replies with its own AST checker:
@@ -19,16 +19,21 @@ same for every target; ``--per-category 0`` runs whole categories.
 from __future__ import annotations
 
 import argparse
+import http.server
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from gbnf.endpoint import ServeProcess
 from gbnf.llama_server import LlamaServer
@@ -64,9 +69,10 @@ TARGETS = {
         "serve", ("--model", "gemma3-270m", "--no-copy-values", "--all-optional", "--no-count-calls")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
     "vLLM alone (CPU build, hermes tool parser), SmolLM2-135M": ("vllm", ("hermes",)),
+    "vLLM alone (CPU build, hermes tool parser, tools marked strict), SmolLM2-135M": ("vllm-strict", ("hermes",)),
     "gbnf serve in front of vLLM (CPU build), SmolLM2-135M": ("serve-vllm", ()),
 }
-HANDLERS = {"vllm": CHAT_HANDLER, "serve-vllm": CHAT_HANDLER}
+HANDLERS = {"vllm": CHAT_HANDLER, "vllm-strict": CHAT_HANDLER, "serve-vllm": CHAT_HANDLER}
 PROSE_TOKENS = 256
 """A reply's token limit on vLLM alone, where BFCL's handler sets none: ``gbnf serve``'s bound
 on a reply that can only be text (``--prose-tokens``), so neither runs on to the context's end."""
@@ -91,21 +97,80 @@ def sample(bfcl: Path, per_category: int, categories: tuple[str, ...] = CATEGORI
 
 
 @contextmanager
-def target(kind: str, options: tuple[str, ...]) -> Iterator[str]:
-    """The base URL (``.../v1``) of a running target."""
+def target(kind: str, options: tuple[str, ...]) -> Iterator[tuple[str, list[str]]]:
+    """The base URL (``.../v1``) of a running target, and a list that gets ``gbnf serve``'s log
+    lines once it stops (empty for other targets)."""
+    log: list[str] = []
     if kind == "serve":
-        with ServeProcess(*options) as served:
-            yield served.url
-    elif kind == "vllm":
+        with ServeProcess("--verbose", *options) as served:
+            yield served.url, log
+        log += served.stderr.splitlines()
+    elif kind in ("vllm", "vllm-strict"):
         with VllmServer(tool_parser=options[0], names=(CHAT_HANDLER, CHAT_HANDLER.removesuffix("-FC")),
                         max_tokens=PROSE_TOKENS) as server:
-            yield f"{server.url}/v1"
+            if kind == "vllm":
+                yield f"{server.url}/v1", log
+            else:
+                with strict_relay(server.url) as relay:
+                    yield f"{relay}/v1", log
     elif kind == "serve-vllm":
-        with VllmServer() as server, ServeProcess("--server", server.url, "--upstream-kind", "vllm", *options) as served:
-            yield served.url
+        with VllmServer() as server, ServeProcess("--verbose", "--server", server.url, "--upstream-kind", "vllm",
+                                                  *options) as served:
+            yield served.url, log
+        log += served.stderr.splitlines()
     else:
         with LlamaServer(options[0]) as server:
-            yield f"{server.url}/v1"
+            yield f"{server.url}/v1", log
+
+
+@contextmanager
+def strict_relay(upstream: str) -> Iterator[str]:
+    """A loopback relay to ``upstream`` that marks every function tool of a request ``strict``
+    (BFCL's handlers mark none, and vLLM holds arguments to their schema only for strict tools);
+    its URL."""
+
+    class Relay(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self._send(httpx.get(upstream + self.path, timeout=600))
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            for tool in body.get("tools") or []:
+                if isinstance(tool.get("function"), dict):
+                    tool["function"]["strict"] = True
+            self._send(httpx.post(upstream + self.path, json=body, timeout=600))
+
+        def _send(self, response: httpx.Response) -> None:
+            self.send_response(response.status_code)
+            self.send_header("Content-Type", response.headers.get("content-type", "application/json"))
+            self.send_header("Content-Length", str(len(response.content)))
+            self.end_headers()
+            self.wfile.write(response.content)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Relay)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+_TIMING = re.compile(r"answered in ([0-9.]+) ms: the model ([0-9.]+) ms, gbnf ([0-9.]+) ms")
+
+
+def gbnf_milliseconds(log: list[str]) -> tuple[float, float] | None:
+    """The p50 and p99 of the milliseconds ``gbnf serve`` spent on a request apart from the
+    model's, from its log (None when it logged no request)."""
+    own = sorted(float(match[3]) for line in log if (match := _TIMING.search(line)))
+    if not own:
+        return None
+    p99 = statistics.quantiles(own, n=100)[98] if len(own) > 1 else own[0]
+    return round(statistics.median(own), 1), round(p99, 1)
 
 
 def run(bfcl: Path, name: str, url: str, ids: dict[str, list[str]], work: Path, handler: str = HANDLER
@@ -152,15 +217,18 @@ def _valid_calls(reply: list[Any]) -> bool:
 
 def table(rows: list[dict[str, Any]], ids: dict[str, list[str]]) -> str:
     """The rows as a Markdown table: each category's accuracy, non-live AST overall, the replies
-    that called (their calls all with JSON object arguments / replies with calls / replies), seconds."""
-    head = ["target", *ids, "non-live AST", "valid calls / calls / replies", "median s/entry", "p99 s/entry"]
+    that called (their calls all with JSON object arguments / replies with calls / replies), seconds, and
+    the milliseconds `gbnf serve` spent on a request apart from the model's."""
+    head = ["target", *ids, "non-live AST", "valid calls / calls / replies", "median s/entry", "p99 s/entry",
+            "gbnf ms/request p50 / p99"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         correct = sum(row[c][0] for c in NON_LIVE if c in row)
         total = sum(row[c][1] for c in NON_LIVE if c in row)
         cells = [f"{row[c][0]}/{row[c][1]}" for c in ids] + [f"{correct / total:.0%}" if total else "-",
                                                              "/".join(map(str, row.get("calls", ()))) or "-",
-                                                             str(row["median_seconds"]), str(row.get("p99_seconds", "-"))]
+                                                             str(row["median_seconds"]), str(row.get("p99_seconds", "-")),
+                                                             " / ".join(map(str, row.get("gbnf_ms_p50_p99", ()))) or "-"]
         lines.append("| " + " | ".join([row["target"], *cells]) + " |")
     return "\n".join(lines)
 
@@ -187,8 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         for name in args.target or list(TARGETS):
             kind, options = TARGETS[name]
-            with target(kind, options) as url:
+            with target(kind, options) as (url, log):
                 rows.append(run(args.bfcl, name, url, ids, work.resolve(), HANDLERS.get(kind, HANDLER)))
+            if (own := gbnf_milliseconds(log)) is not None:
+                rows[-1]["gbnf_ms_p50_p99"] = own
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     text = table(rows, ids)
     print(text)

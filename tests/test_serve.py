@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -87,6 +88,20 @@ def test_required_gives_a_valid_call(url):
     assert choice.finish_reason == "tool_calls" and choice.message.content is None
     assert len(check_calls(choice.message, set(SCHEMAS))) == 1
     assert reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
+
+
+def test_server_timing_parts_the_model_time_from_gbnf_time(url):
+    for create in (lambda c: c.chat.completions.with_raw_response.create(model="m", messages=ASK, tools=TOOLS,
+                                                                         tool_choice="required"),
+                   lambda c: c.responses.with_raw_response.create(model="m", input="What's the weather in Paris?",
+                                                                  tools=[{"type": "function", **WEATHER["function"]}],
+                                                                  tool_choice="required")):
+        start = time.perf_counter()
+        raw = create(client(url))
+        wall = (time.perf_counter() - start) * 1000
+        parts = dict(part.strip().split(";dur=") for part in raw.headers["server-timing"].split(","))
+        model, own = float(parts["model"]), float(parts["gbnf"])
+        assert 0 < model and 0 <= own and model + own <= wall, (parts, wall)
 
 
 def test_a_named_tool_is_the_one_called(url):

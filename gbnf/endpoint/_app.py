@@ -82,6 +82,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
             raise compile_too_slow(limits.compile_seconds or 0) from None
 
     async def chat(request: Request) -> Response:
+        start = time.perf_counter()
         body = await _json_body(request, limits.body_bytes)
         parsed = await parsed_body(body)
         ident, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
@@ -91,9 +92,10 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         if parsed.stream:
             return await _stream(parsed, model, max_retries, rendering)
         answer = await reply(parsed, model.complete, max_retries)
-        return JSONResponse(_completion(parsed, answer, ident, created))
+        return _timed(JSONResponse(_completion(parsed, answer, ident, created)), request, start, answer)
 
     async def responses(request: Request) -> Response:
+        start = time.perf_counter()
         body = await _json_body(request, limits.body_bytes)
         chat_request, origins = chat_body(body)
         try:
@@ -106,7 +108,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
             return await _planned(parsed, rendering, rendering.response)
         if parsed.stream:
             return await _stream(parsed, model, max_retries, rendering)
-        return JSONResponse(rendering.response(await reply(parsed, model.complete, max_retries)))
+        answer = await reply(parsed, model.complete, max_retries)
+        return _timed(JSONResponse(rendering.response(answer)), request, start, answer)
 
     async def _planned(parsed: ChatRequest, rendering: Rendering,
                        whole: Callable[[Reply], dict[str, Any]]) -> Response:
@@ -133,6 +136,16 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
     guard = Middleware(Guard, keys=keys, per_client=limits.per_client)
     return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,  # type: ignore[arg-type]
                      middleware=[guard])
+
+
+def _timed(response: Response, request: Request, start: float, answer: Reply) -> Response:
+    """``response`` with a ``Server-Timing`` header (the model's milliseconds and gbnf's own:
+    reading, shaping, compiling, checking and writing), also logged at INFO."""
+    total = (time.perf_counter() - start) * 1000
+    model, own = answer.model_seconds * 1000, total - answer.model_seconds * 1000
+    response.headers["Server-Timing"] = f"model;dur={model:.1f}, gbnf;dur={own:.1f}"
+    log.info("%s answered in %.1f ms: the model %.1f ms, gbnf %.1f ms", request.url.path, total, model, own)
+    return response
 
 
 async def _json_body(request: Request, limit: int | None) -> Any:

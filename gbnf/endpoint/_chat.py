@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -44,6 +45,8 @@ class Reply:
     finish_reason: FinishReason
     prompt_tokens: int
     completion_tokens: int
+    model_seconds: float = 0.0
+    """The time spent waiting for the model, over every attempt."""
 
     def tool_calls(self) -> list[dict[str, Any]]:
         """The calls in OpenAI's shape, each with a fresh id and its arguments as a JSON string."""
@@ -56,6 +59,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
     text reply as it is decoded: only one that needs no validation (no call, no schema)."""
     messages = list(request.messages)
     prompt_tokens = completion_tokens = 0
+    model_seconds = 0.0
     error: InvalidCall | None = None
     fallback: tuple[ToolCall, ...] | None = None
     grammar = request.grammar
@@ -66,7 +70,9 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                                temperature=max(sampling.temperature, RETRY_TEMPERATURE))
         sink = TextOnly(on_text, calls=bool(request.offered)) if on_text and not request.required \
             and request.schema is None else None
+        start = time.perf_counter()
         completion = await complete(messages, grammar, sampling, sink)
+        model_seconds += time.perf_counter() - start
         prompt_tokens += completion.prompt_tokens
         completion_tokens += completion.completion_tokens
         try:
@@ -80,10 +86,10 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                 grammar = request.short_grammar or grammar
             continue
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
-        return Reply(content, calls, finish, prompt_tokens, completion_tokens)
+        return Reply(content, calls, finish, prompt_tokens, completion_tokens, model_seconds)
     if fallback is not None:
         log.warning("returned a call valid for its schema after %d attempts; last error: %s", max_retries + 1, error)
-        return Reply(None, fallback, "tool_calls", prompt_tokens, completion_tokens)
+        return Reply(None, fallback, "tool_calls", prompt_tokens, completion_tokens, model_seconds)
     raise ApiError(422, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
 
