@@ -10,6 +10,8 @@ import sys
 import pytest
 
 from bench.configs import CONFIGS, SECOND_CONFIGS
+from bench.grammar_cost import grammar_cost, mask_floor
+from bench.server_cost import server_cost
 from bench.tasks import KINDS, Task, args_match, load_tasks, succeeded, task_pool
 from gbnf.plan import PlanOptions
 from gbnf.read import ToolCall
@@ -46,6 +48,27 @@ def test_quick_bench_writes_its_report(tmp_path):
     assert all(r["note"] == "" for r in masks.values() if r["engine"] != "xgrammar")  # every token accepted
     assert (tmp_path / "t.md").read_text().startswith("Run `t`")
     assert (tmp_path / "t.png").stat().st_size > 1000
+
+
+def test_grammar_cost_times_each_path_apart_from_the_model(inprocess):
+    rows = grammar_cost(inprocess, (8,), 1)
+    assert [r["path"] for r in rows] == ["llama-server's sampler", "in-process llama.cpp (fast)",
+                                         "in-process llguidance, fast-forward"]
+    server, fast, guided = rows
+    assert server["tokens"] == fast["tokens"] > 0 and server["draws"] == fast["draws"]  # the same decode
+    share = {key: int(server[key].rstrip("%")) for key in ("draws one check", "draws masked")}
+    assert sum(share.values()) == pytest.approx(100, abs=1)  # each draw checked once or masked
+    assert int(guided["forced"].rstrip("%")) > 0 and guided["draws masked"] == "100%"
+    assert all(r["grammar ms per token"] > 0 and r["model ms per token"] > 0 for r in rows)
+    assert [r["grammar"] for r in mask_floor(inprocess, names=8, repeats=2)] == [
+        "one character", "any string character", "8 names, one alternative each", "8 names, shared prefixes once"]
+
+
+def test_server_cost_through_a_real_llama_server(llama_server):
+    case = {"pool": "p", "prompt": "Write a word:", "grammar": 'root ::= "{" [a-z]{1,8} "}"'}
+    [row] = server_cost(llama_server.url, [case], rounds=1)
+    assert row["pool"] == "p" and row["replies"] == 1 and 3 <= row["tokens per reply"] <= 10
+    assert row["free ms per token"] > 0 and row["grammar ms per token"] > 0
 
 
 def test_task_scoring():
