@@ -137,6 +137,7 @@ class LlamaCppBackend:
         self._eval_prompt(tokens)
         decode_start = time.perf_counter()
         out: list[int] = []
+        raw = b""  # the reply's bytes so far, each token's piece appended once
         truncated = True
         cut = None
         held = max((len(stop) for stop in sampling.stop), default=1) - 1  # a stop string may still begin here
@@ -153,10 +154,11 @@ class LlamaCppBackend:
                 forced, ended = self._forced(matcher, dry, room - 1)
                 new = [token, *forced]
             out.extend(new)
+            raw += self.llm.detokenize(new)
             if ended:
                 truncated = False
             if sampling.stop or on_text:
-                text = self.llm.detokenize(out).decode("utf-8", "ignore")  # a split character waits
+                text = raw.decode("utf-8", "ignore")  # a split character waits
                 cut = stop_at(text, sampling.stop)
                 if cut is not None:
                     truncated = False
@@ -167,7 +169,7 @@ class LlamaCppBackend:
             if ended or len(out) == sampling.max_tokens:  # nothing will read the logits
                 break
             self.llm.eval(new)
-        text = self.llm.detokenize(out).decode("utf-8", "replace")[:cut]
+        text = raw.decode("utf-8", "replace")[:cut]
         if on_text and len(text) > sent:
             on_text(text[sent:])
         end = time.perf_counter()
