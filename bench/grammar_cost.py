@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import functools
 import json
 import statistics
 import time
@@ -100,14 +101,21 @@ class Cost:
 
 def bfcl_pool(size: int) -> list[Tool]:
     """The first ``size`` BFCL tools with distinct names, in the order of :data:`BFCL_SETS`."""
+    tools = _bfcl_tools()
+    if size > len(tools):
+        raise ValueError(f"BFCL has only {len(tools)} tools with distinct names, not {size}")
+    return list(tools[:size])
+
+
+@functools.cache
+def _bfcl_tools() -> tuple[Tool, ...]:
+    """Every BFCL tool with a distinct name, in the order of :data:`BFCL_SETS` (read once)."""
     tools: dict[str, Tool] = {}
     for name in BFCL_SETS:
         for entry in bfcl_entries(name):
             for tool in import_each(entry["function"], "bfcl", entry["id"]).tools:
                 tools.setdefault(tool.name, tool)
-                if len(tools) == size:
-                    return list(tools.values())
-    raise ValueError(f"BFCL has only {len(tools)} tools with distinct names, not {size}")
+    return tuple(tools.values())
 
 
 def bfcl_requests(count: int) -> list[tuple[str, str]]:
@@ -120,14 +128,15 @@ def cases(backend: LlamaCppBackend, sizes: tuple[int, ...], requests: int) -> li
     """Every request of every pool, its prompt written with the model's chat template."""
     out = []
     asked = bfcl_requests(requests)
+    names = {name for _, name in asked}
+    requests_tools = [tool for tool in bfcl_pool(max(requests, 8)) if tool.name in names]
     for size in sizes:
         if size == 14:
             pool, label = load_manifests("manifests"), "manifests"
             shown, queries = pool, list(MANIFEST_REQUESTS[:requests])
         else:
             pool, label = bfcl_pool(size), f"BFCL {size}"
-            names = {name for _, name in asked}
-            shown, queries = [tool for tool in bfcl_pool(max(requests, 8)) if tool.name in names], [q for q, _ in asked]
+            shown, queries = requests_tools, [q for q, _ in asked]
         grammar = compile_pool(pool, layout="indented").text
         for query in queries:
             messages = [{"role": "system", "content": system_prompt(shown)}, {"role": "user", "content": query}]
