@@ -29,7 +29,7 @@ import openai
 from gbnf import load_manifests
 from gbnf.endpoint import ServeProcess
 from gbnf.plan import openai_tools
-from gbnf.shape import closeness, decide_reply
+from gbnf.shape import closeness, decide_reply, read_request
 from gbnf.tools import Tool
 
 HERE = Path(__file__).resolve().parent
@@ -52,7 +52,8 @@ def cases(name: str) -> list[dict[str, Any]]:
 
 def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool], meaning: bool) -> dict[str, Any]:
     """One request, scored."""
-    decided = decide_reply(tools, case["query"], closeness(tools, case["query"]) if meaning else None).kind
+    request = read_request(case["query"])
+    decided = decide_reply(tools, request, closeness(tools, request) if meaning else None).kind
     start = time.perf_counter()
     try:
         reply = client.chat.completions.create(model="bench", messages=[{"role": "user", "content": case["query"]}],

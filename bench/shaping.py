@@ -23,7 +23,7 @@ from bench.intent import cases, set_tools
 from gbnf.backends import LlamaCppBackend
 from gbnf.endpoint import parse_request
 from gbnf.plan import openai_tools
-from gbnf.shape import Shaping, closeness, decide_reply
+from gbnf.shape import Shaping, closeness, decide_reply, read_request
 from gbnf.tools import Tool, import_tools
 
 SIZES = (8, 100)
@@ -53,8 +53,10 @@ def _percentiles(seconds: list[float]) -> dict[str, float]:
 
 
 def _timed(run: Callable[[str], Any], texts: list[str]) -> list[float]:
+    """Each run's seconds, every text read afresh (:func:`gbnf.shape.read_request` keeps what it read)."""
     out = []
     for text in texts:
+        read_request.cache_clear()
         start = time.perf_counter()
         run(text)
         out.append(time.perf_counter() - start)
@@ -67,12 +69,12 @@ def shaping_rows(count: int) -> list[dict[str, Any]]:
     rows = []
     for size in SIZES:
         tools = bfcl_pool(size)
-        closeness(tools, "warm up")  # the encoder loaded and the cards encoded once, as a server does
+        closeness(tools, read_request("warm up"))  # the encoder loaded and the cards encoded once, as a server does
         body = {"tools": openai_tools(tools)}
         parts = {
-            "meaning": lambda q: closeness(tools, q),
-            "decision by words": lambda q: decide_reply(tools, q),
-            "decision by words and meaning": lambda q: decide_reply(tools, q, closeness(tools, q)),
+            "meaning": lambda q: closeness(tools, read_request(q)),
+            "decision by words": lambda q: decide_reply(tools, read_request(q)),
+            "decision by words and meaning": lambda q: decide_reply(tools, read_request(q), closeness(tools, read_request(q))),
             "parse_request, meaning off": lambda q: parse_request(
                 {**body, "messages": [{"role": "user", "content": q}]}, Shaping(meaning=False)),
             "parse_request": lambda q: parse_request({**body, "messages": [{"role": "user", "content": q}]}),
@@ -88,15 +90,15 @@ def first_token_rows(count: int) -> list[dict[str, Any]]:
     backend = LlamaCppBackend()
     tools = set_tools("dev")
     body = {"tools": openai_tools(tools)}
-    closeness(tools, "warm up")
+    closeness(tools, read_request("warm up"))
     first, relevance = [], []
     for text in [c["query"] for c in cases("dev")][:count]:
         parsed = parse_request({**body, "messages": [{"role": "user", "content": text}]})
         start = time.perf_counter()
         backend.complete(parsed.messages, parsed.grammar, replace(parsed.sampling, max_tokens=1))
         first.append(time.perf_counter() - start)
-        relevance += _timed(lambda q: closeness(tools, q), [text])
-    return [{"part": "first token (prompt read, one token)", "requests": len(first), **_percentiles(first)},
+        relevance += _timed(lambda q: closeness(tools, read_request(q)), [text])
+    return [{"part": "first token (prompt read_request, one token)", "requests": len(first), **_percentiles(first)},
             {"part": "meaning", "requests": len(relevance), **_percentiles(relevance)}]
 
 

@@ -37,7 +37,7 @@ from gbnf.errors import (
 )
 from gbnf.plan import Event, Planner, PlanOptions, PlanResult, TraceWriter, salvage
 from gbnf.read import SoftParse, ToolCall, soft_parse, validate_call, validate_calls, validate_json
-from gbnf.shape import Policy, Shaping, filter_pool, load_policy, rank_tools, select_tools
+from gbnf.shape import Policy, Request, Shaping, filter_pool, load_policy, rank_tools, read_request, select_tools
 from gbnf.tools import McpTools, Tool, load_manifest, load_manifests
 
 if TYPE_CHECKING:
@@ -51,11 +51,11 @@ __getattr__ = lazy_names(__name__, {
     "FunctionTool": "gbnf.tools._functions", "function_tool": "gbnf.tools._functions"})
 
 __all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Cancelled",
-           "Completion", "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError", "GbnfSyntaxError",
-           "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend", "LlamaServer", "ManifestError", "McpError",
-           "McpTools", "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy", "Sampling", "SchemaError",
-           "ServerBackend", "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "Shaping", "SoftParse",
-           "Tool", "ToolCall", "ToolError", "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable",
-           "compile_pool", "compile_schema", "compile_schema_grammar", "filter_pool", "function_tool", "load_manifest",
-           "load_manifests", "load_policy", "rank_tools", "salvage", "select_tools", "soft_parse", "validate_call",
-           "validate_calls", "validate_json"]
+           "Completion", "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError",
+           "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend", "LlamaServer",
+           "ManifestError", "McpError", "McpTools", "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy",
+           "Request", "Sampling", "SchemaError", "ServerBackend", "ServerError", "ServerLoading", "ServerRefused",
+           "ServerTimeout", "Shaping", "SoftParse", "Tool", "ToolCall", "ToolError", "TraceWriter", "Unrepresentable",
+           "Unsatisfiable", "Untranslatable", "compile_pool", "compile_schema", "compile_schema_grammar",
+           "filter_pool", "function_tool", "load_manifest", "load_manifests", "load_policy", "rank_tools",
+           "read_request", "salvage", "select_tools", "soft_parse", "validate_call", "validate_calls", "validate_json"]

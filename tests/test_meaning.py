@@ -9,7 +9,7 @@ import pytest
 
 from gbnf.endpoint import parse_request
 from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
-from gbnf.shape import CALL_LEAD, TEXT_LEAD, Shaping, closeness, decide_reply, is_english, select_tools
+from gbnf.shape import CALL_LEAD, TEXT_LEAD, Shaping, closeness, decide_reply, is_english, read_request, select_tools
 from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 
@@ -27,23 +27,23 @@ TOOLS = [THERMOSTAT, SMS, WEATHER]
 @pytest.mark.parametrize("query", ["Do I need an umbrella in London today?", "Is it going to rain in Oslo tomorrow?",
                                    "Wie ist das Wetter in Berlin?", "¿Qué tiempo hace en Madrid?", "巴黎的天气怎么样？"])
 def test_a_paraphrase_or_another_language_asks_for_the_tool_by_meaning(query):
-    assert decide_reply(TOOLS, query).kind != "call"  # no word in common with the tool's text
-    decision = decide_reply(TOOLS, query, closeness(TOOLS, query))
+    assert decide_reply(TOOLS, read_request(query)).kind != "call"  # no word in common with the tool's text
+    decision = decide_reply(TOOLS, read_request(query), closeness(TOOLS, read_request(query)))
     assert decision.kind == "call" and decision.tools[0] is WEATHER
 
 
 @pytest.mark.parametrize("query", ["Hello, how are you?", "Tell me a joke about penguins", "Erzähl mir eine Geschichte"])
 def test_a_request_close_to_general_ones_gets_no_tool(query):
-    close = closeness(TOOLS, query)
-    assert close.lead < TEXT_LEAD and decide_reply(TOOLS, query, close).kind == "text"
+    close = closeness(TOOLS, read_request(query))
+    assert close.lead < TEXT_LEAD and decide_reply(TOOLS, read_request(query), close).kind == "text"
 
 
 @pytest.mark.parametrize("query", ["How many euros is 20 dollars?", "Track my parcel 1Z999",
                                    "Book a table for two at an Italian restaurant"])
 def test_a_request_for_what_no_offered_tool_does_gets_none_though_close_in_topic(query):
-    close = closeness(TOOLS, query)
-    assert decide_reply(TOOLS, query, replace(close, elsewhere=-1.0)).kind == "call"  # close to a tool's topic
-    assert close.elsewhere > close.best and decide_reply(TOOLS, query, close).kind == "text"
+    close = closeness(TOOLS, read_request(query))
+    assert decide_reply(TOOLS, read_request(query), replace(close, elsewhere=-1.0)).kind == "call"  # close to a tool's topic
+    assert close.elsewhere > close.best and decide_reply(TOOLS, read_request(query), close).kind == "text"
 
 
 LOAN = Tool("loan_payment", "Calculate the monthly payment of a loan.", {
@@ -56,27 +56,27 @@ LOAN = Tool("loan_payment", "Calculate the monthly payment of a loan.", {
                                              ("Monthly payment on a 200000 loan at 4% for 30 years", "call"),
                                              ("Mensualité pour un prêt de 200000 à 4% sur 30 ans", "call")])
 def test_a_request_close_to_a_tool_without_the_numbers_it_needs_leaves_the_call_to_the_model(query, kind):
-    close = closeness([LOAN], query)
-    assert close.lead >= CALL_LEAD and decide_reply([LOAN], query, close).kind == kind
+    close = closeness([LOAN], read_request(query))
+    assert close.lead >= CALL_LEAD and decide_reply([LOAN], read_request(query), close).kind == kind
 
 
 def test_words_still_ask_for_a_tool_the_meaning_is_unsure_of():
     query = "Send an SMS to 555-0100"
-    assert decide_reply(TOOLS, query, closeness(TOOLS, query)).tools[0] is SMS
+    assert decide_reply(TOOLS, read_request(query), closeness(TOOLS, read_request(query))).tools[0] is SMS
 
 
 def test_closeness_is_one_score_per_tool_in_the_tools_order():
-    first = closeness(TOOLS, "Make it warmer in here")
+    first = closeness(TOOLS, read_request("Make it warmer in here"))
     assert len(first.tools) == 3 and first.best == first.tools[0]  # the thermostat
-    assert closeness(list(reversed(TOOLS)), "Make it warmer in here").tools == tuple(reversed(first.tools))
-    assert closeness([], "Make it warmer in here").tools == ()
+    assert closeness(list(reversed(TOOLS)), read_request("Make it warmer in here")).tools == tuple(reversed(first.tools))
+    assert closeness([], read_request("Make it warmer in here")).tools == ()
 
 
 def test_the_planner_acts_on_a_request_by_meaning_and_answers_an_unrelated_one_at_once():
     pool = [*TOOLS, FINAL_ANSWER]
-    acted = select_tools(pool, "Wie wird das Wetter morgen in Hamburg?", 3, "final_answer", meaning=closeness)
+    acted = select_tools(pool, read_request("Wie wird das Wetter morgen in Hamburg?"), 3, "final_answer", meaning=closeness)
     assert acted.first[0] is WEATHER and FINAL_ANSWER not in acted.first
-    answered = select_tools(pool, "Tell me a joke about penguins", 3, "final_answer", meaning=closeness)
+    answered = select_tools(pool, read_request("Tell me a joke about penguins"), 3, "final_answer", meaning=closeness)
     assert answered.first == [FINAL_ANSWER]
 
 

@@ -14,6 +14,7 @@ from gbnf.shape import (
     first_clause,
     follow_up,
     rank_tools,
+    read_request,
     select_tools,
     tool_document,
     unasked,
@@ -40,26 +41,26 @@ def test_a_tool_document_reads_names_descriptions_and_parameters(tools):
     ("Create the folder /tmp/reports", "create_folder"),
 ])
 def test_bm25_puts_the_obvious_tool_first(tools, query, best):
-    assert names(rank_tools(tools, query))[0] == best
+    assert names(rank_tools(tools, read_request(query)))[0] == best
 
 
 def test_stop_words_match_nothing(tools):
-    assert all(r.score == 0 for r in rank_tools(tools, "How do you do? What is it?"))
+    assert all(r.score == 0 for r in rank_tools(tools, read_request("How do you do? What is it?")))
 
 
 def test_ties_keep_pool_order_and_the_model_breaks_them(tools):
-    ranked = rank_tools(tools, "zzz")
+    ranked = rank_tools(tools, read_request("zzz"))
     assert names(ranked) == [t.name for t in tools]
     model = [float(i) for i in range(len(tools))]
-    assert names(rank_tools(tools, "zzz", model)) == [t.name for t in reversed(tools)]
-    weather = rank_tools(tools, "weather", model)
+    assert names(rank_tools(tools, read_request("zzz"), model)) == [t.name for t in reversed(tools)]
+    weather = rank_tools(tools, read_request("weather"), model)
     assert names(weather)[0] == "get_weather" and weather[0].model == float(tools.index(weather[0].tool))
 
 
 def test_select_with_evidence_acts_first(tools):
-    chosen = select_tools(tools, "What's the weather in Paris?", 3, "final_answer")
+    chosen = select_tools(tools, read_request("What's the weather in Paris?"), 3, "final_answer")
     assert chosen.evidence and [t.name for t in chosen.first] == ["get_weather"]
-    lenient = select_tools(tools, "What's the weather in Paris?", 3, "final_answer", act_first=False)
+    lenient = select_tools(tools, read_request("What's the weather in Paris?"), 3, "final_answer", act_first=False)
     assert [t.name for t in lenient.first] == ["get_weather", "final_answer"]
 
 
@@ -68,7 +69,7 @@ def test_select_keeps_tools_within_half_of_the_best_score():
     b = Tool("find_contact", "Find a contact's email address.")
     c = Tool("play_music", "Play songs.")
     final = Tool("final_answer", "Answer.")
-    chosen = select_tools([a, b, c, final], "find Maria's email address, send her a message", 3, "final_answer")
+    chosen = select_tools([a, b, c, final], read_request("find Maria's email address, send her a message"), 3, "final_answer")
     assert {t.name for t in chosen.first} == {"send_email", "find_contact"}
 
 
@@ -83,38 +84,38 @@ def test_several_clauses_act_on_the_first(query, first):
             Tool("add_to_shopping_list", "Add items to the shopping list."),
             Tool("schedule_reminder", "Remind the user of something later."),
             Tool("set_lights", "Turn the lights of a room on or off."), Tool("final_answer", "Answer.")]
-    assert [t.name for t in select_tools(pool, query, 3, "final_answer").first] == first
+    assert [t.name for t in select_tools(pool, read_request(query), 3, "final_answer").first] == first
 
 
 def test_parameter_words_alone_do_not_force_an_action():
     weather = Tool("get_weather", "Weather forecast for a city.",
                    {"type": "object", "properties": {"days": {"type": "integer", "description": "Days ahead."}}})
     final = Tool("final_answer", "Answer.")
-    chosen = select_tools([weather, final], "How many days are there in a week?", 3, "final_answer")
+    chosen = select_tools([weather, final], read_request("How many days are there in a week?"), 3, "final_answer")
     assert chosen.evidence and [t.name for t in chosen.first] == ["get_weather", "final_answer"]
 
 
 def test_first_clause_splits_at_and_or_then():
-    assert first_clause("Read /etc/hostname and send it to Anna") == "Read /etc/hostname"
-    assert first_clause("Check the time in New York, then remind me at 5pm") == "Check the time in New York"
-    assert first_clause("What's the weather in Paris?") is None
-    assert first_clause("Android phones") is None  # a word, not the conjunction
+    assert first_clause(read_request("Read /etc/hostname and send it to Anna")) == "Read /etc/hostname"
+    assert first_clause(read_request("Check the time in New York, then remind me at 5pm")) == "Check the time in New York"
+    assert first_clause(read_request("What's the weather in Paris?")) is None
+    assert first_clause(read_request("Android phones")) is None  # a word, not the conjunction
 
 
 def test_select_without_evidence_lets_the_model_decide(tools):
-    chosen = select_tools(tools, "Who wrote Romeo and Juliet?", 2, "final_answer")
+    chosen = select_tools(tools, read_request("Who wrote Romeo and Juliet?"), 2, "final_answer")
     assert not chosen.evidence
     assert [t.name for t in chosen.first][-1] == "final_answer" and len(chosen.first) == 3
-    assert select_tools([], "q", 3, "final_answer").first == []
+    assert select_tools([], read_request("q"), 3, "final_answer").first == []
 
 
 def test_a_clear_model_favourite_acts_without_evidence():
     tools = [Tool("get_news", "News."), Tool("play_music", "Play songs."), Tool("final_answer", "Answer.")]
     relevance = ModelRelevance(lambda pairs: [-10.0, -9.0, -9.0 + MARGIN + (0.1 if "tunes" in pairs[0][1] else -0.2)])
-    assert [t.name for t in select_tools(tools, "some tunes", 3, "final_answer", model=relevance).first] == ["play_music"]
-    unsure = select_tools(tools, "some songs?", 3, "final_answer", model=relevance)  # BM25 has evidence: no model
+    assert [t.name for t in select_tools(tools, read_request("some tunes"), 3, "final_answer", model=relevance).first] == ["play_music"]
+    unsure = select_tools(tools, read_request("some songs?"), 3, "final_answer", model=relevance)  # BM25 has evidence: no model
     assert [t.name for t in unsure.first] == ["play_music"] and [r.model for r in unsure.ranking] == [None, None]
-    close = select_tools(tools, "anything", 3, "final_answer", model=relevance)
+    close = select_tools(tools, read_request("anything"), 3, "final_answer", model=relevance)
     assert [t.name for t in close.first] == ["play_music", "get_news", "final_answer"]
 
 
@@ -125,19 +126,19 @@ def test_follow_up_offers_what_the_query_still_asks_for():
     final = Tool("final_answer", "Answer.")
     pool = [lookup, send, weather, final]
     query = "Look up Maria's phone number and send her a message"
-    assert follow_up(pool, query, [lookup], 3, "final_answer") == [send]  # the query names what is left to do
-    assert follow_up(pool, query, [lookup], 3, "final_answer", act=False) == [send, final]
-    assert follow_up([weather, final], "What's the weather in Paris?", [weather], 3, "final_answer") == [final]
+    assert follow_up(pool, read_request(query), [lookup], 3, "final_answer") == [send]  # the query names what is left to do
+    assert follow_up(pool, read_request(query), [lookup], 3, "final_answer", act=False) == [send, final]
+    assert follow_up([weather, final], read_request("What's the weather in Paris?"), [weather], 3, "final_answer") == [final]
     calculate, clock = Tool("calculate", "Evaluate an arithmetic expression."), Tool("get_now", "The current time.")
     query, done = "Calculate 37 times 41", [calculate]
-    assert follow_up([calculate, clock, final], query, done, 3, "final_answer") == [clock]  # "times" reads as time
+    assert follow_up([calculate, clock, final], read_request(query), done, 3, "final_answer") == [clock]  # "times" reads as time
     said = ["37 times 41"]  # what the call's arguments wrote is done
-    assert follow_up([calculate, clock, final], query, done, 3, "final_answer", said=said) == [final]
+    assert follow_up([calculate, clock, final], read_request(query), done, 3, "final_answer", said=said) == [final]
     search, note = Tool("search_web", "Search the internet and return the top results."), Tool("add_note", "Save a note.")
     query, said = "Convert 30 euros to GBP and save the result as a note", ["30 euros GBP 25.8"]
     convert = Tool("convert_currency", "Convert money to another currency.")
-    assert follow_up([search, note, final], query, [convert], 3, "final_answer", said=said) == [note]
-    assert follow_up([search, final], query, [convert, note], 3, "final_answer", said=said) == [final]  # "the result" is done
+    assert follow_up([search, note, final], read_request(query), [convert], 3, "final_answer", said=said) == [note]
+    assert follow_up([search, final], read_request(query), [convert, note], 3, "final_answer", said=said) == [final]  # "the result" is done
 
 
 def test_model_relevance_is_query_likelihood_against_a_neutral_card():
@@ -167,7 +168,7 @@ WEATHER = Tool("get_weather", "Weather for a city", {"type": "object", "properti
     ("How tall is the tower in inches?", "either", None),  # a parameter's words only
 ])
 def test_the_query_decides_whether_a_reply_must_call(query, kind, called):
-    decision = decide_reply([AREA, WEATHER], query)
+    decision = decide_reply([AREA, WEATHER], read_request(query))
     assert decision.kind == kind
     if called is not None:
         assert [t.name for t in decision.tools] == called
@@ -179,9 +180,9 @@ def test_a_call_asked_for_also_calls_the_tools_whose_own_names_the_query_says():
     mode = Tool("statistics_mode", "Determines the mode of a list of numbers", {"type": "object", "properties": {}})
     lookup = Tool("find_nursery", "Nurseries near a place", {"type": "object", "properties": {}})
     query = "Find the median and variance of the data set 3,4,5,2,8"
-    decision = decide_reply([median, variance, mode, lookup], query)
+    decision = decide_reply([median, variance, mode, lookup], read_request(query))
     assert decision.kind == "call" and [t.name for t in decision.tools] == ["statistics_median", "statistics_variance"]
-    assert decide_reply([variance, mode], "What is the variance?").kind == "call"  # half the query's words
+    assert decide_reply([variance, mode], read_request("What is the variance?")).kind == "call"  # half the query's words
 
 
 def test_optional_arguments_the_query_says_nothing_about():
@@ -189,17 +190,17 @@ def test_optional_arguments_the_query_says_nothing_about():
         "location": {"type": "string"}, "cuisine": {"type": "string"},
         "count": {"type": "integer", "description": "how many results"},
         "diet": {"type": "array", "items": {"enum": ["vegan", "halal"]}}}, "required": ["location"]})
-    assert unasked(restaurants, "Thai restaurants in Manhattan") == ("cuisine", "count", "diet")
-    assert unasked(restaurants, "Five vegan places for Thai cuisine, show me 5 results") == ()
+    assert unasked(restaurants, read_request("Thai restaurants in Manhattan")) == ("cuisine", "count", "diet")
+    assert unasked(restaurants, read_request("Five vegan places for Thai cuisine, show me 5 results")) == ()
 
 
 def test_an_optional_argument_whose_listed_value_the_query_names_is_asked_for():
     search = Tool("search_papers", "Search papers", {"type": "object", "properties": {
         "topic": {"type": "string"}, "scope": {"type": "string", "enum": ["all", "recent"]},
         "kinds": {"type": "array", "items": {"enum": ["peer_reviewed", "preprint"]}}}, "required": ["topic"]})
-    assert unasked(search, "Search all the papers on graphs") == ("kinds",)  # "all" is a stop word to BM25
-    assert unasked(search, "Search papers on graphs, peer-reviewed only") == ("scope",)
-    assert unasked(search, "Search papers on graphs") == ("scope", "kinds")
+    assert unasked(search, read_request("Search all the papers on graphs")) == ("kinds",)  # "all" is a stop word to BM25
+    assert unasked(search, read_request("Search papers on graphs, peer-reviewed only")) == ("scope",)
+    assert unasked(search, read_request("Search papers on graphs")) == ("scope", "kinds")
 
 
 def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool_names_it_too():
@@ -207,8 +208,8 @@ def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool
                   {"type": "object", "properties": {"rate": {"type": "number"}, "weight": {"type": "number"},
                                                     "decay": {"type": "number", "description": "decay rate"}},
                    "required": ["rate"]})
-    assert unasked(neuron, "Neuronal activity for a rate of 200 and weight 0.5") == ("decay",)
-    assert unasked(neuron, "Neuronal activity for a rate of 200") == ("weight", "decay")
+    assert unasked(neuron, read_request("Neuronal activity for a rate of 200 and weight 0.5")) == ("decay",)
+    assert unasked(neuron, read_request("Neuronal activity for a rate of 200")) == ("weight", "decay")
 
 
 @pytest.mark.parametrize("query, calls", [
@@ -222,11 +223,11 @@ def test_the_calls_a_query_asks_for_from_its_numbers(query, calls):
                      {"type": "object", "properties": {"number": {"type": "integer"}}, "required": ["number"]})
     gcd = Tool("math_gcd", "The greatest common divisor of two numbers", {"type": "object", "properties": {
         "a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]})
-    assert asked_calls([factorial], query, 4) == calls
-    assert asked_calls([gcd], "The GCD of 40 and 50", 4) == 1 and asked_calls([gcd], "GCD of 3 and 4, 5 and 12", 4) == 2
-    assert asked_calls([factorial, gcd], "The factorial of 5 and the GCD of 4 and 6", 4) == 2
-    assert asked_calls([factorial, gcd], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 2
-    assert asked_calls([], "The factorial of 5. Also the GCD of 4 and 6.", 4) == 1
+    assert asked_calls([factorial], read_request(query), 4) == calls
+    assert asked_calls([gcd], read_request("The GCD of 40 and 50"), 4) == 1 and asked_calls([gcd], read_request("GCD of 3 and 4, 5 and 12"), 4) == 2
+    assert asked_calls([factorial, gcd], read_request("The factorial of 5 and the GCD of 4 and 6"), 4) == 2
+    assert asked_calls([factorial, gcd], read_request("The factorial of 5. Also the GCD of 4 and 6."), 4) == 2
+    assert asked_calls([], read_request("The factorial of 5. Also the GCD of 4 and 6."), 4) == 1
 
 
 def _tool(name: str, **props: object) -> Tool:
@@ -235,36 +236,36 @@ def _tool(name: str, **props: object) -> Tool:
 
 def test_a_written_list_longer_than_a_call_takes_is_one_call_each():
     value = _tool("present_value", payment={"type": "number"}, rate={"type": "number"}, years={"type": "integer"})
-    assert asked_calls([value], "The present value of $1000 a year at 5% for 10, 20 and 30 years", 4) == 3
-    assert asked_calls([value], "The present value of $1000 a year at 5% for 10 years", 4) == 1
+    assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10, 20 and 30 years"), 4) == 3
+    assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10 years"), 4) == 1
 
 
 def test_lists_of_numbers_are_the_values_of_a_tool_that_takes_arrays():
     numbers = {"type": "array", "items": {"type": "number"}}
     ttest = _tool("t_test", control=numbers, treated=numbers, alpha={"type": "number"})
-    assert asked_calls([ttest], "Control [10, 15, 12, 14] and treated [18, 16, 17, 20] at alpha 0.05", 4) == 1
+    assert asked_calls([ttest], read_request("Control [10, 15, 12, 14] and treated [18, 16, 17, 20] at alpha 0.05"), 4) == 1
     histogram = _tool("histogram", data=numbers, bins={"type": "integer"})
-    assert asked_calls([histogram], "A histogram of 1, 2, 3 for May, one of 4, 5, 6 for June, 5 bins", 4) == 2
+    assert asked_calls([histogram], read_request("A histogram of 1, 2, 3 for May, one of 4, 5, 6 for June, 5 bins"), 4) == 2
 
 
 def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     price = _tool("stock_price", company={"type": "string"}, days={"type": "integer"})
-    assert asked_calls([price], "Closing prices of Apple Inc., Google LLC. and Microsoft Corporation", 4) == 3
-    assert asked_calls([price], "Prices of 'Friends' or 'The Office'", 4) == 2
+    assert asked_calls([price], read_request("Closing prices of Apple Inc., Google LLC. and Microsoft Corporation"), 4) == 3
+    assert asked_calls([price], read_request("Prices of 'Friends' or 'The Office'"), 4) == 2
     match = _tool("match_result", team1={"type": "string"}, team2={"type": "string"})
-    assert asked_calls([match], "Who won between the Chicago Bulls and the Los Angeles Lakers?", 4) == 1
+    assert asked_calls([match], read_request("Who won between the Chicago Bulls and the Los Angeles Lakers?"), 4) == 1
     teams = _tool("roster", teams={"type": "array", "items": {"type": "string"}})
-    assert asked_calls([teams], "Rosters of Lakers, Bulls and Celtics", 4) == 1
+    assert asked_calls([teams], read_request("Rosters of Lakers, Bulls and Celtics"), 4) == 1
 
 
 def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():
     factorial = _tool("math_factorial", number={"type": "integer"})
     gcd = _tool("math_gcd", a={"type": "integer"}, b={"type": "integer"})
     lcm = _tool("math_lcm", a={"type": "integer"}, b={"type": "integer"})
-    assert asked_calls([gcd, lcm], "The GCD of 96 and 128, and the LCM of 15 and 25", 4) == 2
-    assert asked_calls([factorial, gcd], "The factorial of 5 and 7, and the GCD of 12 and 18", 4) == 3
-    assert asked_calls([factorial, gcd, lcm], "The GCD of 12 and 18", 4) == 1  # the others not asked
-    assert asked_calls([gcd, lcm], "The LCM of 3 and 4 and then the LCM of 5 and 6", 4) == 2
+    assert asked_calls([gcd, lcm], read_request("The GCD of 96 and 128, and the LCM of 15 and 25"), 4) == 2
+    assert asked_calls([factorial, gcd], read_request("The factorial of 5 and 7, and the GCD of 12 and 18"), 4) == 3
+    assert asked_calls([factorial, gcd, lcm], read_request("The GCD of 12 and 18"), 4) == 1  # the others not asked
+    assert asked_calls([gcd, lcm], read_request("The LCM of 3 and 4 and then the LCM of 5 and 6"), 4) == 2
 
 
 def test_the_tools_of_several_calls_come_in_the_order_the_query_asks_for_them():
@@ -273,37 +274,37 @@ def test_the_tools_of_several_calls_come_in_the_order_the_query_asks_for_them():
     largest = _tool("country_largest_city", country={"type": "string"})
     tools = [largest, population, capital]
     query = "What is the capital of Australia, what is the population of Canada, and the largest city in Brazil?"
-    assert asked_calls(tools, query, 4) == 3
-    assert asked_order(tools, query, 3) == ("country_capital", "country_population", "country_largest_city")
-    assert asked_order(tools, query, 2) == ("country_capital", "country_population")
-    assert asked_order([capital], query, 3) == ()  # one tool: its calls need no order
+    assert asked_calls(tools, read_request(query), 4) == 3
+    assert asked_order(tools, read_request(query), 3) == ("country_capital", "country_population", "country_largest_city")
+    assert asked_order(tools, read_request(query), 2) == ("country_capital", "country_population")
+    assert asked_order([capital], read_request(query), 3) == ()  # one tool: its calls need no order
 
 
 def test_a_query_that_counts_things_off_asks_for_each():
     circumference = _tool("circumference", radius={"type": "number"}, unit={"type": "string"})
     four = ("The total circumference of four circles: the first has a radius of 5cm, the second 10cm, "
             "the third 15cm and the fourth 20cm")
-    assert asked_calls([circumference], four, 6) == 4
-    assert asked_calls([circumference], "The circumference of the first circle, of radius 5", 6) == 1
+    assert asked_calls([circumference], read_request(four), 6) == 4
+    assert asked_calls([circumference], read_request("The circumference of the first circle, of radius 5"), 6) == 1
 
 
 def test_names_joined_by_and_fill_one_argument_unless_the_tool_takes_several_alike():
     stock = _tool("check_instrument_availability", instrument={"type": "string"}, city={"type": "string"})
-    assert asked_calls([stock], "Price of a Yamaha P125 piano in Berlin and Madrid", 4) == 2
+    assert asked_calls([stock], read_request("Price of a Yamaha P125 piano in Berlin and Madrid"), 4) == 2
     distance = _tool("calc_distance", start={"type": "string"}, end={"type": "string"})
-    assert asked_calls([distance], "The distance between two cities, New York and Los Angeles", 4) == 1
+    assert asked_calls([distance], read_request("The distance between two cities, New York and Los Angeles"), 4) == 1
     news = _tool("publish", title={"type": "string"}, content={"type": "string"}, meta={"type": "string"})
-    assert asked_calls([news], "Publish 'Testing' with 'an analysis' as content and 'Productivity' as meta", 4) == 1
+    assert asked_calls([news], read_request("Publish 'Testing' with 'an analysis' as content and 'Productivity' as meta"), 4) == 1
 
 
 def test_asking_for_a_tool_again_is_one_call_more():
     emf = _tool("induced_emf", field={"type": "number"}, area={"type": "number"}, seconds={"type": "number"})
     again = "The EMF for a field of 5 T, an area of 2 m² and 4 seconds, then repeat with a change of 10 seconds."
-    assert asked_calls([emf], again, 4) == 2
+    assert asked_calls([emf], read_request(again), 4) == 2
     shop = _tool("find_store", location={"type": "string"}, criteria={"type": "string"})
-    assert asked_calls([shop], "A supermarket in New York open 24 hours and another one in San Diego that delivers",
+    assert asked_calls([shop], read_request("A supermarket in New York open 24 hours and another one in San Diego that delivers"),
                        4) == 2
     events = _tool("events", genre={"type": "string"}, city={"type": "string"})
-    assert asked_calls([events], "Jazz events in Los Angeles, then the same for rock in Chicago, and finally "
-                                 "classical events in Boston", 4) == 3  # "then the same" asks once
-    assert asked_calls([events], "Jazz events in Los Angeles and also the venues", 4) == 1
+    assert asked_calls([events], read_request("Jazz events in Los Angeles, then the same for rock in Chicago, and finally "
+                                 "classical events in Boston"), 4) == 3  # "then the same" asks once
+    assert asked_calls([events], read_request("Jazz events in Los Angeles and also the venues"), 4) == 1

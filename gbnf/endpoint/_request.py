@@ -25,6 +25,7 @@ from gbnf.plan._prompt import tools_offer
 from gbnf.shape._meaning import closeness
 from gbnf.shape._options import Shaping
 from gbnf.shape._rank import Asked, as_asked, asked_calls, asked_of, asked_order, decide_reply
+from gbnf.shape._request import read_request
 from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, offered_values
 from gbnf.tools._imports import import_tools
@@ -91,10 +92,11 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
                   "use tool_choice 'required' or a named tool, or drop one of them")
     messages = _chat_messages(body.get("messages"))
     last, from_user = messages[-1]["content"], messages[-1]["role"] == "user"  # the words a reply answers
+    request = read_request(last)
     sampling = _sampling(body)
     decided = False  # the user's words named the tools offered
     if shaping.decide and choice in ("auto", "required") and from_user:
-        decision = decide_reply(list(offered), last, closeness(list(offered), last) if shaping.meaning else None)
+        decision = decide_reply(list(offered), request, closeness(list(offered), request) if shaping.meaning else None)
         if decision.kind == "call":
             offered, required, decided = tuple(decision.tools), True, True
         elif decision.kind == "text" and not required:
@@ -103,14 +105,14 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
         sampling = replace(sampling, bias=copy_bias([last], shaping.copy_bias))
     if choice == "auto" and not required and shaping.prose_tokens is not None:
         sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
-    skip = tuple(asked_of(t, last) if shaping.asked_only and from_user else None for t in offered)
+    skip = tuple(asked_of(t, request) if shaping.asked_only and from_user else None for t in offered)
     shown = [replace(t, parameters=as_asked(t.parameters, asked)) for t, asked in zip(offered, skip)]
     if offered:
         messages = _with_system(messages, tools_offer(shown, required, parallel))
     names = tuple(t.name for t in offered)
     counted = shaping.count_calls and required and (decided or len(offered) == 1) and from_user
-    least = asked_calls(shown, last, parallel) if counted else 1
-    order = asked_order(shown, last, least) if counted else ()
+    least = asked_calls(shown, request, parallel) if counted else 1
+    order = asked_order(shown, request, least) if counted else ()
     values = offered_values([last]) if shaping.copy_values and from_user and last else None
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
     short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])

@@ -36,6 +36,7 @@ from gbnf.read._validate import ToolCall, validate_calls
 from gbnf.shape._meaning import closeness
 from gbnf.shape._pool import Policy, load_policy, pool_decisions
 from gbnf.shape._rank import ModelRelevance, as_asked, asked_of, follow_up, select_tools, still_to_do
+from gbnf.shape._request import Request, read_request
 from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, offered_values, value_texts
 from gbnf.tools._tool import Tool
@@ -182,16 +183,17 @@ class Planner:
     def _loop(self, query: str, relevance: ModelRelevance | None
               ) -> Generator[_Request, Completion | GbnfError, PlanResult]:
         result = PlanResult("max_steps", None, 0)
+        request = read_request(query)
         decisions = (pool_decisions(self.tools, query, self.policy) if self.options.filter_pool
                      else [(t, None) for t in self.tools])
         pool = [tool for tool, reason in decisions if reason is None]
         if self.options.shaping.asked_only:
-            pool = [replace(t, parameters=as_asked(t.parameters, asked_of(t, query))) for t in pool]
+            pool = [replace(t, parameters=as_asked(t.parameters, asked_of(t, request))) for t in pool]
         self._emit(result, "pool", 0, tools=[t.name for t in pool],
                    dropped={t.name: reason for t, reason in decisions if reason is not None})
         first = pool
         if self.options.top_k is not None:
-            chosen = select_tools(pool, query, self.options.top_k, self.options.final_tool, model=relevance,
+            chosen = select_tools(pool, request, self.options.top_k, self.options.final_tool, model=relevance,
                                   meaning=self._meaning, act_first=self.options.shaping.decide)
             first = chosen.first
             final = [t for t in pool if t.name == self.options.final_tool]
@@ -203,7 +205,8 @@ class Planner:
         prompt = system_prompt(pool, self.options.parallel, style, final_tool=self.options.final_tool)
         messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
         result.messages = messages
-        yield from self._steps(query, first if self.options.mode == "grammar" else pool, pool, messages, specs, result)
+        step_one = first if self.options.mode == "grammar" else pool
+        yield from self._steps(request, step_one, pool, messages, specs, result)
         if result.status != "final" and result.results and (self.options.salvage or result.status == "repeat"):
             yield from self._salvage(query, result)
         elif result.status != "final" and self.options.salvage:
@@ -216,16 +219,16 @@ class Planner:
                 result.answer = cited
         return result
 
-    def _steps(self, query: str, first: list[Tool], tools: list[Tool], messages: list[Message],
+    def _steps(self, request: Request, first: list[Tool], tools: list[Tool], messages: list[Message],
                specs: list[ToolSpec] | None, result: PlanResult) -> Generator[_Request, Completion | GbnfError, None]:
         """Ask, validate, execute, until a stop rule. Step 1 offers ``first``; once a call
         succeeded, each step offers :meth:`_offer` of ``tools`` (the tools in the prompt)."""
         blocked = 0
         for step in range(1, self.options.max_steps + 1):
             result.steps = step
-            pool = self._offer(query, tools, result) if result.results else first
+            pool = self._offer(request, tools, result) if result.results else first
             self._emit(result, "step", step, tools=[t.name for t in pool])
-            texts = [query, *(text for _, value in result.results for text in value_texts(value))]
+            texts = [request.text, *(text for _, value in result.results for text in value_texts(value))]
             grammar = None
             if self.options.mode == "grammar":
                 grammar = self.grammar(pool, offered_values(texts) if self.options.shaping.copy_values else None).text
@@ -266,7 +269,7 @@ class Planner:
                     self._stop(result, "repeat", step, f"{call.name} was called again with the same arguments")
                     return
                 content, ok = self._execute(call, step, result)
-                pending = self._pending(query, result)
+                pending = self._pending(request, result)
                 if ok and pending is not None:
                     content += f"\nStill to do: {pending}"
                 messages.append({"role": "tool", "content": content})
@@ -277,7 +280,7 @@ class Planner:
         steps = self.options.max_steps
         self._stop(result, "max_steps", steps, f"no final answer within {steps} steps")
 
-    def _offer(self, query: str, tools: list[Tool], result: PlanResult) -> list[Tool]:
+    def _offer(self, request: Request, tools: list[Tool], result: PlanResult) -> list[Tool]:
         """A step's tools once some call succeeded: without the tools that succeeded (with
         ``single_use``); with ranking (grammar mode), only those matching what the query still
         asks for (:func:`follow_up`), and the final tool."""
@@ -287,15 +290,15 @@ class Planner:
         if self.options.top_k is None or self.options.mode != "grammar":
             return offer
         done = [t for t in tools if t.name in used]
-        offer = follow_up(offer, query, done, self.options.top_k, self.options.final_tool,
+        offer = follow_up(offer, request, done, self.options.top_k, self.options.final_tool,
                           act=self.options.shaping.decide, said=_said(result))
-        if self._pending(query, result) is not None and all(t.name == self.options.final_tool for t in offer):
+        if self._pending(request, result) is not None and all(t.name == self.options.final_tool for t in offer):
             return done + offer  # a clause that names no other tool repeats the action ("... and in Madrid")
         return offer
 
-    def _pending(self, query: str, result: PlanResult) -> str | None:
+    def _pending(self, request: Request, result: PlanResult) -> str | None:
         """With ``still_to_do``, the query's clause still to do (:func:`~gbnf.shape.still_to_do`)."""
-        return still_to_do(query, len(result.results), _said(result)) if self.options.still_to_do else None
+        return still_to_do(request, len(result.results), _said(result)) if self.options.still_to_do else None
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""

@@ -4,7 +4,8 @@ Which tools a query gets (the pool filter: escape hatches and provider tools onl
 query asks for them; relevance by meaning and by shared words), whether a reply must call, may
 call, or should answer in text, which optional arguments and how many calls it asks for, and the
 values a request's own words offer for arguments (schemas capped and limited to them:
-:func:`bounded`, :func:`copied`)."""
+:func:`bounded`, :func:`copied`). A request is read once (:func:`read_request`) into the one value,
+a :class:`Request`, that every rule reads."""
 
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness, closeness, tool_card
@@ -30,17 +31,17 @@ from gbnf.shape._rank import (
     select_tools,
     still_to_do,
     switched_on,
-    terms,
     tool_document,
     unasked,
 )
+from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, number_runs, numbers, offered_values, spans, value_texts
 
-__all__ = ["Asked", "CALL_LEAD", "Closeness", "Decision", "MARGIN", "ModelRelevance", "Policy", "Ranked", "Selection",
-           "Shaping", "TEXT_LEAD", "Values",
+__all__ = ["Asked", "CALL_LEAD", "Closeness", "Decision", "MARGIN", "ModelRelevance", "Policy", "Ranked", "Request",
+           "Selection", "Shaping", "TEXT_LEAD", "Values",
            "as_asked", "asked_calls", "asked_of", "asked_order", "bounded", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
            "is_english", "load_policy", "number_runs", "numbers", "offered_values", "pool_decisions", "rank_tools",
-           "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card", "tool_document", "unasked",
-           "value_texts"]
+           "read_request", "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card", "tool_document",
+           "unasked", "value_texts"]

@@ -22,12 +22,15 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gbnf._text import identifier_words
 from gbnf.tools._tool import Tool
+
+if TYPE_CHECKING:
+    from gbnf.shape._request import Request
 
 CARDS_KEPT = 4096
 """How many tool cards' vectors are kept (the most recently used)."""
@@ -76,14 +79,14 @@ _CARDS: OrderedDict[str, Any] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def closeness(tools: Sequence[Tool], query: str) -> Closeness:
-    """How close ``query`` is, by meaning, to each of ``tools`` and to the general requests; the
+def closeness(tools: Sequence[Tool], request: Request) -> Closeness:
+    """How close ``request`` is, by meaning, to each of ``tools`` and to the general requests; the
     encoder is loaded on first use, and each tool's card is encoded once per process (thread-safe)."""
     cards = [tool_card(t) for t in tools]
     with _LOCK:
         encoder, unrelated, capabilities = _encoder()
         new = [card for card in dict.fromkeys(cards) if card not in _CARDS]
-        vectors = encoder.encode([query, *new])
+        vectors = encoder.encode([request.text, *new])
         for card, vector in zip(new, vectors[1:]):
             _CARDS[card] = vector
         for card in cards:
@@ -91,10 +94,10 @@ def closeness(tools: Sequence[Tool], query: str) -> Closeness:
         while len(_CARDS) > CARDS_KEPT:
             _CARDS.popitem(last=False)
         matrix = np.array([_CARDS[card] for card in cards]) if cards else np.zeros((0, vectors.shape[1]))
-    request = vectors[0]
+    asked = vectors[0]
     lacking = (matrix @ capabilities.T).max(axis=0, initial=-1.0) < SAME  # the capabilities no tool has
-    elsewhere = float(np.max(capabilities[lacking] @ request)) if lacking.any() else -1.0
-    return Closeness(tuple(round(float(x), 4) for x in matrix @ request), round(float(np.max(unrelated @ request)), 4),
+    elsewhere = float(np.max(capabilities[lacking] @ asked)) if lacking.any() else -1.0
+    return Closeness(tuple(round(float(x), 4) for x in matrix @ asked), round(float(np.max(unrelated @ asked)), 4),
                      round(elsewhere, 4))
 
 

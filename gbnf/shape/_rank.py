@@ -23,25 +23,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import bm25s
-import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions
 from gbnf.shape._english import either, words
-from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness
-from gbnf.shape._values import number_lists, numbers, numbers_alone
+from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.tools._tool import Tool
 
-_STEMMER = Stemmer.Stemmer("english")
 RELATIVE = 0.5
 """Step 1 offers the tools scoring at least this share of the best BM25 score."""
 MARGIN = 2.0
 """Without BM25 evidence, a tool whose model relevance leads the next by this much (nats) is
 evidence enough: step 1 offers it alone (with ``act_first``)."""
-
-TEXTS_KEPT = 16384
-"""How many texts' words :func:`terms` keeps."""
 CALL_WORDS = 2
 """A query that shares this many words with what a tool does (its name and description), or
 half of its own words, asks for that tool (:func:`decide_reply`)."""
@@ -83,30 +77,21 @@ def tool_document(tool: Tool) -> str:
     return " ".join([identifier_words(tool.name), tool.description, *_schema_words(tool.parameters)])
 
 
-def rank_tools(tools: list[Tool], query: str, model: list[float] | None = None) -> list[Ranked]:
-    """``tools`` from most to least relevant to ``query``: by BM25 score, ties broken by the
+def rank_tools(tools: list[Tool], request: Request, model: list[float] | None = None) -> list[Ranked]:
+    """``tools`` from most to least relevant to ``request``: by BM25 score, ties broken by the
     model's relevance (``model``, one score per tool) when given, then by pool order."""
-    bm25 = bm25_scores(tools, query) if tools else []
+    bm25 = bm25_scores(tools, request) if tools else []
     relevance = model or [0.0] * len(tools)
     ranked = [Ranked(t, s, None if model is None else round(m, 4)) for t, s, m in zip(tools, bm25, relevance)]
     return sorted(ranked, key=lambda r: (-r.score, -(r.model or 0.0)))
 
 
-def bm25_scores(tools: list[Tool], query: str, covered: frozenset[str] = frozenset()) -> list[float]:
-    """Each tool's BM25 score for ``query``, leaving out the (stemmed) terms in ``covered``."""
+def bm25_scores(tools: list[Tool], request: Request, covered: frozenset[str] = frozenset()) -> list[float]:
+    """Each tool's BM25 score for ``request``, leaving out the (stemmed) terms in ``covered``."""
     index, vocabulary = _index(tuple(tool_document(t) for t in tools))
-    known = [w for w in terms(query) if w in vocabulary and w not in covered]
+    known = [w for w in terms(request.text) if w in vocabulary and w not in covered]
     scores = index.get_scores(known) if known else [0.0] * len(tools)
     return [round(float(score), 4) for score in scores]
-
-
-@functools.lru_cache(maxsize=TEXTS_KEPT)
-def terms(text: str) -> tuple[str, ...]:
-    """The stemmed words of ``text`` that BM25 matches (stop words left out); each text (a
-    request, a tool's description) is read once and kept (the :data:`TEXTS_KEPT` most recent)."""
-    words = bm25s.tokenize(identifier_words(text), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, return_ids=False,
-                           show_progress=False)[0]
-    return tuple(words)
 
 
 @dataclass(frozen=True)
@@ -122,10 +107,10 @@ class Selection:
         return bool(self.ranking) and self.ranking[0].score > 0
 
 
-def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, model: ModelRelevance | None = None,
-                 meaning: Callable[[list[Tool], str], Closeness] | None = None, act_first: bool = True,
-                 ratio: float = RELATIVE) -> Selection:
-    """The tools step 1 offers for ``query``: of the ``k`` most relevant, those scoring at least
+def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *,
+                 model: ModelRelevance | None = None, meaning: Callable[[list[Tool], Request], Closeness] | None = None,
+                 act_first: bool = True, ratio: float = RELATIVE) -> Selection:
+    """The tools step 1 offers for ``request``: of the ``k`` most relevant, those scoring at least
     ``ratio`` of the best BM25 score, and the final tool.
 
     With ``act_first``, when the query names what some of these tools do (a word of a tool's
@@ -141,23 +126,23 @@ def select_tools(tools: list[Tool], query: str, k: int, final_tool: str, *, mode
     """
     final = [t for t in tools if t.name == final_tool]
     candidates = [t for t in tools if t.name != final_tool]
-    ranking = rank_tools(candidates, query)
+    ranking = rank_tools(candidates, request)
     strong = _strong([(r.tool, r.score) for r in ranking[:k]], ratio)
     if act_first:
-        clause = first_clause(query)
-        named = ((clause is not None and _tools_named(candidates, clause, k, ratio))
-                 or _naming_tools(strong, set(terms(query))))
+        clause = first_clause(request)
+        named = ((clause is not None and _tools_named(candidates, read_request(clause), k, ratio))
+                 or _naming_tools(strong, request.words))
         if named:
             return Selection(ranking, named)
     if meaning is not None and candidates:
-        decision = decide_reply(candidates, query, meaning(candidates, query))
+        decision = decide_reply(candidates, request, meaning(candidates, request))
         if decision.kind == "call":
             return Selection(ranking, decision.tools[:k] + ([] if act_first else final))
         if decision.kind == "text":
             return Selection(ranking, final)
     if model and candidates:
-        relevance = model(candidates, query)
-        ranking = rank_tools(candidates, query, relevance)
+        relevance = model(candidates, request.text)
+        ranking = rank_tools(candidates, request, relevance)
         best, second = sorted(relevance, reverse=True)[:2] if len(relevance) > 1 else (0.0, 0.0)
         if best - second >= MARGIN:
             return Selection(ranking, [candidates[relevance.index(best)]] + ([] if act_first else final))
@@ -194,16 +179,16 @@ tool is, but gives none of the four it needs. The model decides. Numbers are dig
 language, so the rule reads any request alike."""
 
 
-def numbers_missing(tool: Tool, query: str) -> int:
-    """How many more required number or integer arguments ``tool`` has than ``query`` writes numbers."""
+def numbers_missing(tool: Tool, request: Request) -> int:
+    """How many more required number or integer arguments ``tool`` has than ``request`` writes numbers."""
     properties = tool.parameters.get("properties") or {}
     wanted = [properties.get(key) for key in tool.parameters.get("required") or []]
     needed = sum(isinstance(schema, dict) and schema.get("type") in ("number", "integer") for schema in wanted)
-    return needed - len(numbers(query))
+    return needed - len(request.numbers)
 
 
-def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = None) -> Decision:
-    """Whether ``query`` asks for one of ``tools``, by its words and, where ``closeness`` is
+def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | None = None) -> Decision:
+    """Whether ``request`` asks for one of ``tools``, by its words and, where ``closeness`` is
     given (:func:`~gbnf.shape.closeness`), by its meaning.
 
     By words: it does when it shares :data:`CALL_WORDS` words, or half of its own words, with
@@ -213,7 +198,7 @@ def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = No
     and gives the first of them the numbers it needs (:data:`MISSING`), and it does not when it
     is not :data:`TEXT_LEAD` close to any, whatever words it shares. Otherwise the model
     decides. Without ``closeness``, a query that shares no word with any tool gets none."""
-    words = set(terms(query))
+    words = request.words
     shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
     asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
     if asked:
@@ -225,7 +210,7 @@ def decide_reply(tools: list[Tool], query: str, closeness: Closeness | None = No
         if closeness.lead >= CALL_LEAD:
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
             chosen = asked + [tools[i] for _, i in near if tools[i] not in asked]
-            return Decision("either" if numbers_missing(chosen[0], query) >= MISSING else "call", chosen)
+            return Decision("either" if numbers_missing(chosen[0], request) >= MISSING else "call", chosen)
     if asked:
         return Decision("call", asked)
     if closeness is not None or any(count for _, count in shared) \
@@ -243,11 +228,11 @@ class Asked:
     on: tuple[str, ...]
 
 
-def asked_of(tool: Tool, query: str) -> Asked | None:
-    """What ``query`` asks of ``tool``'s optional arguments (:func:`unasked`,
+def asked_of(tool: Tool, request: Request) -> Asked | None:
+    """What ``request`` asks of ``tool``'s optional arguments (:func:`unasked`,
     :func:`switched_on`); None, the tool offered as declared, where the word rules cannot read
     the request (it is not English: :func:`~gbnf.shape.is_english`)."""
-    return Asked(unasked(tool, query), switched_on(tool, query)) if is_english(query) else None
+    return Asked(unasked(tool, request), switched_on(tool, request)) if request.english else None
 
 
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
@@ -260,14 +245,14 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
     return {**parameters, "properties": kept, "required": list(kept)}
 
 
-def unasked(tool: Tool, query: str) -> tuple[str, ...]:
-    """The optional arguments of ``tool`` (top-level properties not required) that ``query``
+def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
+    """The optional arguments of ``tool`` (top-level properties not required) that ``request``
     says nothing about: it has no word of the property's name that no other property's name
     has, and no word of its description and listed values that the tool's name and description
     and the properties' names do not also have. Small models otherwise fill every optional
     argument with a value nobody gave. An argument whose listed values (an enum, or its
     items' enum) the query names is asked for (``all`` of ``root_type``)."""
-    words = set(terms(query))
+    words = request.words
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
     shared = set(terms(tool.name + " " + tool.description))
@@ -276,13 +261,13 @@ def unasked(tool: Tool, query: str) -> tuple[str, ...]:
     left = []
     for (key, sub), own in zip(props.items(), _own_words(names)):
         own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and term not in named}
-        if key not in required and not words & own and not _names_listed(query, sub):
+        if key not in required and not words & own and not _names_listed(request.text, sub):
             left.append(key)
     return tuple(left)
 
 
-def switched_on(tool: Tool, query: str) -> tuple[str, ...]:
-    """The top-level boolean arguments of ``tool`` that ``query`` asks to be true: it has a word
+def switched_on(tool: Tool, request: Request) -> tuple[str, ...]:
+    """The top-level boolean arguments of ``tool`` that ``request`` asks to be true: it has a word
     of the property's name that neither the tool's name nor another property's name has, with
     no negation in the three words before it ("assuming equal variance": ``equal_variance``;
     "without human impact": not ``include_human_impact``)."""
@@ -290,8 +275,8 @@ def switched_on(tool: Tool, query: str) -> tuple[str, ...]:
     if not any(isinstance(sub, dict) and sub.get("type") == "boolean" for sub in props.values()):
         return ()
     tool_words = set(terms(tool.name))
-    words = re.findall(r"[\w']+", query.lower())
-    stems = _STEMMER.stemWords(words)
+    words = re.findall(r"[\w']+", request.text.lower())
+    stems = STEMMER.stemWords(words)
     on = []
     for (key, sub), own in zip(props.items(), _own_words([set(terms(key)) for key in props])):
         if not isinstance(sub, dict) or sub.get("type") != "boolean" or {"enum", "const"} & set(sub):
@@ -330,8 +315,8 @@ _AGAIN = re.compile(rf"\b(?:{either('again')})\b", re.IGNORECASE)
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
 
 
-def asked_calls(tools: list[Tool], query: str, most: int) -> int:
-    """How many calls ``query`` asks for, up to ``most``, when it asks for what ``tools`` do
+def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
+    """How many calls ``request`` asks for, up to ``most``, when it asks for what ``tools`` do
     (as offered: without the optional arguments it does not ask for, see :func:`unasked`).
 
     Of several tools, the query's clauses (cut at sentence ends, "and", "also", "then", and a
@@ -358,22 +343,22 @@ def asked_calls(tools: list[Tool], query: str, most: int) -> int:
     if not tools:
         return 1
     if len(tools) == 1:
-        return max(1, min(most, _calls_of_one(tools[0], query)))
-    requests = [part for part in _REQUESTS.split(query) if part.strip(" ,.?!")]
-    return max(1, min(most, max(len(_asked_in_turn(tools, query)), min(len(tools), len(requests)))))
+        return max(1, min(most, _calls_of_one(tools[0], request)))
+    requests = [part for part in _REQUESTS.split(request.text) if part.strip(" ,.?!")]
+    return max(1, min(most, max(len(_asked_in_turn(tools, request)), min(len(tools), len(requests)))))
 
 
-def _calls_of_one(tool: Tool, query: str) -> int:
-    """How many calls of ``tool`` ``query`` asks for by its values, its words that ask again
+def _calls_of_one(tool: Tool, request: Request) -> int:
+    """How many calls of ``tool`` ``request`` asks for by its values, its words that ask again
     and its ordinals."""
-    asked_again = 1 + sum(len(part.split()) >= 3 for part in _AGAIN.split(query)[1:])
-    return max(_calls_by_values(tool, query), asked_again, _ordinals(query))
+    asked_again = 1 + sum(len(part.split()) >= 3 for part in _AGAIN.split(request.text)[1:])
+    return max(_calls_by_values(tool, request), asked_again, _ordinals(request.text))
 
 
-def _calls_by_values(tool: Tool, query: str) -> int:
-    """How many calls of ``tool`` the numbers and names of ``query`` ask for."""
+def _calls_by_values(tool: Tool, request: Request) -> int:
+    """How many calls of ``tool`` the numbers and names of ``request`` ask for."""
     props = tool.parameters.get("properties") or {}
-    return max(_calls_for_numbers(props, query), _calls_for_names(props, query))
+    return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text))
 
 
 _ORDINALS = words("ordinals")
@@ -389,20 +374,20 @@ def _ordinals(query: str) -> int:
     return count if count >= 2 else 1
 
 
-def asked_order(tools: list[Tool], query: str, most: int) -> tuple[str, ...]:
-    """The tools of the first calls ``query`` asks for, in turn, when it asks for several of
+def asked_order(tools: list[Tool], request: Request, most: int) -> tuple[str, ...]:
+    """The tools of the first calls ``request`` asks for, in turn, when it asks for several of
     ``tools`` (empty for one tool): each tool its clauses ask for (see :func:`asked_calls`), as
     many times as they ask, in the order the query first asks for each, up to ``most`` calls."""
     if len(tools) < 2:
         return ()
-    return tuple(tools[i].name for i in _asked_in_turn(tools, query)[:most])
+    return tuple(tools[i].name for i in _asked_in_turn(tools, request)[:most])
 
 
-def _asked_in_turn(tools: list[Tool], query: str) -> list[int]:
-    """The index in ``tools`` of each call the clauses of ``query`` ask for (see
+def _asked_in_turn(tools: list[Tool], request: Request) -> list[int]:
+    """The index in ``tools`` of each call the clauses of ``request`` ask for (see
     :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for them."""
-    texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), query)
-    return [i for i, text in texts for _ in range(_calls_by_values(tools[i], text))]
+    texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), request.text)
+    return [i for i, text in texts for _ in range(_calls_by_values(tools[i], read_request(text)))]
 
 
 @functools.lru_cache(maxsize=64)
@@ -434,13 +419,13 @@ def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tu
     return tuple((tool, ". ".join(parts)) for tool, parts in texts.items())
 
 
-def _calls_for_numbers(props: dict[str, Any], query: str) -> int:
-    """How many calls of a tool with properties ``props`` the numbers of ``query`` ask for."""
+def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
+    """How many calls of a tool with properties ``props`` the numbers of ``request`` ask for."""
     scalars = [key for key, sub in props.items() if _kind(sub) in ("integer", "number")]
     arrays = [key for key, sub in props.items() if _kind(sub) == "array" and _kind(sub.get("items")) in
               ("integer", "number")]
-    count = len(numbers_alone(query))
-    lists = [found for found in number_lists(query) if len(found) > 1]
+    count = len(request.numbers_alone)
+    lists = [found for found in request.number_lists if len(found) > 1]
     if arrays and lists:
         rest = count - sum(map(len, lists))
         return max(len(lists) // len(arrays), rest // len(scalars) if scalars else 1)
@@ -484,7 +469,7 @@ def _kind(schema: Any) -> Any:
     return schema.get("type") if isinstance(schema, dict) else None
 
 
-def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
+def follow_up(tools: list[Tool], request: Request, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
               ratio: float = RELATIVE, said: Iterable[str] = ()) -> list[Tool]:
     """The tools a step offers after the tools in ``done`` succeeded: ranked by the query's
     words that no done tool's document has and no done call's arguments ``said`` (texts; what
@@ -498,9 +483,9 @@ def follow_up(tools: list[Tool], query: str, done: list[Tool], k: int, final_too
     final = [t for t in tools if t.name == final_tool]
     covered = _words_said(said) | _EARLIER | {term for tool in done for term in terms(tool_document(tool))}
     candidates = [t for t in tools if t.name != final_tool]
-    scores = bm25_scores(candidates, query, covered) if candidates else []
+    scores = bm25_scores(candidates, request, covered) if candidates else []
     strong = _strong(sorted(zip(candidates, scores), key=lambda pair: -pair[1])[:k], ratio)
-    if act and _naming_tools(strong, set(terms(query)) - covered):
+    if act and _naming_tools(strong, request.words - covered):
         return strong
     return strong + final
 
@@ -517,11 +502,11 @@ def clauses(query: str) -> list[str]:
     return [part for part in _CLAUSE.split(query) if part.strip()]
 
 
-def still_to_do(query: str, done: int, said: Iterable[str] = ()) -> str | None:
-    """The clause of ``query`` after the ``done`` ones that calls did (one call per clause),
+def still_to_do(request: Request, done: int, said: Iterable[str] = ()) -> str | None:
+    """The clause of ``request`` after the ``done`` ones that calls did (one call per clause),
     unless it adds no word to the clauses before it and to ``said`` (the texts of the calls'
     arguments): "a base of 10 units and height of 5 units" is one call, not two."""
-    parts = clauses(query)
+    parts = clauses(request.text)
     if len(parts) < 2 or len(parts) <= done:
         return None
     before = _words_said(said) | set(terms(" ".join(parts[:done])))
@@ -533,15 +518,15 @@ def _words_said(texts: Iterable[str]) -> frozenset[str]:
     return frozenset(word for text in texts for word in terms(text))
 
 
-def first_clause(query: str) -> str | None:
-    """The part of a query before its first "and" or "then", when it has one: what to do first."""
-    parts = clauses(query)
+def first_clause(request: Request) -> str | None:
+    """The part of a request before its first "and" or "then", when it has one: what to do first."""
+    parts = clauses(request.text)
     return parts[0] if len(parts) > 1 else None
 
 
-def _tools_named(tools: list[Tool], text: str, k: int, ratio: float) -> list[Tool]:
-    """The tools ``text`` names, among its ``k`` best by BM25 within ``ratio`` of the best."""
-    return _naming_tools(_strong([(r.tool, r.score) for r in rank_tools(tools, text)[:k]], ratio), set(terms(text)))
+def _tools_named(tools: list[Tool], request: Request, k: int, ratio: float) -> list[Tool]:
+    """The tools ``request`` names, among its ``k`` best by BM25 within ``ratio`` of the best."""
+    return _naming_tools(_strong([(r.tool, r.score) for r in rank_tools(tools, request)[:k]], ratio), request.words)
 
 
 def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:
@@ -549,7 +534,7 @@ def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:
     return [tool for tool, score in top if score > 0 and score >= ratio * top[0][1]]
 
 
-def _naming_tools(tools: list[Tool], words: set[str]) -> list[Tool]:
+def _naming_tools(tools: list[Tool], words: frozenset[str]) -> list[Tool]:
     """The tools whose name or description has one of the query's ``words``: the query names
     what they do (a parameter's words alone do not)."""
     return [t for t in tools if words & set(terms(t.name + " " + t.description))]
@@ -558,7 +543,7 @@ def _naming_tools(tools: list[Tool], words: set[str]) -> list[Tool]:
 @functools.lru_cache(maxsize=64)
 def _index(documents: tuple[str, ...]) -> tuple[bm25s.BM25, dict[str, int]]:
     """The BM25 index of a pool's documents and its vocabulary, built once per pool."""
-    corpus = bm25s.tokenize(list(documents), stopwords=STOPWORDS_EN_PLUS, stemmer=_STEMMER, show_progress=False)
+    corpus = bm25s.tokenize(list(documents), stopwords=STOPWORDS_EN_PLUS, stemmer=STEMMER, show_progress=False)
     index = bm25s.BM25()
     index.index(corpus, show_progress=False)
     return index, corpus.vocab
