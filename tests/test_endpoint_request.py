@@ -278,3 +278,22 @@ def test_copied_values_come_from_the_users_words(engine):
     pasted = [{"role": "user", "content": "Weather for 3 days in " + " ".join(f"w{i}" for i in range(600))}]
     long = parse_request({"messages": pasted, "tools": [WEATHER], "tool_choice": "required"})
     assert engine.accepts(long.grammar, call("san_francisco", 3))  # too long to copy strings from
+
+
+def test_a_request_is_read_once_however_many_rules_read_it(monkeypatch):
+    """Every rule of the shaping stage (the decision, the optional arguments, how many calls)
+    reads one value: the user's words, language and numbers are each read once per request."""
+    from gbnf.shape import _request
+
+    asked = [{"role": "user", "content": "The weather forecast in Oslo for 3 days and in Rome for 5 days"}]
+    counts = {"terms": 0, "is_english": 0, "numbers": 0, "numbers_alone": 0, "number_lists": 0}
+    for name in counts:
+        def counted(text, _name=name, _read=getattr(_request, name)):
+            counts[_name] += text == asked[0]["content"]
+            return _read(text)
+        monkeypatch.setattr(_request, name, counted)
+    _request.read_request.cache_clear()
+    forecast = {"type": "function", "function": {**WEATHER["function"], "description": "Weather forecast for days"}}
+    shaped = parse_request({"messages": asked, "tools": [forecast, NOTE]}, Shaping(meaning=False))
+    assert shaped.required and shaped.least == 2  # the rules did read it: a call, two of them
+    assert counts == {"terms": 1, "is_english": 1, "numbers": 0, "numbers_alone": 1, "number_lists": 1}
