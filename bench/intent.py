@@ -6,17 +6,19 @@ Each request goes alone, as a user's message with the set's tools and ``tool_cho
 OpenAI's default (``auto``), through the official ``openai`` client to ``gbnf serve`` on the
 embedded model. Scored per request: ``acted`` (a tool was called), ``right_tool`` (the first
 call is the tool the request needs), ``right`` (that, with every argument value the case
-lists: strings compared without case or accents, by containment; numbers exactly), and for
+lists: strings compared without case or accents, by containment; numbers exactly; for a case
+that lists several ``calls``, the reply's calls are exactly those, in any order), and for
 requests that need no tool, ``abstained`` (no call). ``decided`` is what
 :func:`gbnf.shape.decide_reply` decided before the model wrote anything. Seconds are per request.
 
-    python -m bench.intent                      # both sets, the defaults and --no-meaning
+    python -m bench.intent                      # every set, the defaults and --no-meaning
     python -m bench.intent --set heldout --variant "gbnf serve"
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import time
@@ -34,7 +36,8 @@ from gbnf.tools import Tool
 
 HERE = Path(__file__).resolve().parent
 SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools", ()),
-        "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",))}
+        "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",)),
+        "several": (HERE / "intent" / "several.json", HERE / "intent" / "tools", ())}
 """Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --no-meaning": ("--no-meaning",)}
 
@@ -66,11 +69,27 @@ def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool], meaning:
     first = calls[0].function if calls else None
     arguments = _arguments(first.arguments) if first else {}
     right_tool = int(first is not None and first.name == case["tool"])
+    every = [_arguments(call.function.arguments) for call in calls if call.function.name == case["tool"]]
+    right = (each_once(every, case["calls"]) and len(every) == len(calls) if "calls" in case
+             else right_tool and _matches(arguments, case["args"]))
     return {"id": case["id"], "kind": case["kind"], "decided": decided, "error": None, "acted": int(bool(calls)),
-            "right_tool": right_tool,
-            "right": int(right_tool and all(_same(arguments.get(k), v) for k, v in case["args"].items())),
+            "right_tool": right_tool, "right": int(right), "calls": len(calls),
             "abstained": int(not calls), "call": [first.name, arguments] if first else None,
             "text": (reply.choices[0].message.content or "")[:120], "seconds": round(time.perf_counter() - start, 3)}
+
+
+def _matches(arguments: dict[str, Any], wanted: dict[str, list[Any]]) -> bool:
+    """Whether ``arguments`` has every value ``wanted`` lists (one of each key's accepted)."""
+    return all(_same(arguments.get(key), accepted) for key, accepted in wanted.items())
+
+
+def each_once(calls: list[dict[str, Any]], wanted: list[dict[str, list[Any]]]) -> bool:
+    """Whether ``calls`` (their arguments) are exactly the ``wanted`` ones, in any order: as many, each matching
+    one of them, no two the same one."""
+    if len(calls) != len(wanted):
+        return False
+    return any(all(_matches(call, want) for call, want in zip(calls, order))
+               for order in itertools.permutations(wanted))
 
 
 def _arguments(text: str) -> dict[str, Any]:
@@ -100,7 +119,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per kind of request: how many, acted with the right tool and arguments, the right tool,
     abstained; and seconds."""
     out: dict[str, Any] = {}
-    for kind in ("paraphrase", "direct", "other language", "no tool", "need a tool"):
+    for kind in ("paraphrase", "direct", "other language", "several calls", "no tool", "need a tool"):
         chosen = [r for r in rows if (r["kind"] != "no tool" if kind == "need a tool" else r["kind"] == kind)]
         if not chosen:
             continue
@@ -127,7 +146,7 @@ def run(name: str, variant: str) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.intent", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", action="append", choices=list(SETS), help="default: both")
+    parser.add_argument("--set", action="append", choices=list(SETS), help="default: every set")
     parser.add_argument("--variant", action="append", choices=list(VARIANTS), help="default: every variant")
     parser.add_argument("-o", "--output", type=Path, help="write the rows and summaries (JSON) here")
     args = parser.parse_args(argv)

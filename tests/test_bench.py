@@ -11,6 +11,7 @@ import pytest
 
 from bench.configs import CONFIGS, SECOND_CONFIGS
 from bench.grammar_cost import grammar_cost, mask_floor
+from bench.intent import cases, each_once, set_tools
 from bench.server_cost import server_cost
 from bench.tasks import KINDS, Task, args_match, load_tasks, succeeded, task_pool
 from gbnf.plan import PlanOptions
@@ -118,3 +119,12 @@ def test_realworld_bench_reports_each_schema(tmp_path):
     assert "a: the schema 'false' matches no value" in rows["/deep/bad.json"]["error"]
     report = realworld.schema_markdown(list(rows.values()), tmp_path)
     assert "| compiled, parsed by llama.cpp | 1 |" in report and "llguidance loaded 1 of the 1 grammars" in report
+
+
+def test_several_calls_are_scored_as_a_whole_in_any_order():
+    wanted = [{"city": ["Paris"]}, {"city": ["London"]}]
+    assert each_once([{"city": "London"}, {"city": "Paris"}], wanted)
+    assert not each_once([{"city": "Paris"}, {"city": "Paris"}], wanted)  # one of them twice
+    assert not each_once([{"city": "Paris"}], wanted) and not each_once([{"city": "Paris"}] * 3, wanted)
+    tools = {tool.name for tool in set_tools("several")}
+    assert all(case["tool"] in tools and len(case["calls"]) > 1 for case in cases("several"))

@@ -665,3 +665,18 @@ def test_a_key_takes_the_schema_of_the_patterns_it_matches_or_additional_propert
         valid = jsonschema.Draft202012Validator(schema).is_valid(instance)
         if exact or valid:  # looser: it may accept what is invalid, never reject what is valid
             assert engine.accepts(grammar.text, json.dumps(instance)) == valid, (pattern, instance)
+
+
+def test_the_first_calls_may_each_have_a_schema_of_their_own(engine):
+    def weather(cities: list[str]) -> Tool:
+        return Tool("get_weather", "", {"type": "object", "properties": {"city": {"enum": cities}},
+                                        "required": ["city"]})
+
+    pool, first, second = [weather(["Paris", "London"])], weather(["Paris"]), weather(["London"])
+    grammar = compile_pool(pool, parallel=3, least=2, order=[first, second]).text
+    engine.check(grammar)
+    paris, london = call("get_weather", {"city": "Paris"}), call("get_weather", {"city": "London"})
+    assert engine.accepts(grammar, f"[{paris}, {london}]") and engine.accepts(grammar, f"[{paris}, {london}, {paris}]")
+    assert not engine.accepts(grammar, f"[{paris}, {paris}]") and not engine.accepts(grammar, f"[{london}, {paris}]")
+    with pytest.raises(SchemaError, match="order"):
+        compile_pool(pool, parallel=3, least=2, order=[first, Tool("get_time", "", {"type": "object"})])

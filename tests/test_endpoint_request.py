@@ -283,17 +283,34 @@ def test_copied_values_come_from_the_users_words(engine):
 def test_a_request_is_read_once_however_many_rules_read_it(monkeypatch):
     """Every rule of the shaping stage (the decision, the optional arguments, how many calls)
     reads one value: the user's words, language and numbers are each read once per request."""
-    from gbnf.shape import _request
+    import gbnf.shape as shape
 
     asked = [{"role": "user", "content": "The weather forecast in Oslo for 3 days and in Rome for 5 days"}]
     counts = {"terms": 0, "is_english": 0, "numbers": 0, "numbers_alone": 0, "number_lists": 0}
     for name in counts:
-        def counted(text, _name=name, _read=getattr(_request, name)):
+        def counted(text, _name=name, _read=getattr(shape, name)):
             counts[_name] += text == asked[0]["content"]
             return _read(text)
-        monkeypatch.setattr(_request, name, counted)
-    _request.read_request.cache_clear()
+        monkeypatch.setattr(f"gbnf.shape._request.{name}", counted)
+    shape.read_request.cache_clear()
     forecast = {"type": "function", "function": {**WEATHER["function"], "description": "Weather forecast for days"}}
     shaped = parse_request({"messages": asked, "tools": [forecast, NOTE]}, Shaping(meaning=False))
     assert shaped.required and shaped.least == 2  # the rules did read it: a call, two of them
     assert counts == {"terms": 1, "is_english": 1, "numbers": 0, "numbers_alone": 1, "number_lists": 1}
+
+
+def test_calls_of_an_enumeration_each_copy_their_own_item(engine):
+    """"The weather in Paris, London and Rome": three calls, the first Paris, then London, then
+    Rome; a small model otherwise writes Paris into every call."""
+    asked = [{"role": "user", "content": "What is the weather forecast in Paris, London and Rome?"}]
+    shaped = parse_request({"messages": asked, "tools": [WEATHER]})
+    assert shaped.least == 3
+
+    def reply(*cities: str) -> str:
+        return json.dumps([{"name": "get_weather", "arguments": {"city": city}} for city in cities], indent=2)
+
+    assert engine.accepts(shaped.grammar, reply("Paris", "London", "Rome"))
+    assert not engine.accepts(shaped.grammar, reply("Paris", "Paris", "Rome"))
+    assert not engine.accepts(shaped.grammar, reply("London", "Paris", "Rome"))
+    alone = parse_request({"messages": asked, "tools": [WEATHER]}, Shaping(copy_values=False))
+    assert engine.accepts(alone.grammar, reply("Paris", "Paris", "Rome"))  # values free: the order is the model's

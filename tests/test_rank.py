@@ -9,6 +9,7 @@ from gbnf.shape import (
     MARGIN,
     ModelRelevance,
     asked_calls,
+    asked_items,
     asked_order,
     decide_reply,
     first_clause,
@@ -308,3 +309,20 @@ def test_asking_for_a_tool_again_is_one_call_more():
     assert asked_calls([events], read_request("Jazz events in Los Angeles, then the same for rock in Chicago, and finally "
                                  "classical events in Boston"), 4) == 3  # "then the same" asks once
     assert asked_calls([events], read_request("Jazz events in Los Angeles and also the venues"), 4) == 1
+
+
+def test_each_call_asks_for_its_own_item_of_an_enumeration_in_turn():
+    weather = _tool("get_weather", city={"type": "string"}, days={"type": "integer"})
+    three = read_request("The weather in Paris, London and Rome")
+    assert asked_items([weather], three, 3) == (("Paris",), ("London",), ("Rome",))
+    both = read_request("Weather for 'Oslo' and 'Bergen' for 3 and 5 days")
+    assert asked_items([weather], both, 2) == (("Oslo", 3), ("Bergen", 5))
+    assert asked_items([weather], three, 2) == ()  # an enumeration of another count asks nothing of each call
+    assert asked_items([weather], read_request("The weather in Paris"), 1) == ()
+    french = read_request("Quelle est la qualité de l'air à Lyon, Marseille et Nice ?")
+    assert asked_calls([weather], french, 4) == 3 and asked_items([weather], french, 3)[2] == ("Nice",)
+    assert asked_items([weather, _tool("get_time", city={"type": "string"})], three, 3) == ()  # one tool only
+    history = _tool("history", values={"type": "array", "items": {"type": "number"}}, label={"type": "string"})
+    assert asked_items([history], read_request("The history of 3, 4 and 5"), 3) == ()  # the list is one array
+    rates = _tool("get_exchange_rate", base={"type": "string"}, target={"type": "string"})
+    assert asked_items([rates], read_request("Rates of USD to AUD and USD to CAD"), 2) == (("AUD",), ())  # USD twice

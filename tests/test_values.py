@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gbnf.shape import copied, number_runs, numbers, offered_values, spans, value_texts
+from gbnf.shape import copied, number_runs, numbers, offered_values, own_values, spans, value_texts
 
 
 def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
@@ -128,3 +128,13 @@ def test_copied_strings_take_the_shape_their_property_name_asks_for():
     assert props["check_in_date"]["enum"] == ["15th October, 2023"] and props["startTime"]["enum"] == ["5 pm"]
     assert "Mail" in props["title"]["enum"]  # no shape asked for: every stretch
     assert "no path" in copied(schema, *offered_values(["no path here"]))["properties"]["path"]["enum"]  # none has it
+
+
+def test_a_call_of_an_enumeration_copies_its_own_item_and_what_all_share():
+    values = offered_values(["Flights from Boston to Paris and London on 3 and 4 May"])
+    items = (("Paris", 3), ("London", 4))
+    first, second = own_values(values, items, 0), own_values(values, items, 1)
+    assert "Paris" in first[0] and "Boston" in first[0] and not any("London" in text for text in first[0])
+    assert "London" in second[0] and "Boston" in second[0] and not any("Paris" in text for text in second[0])
+    assert 3 in first[1] and 4 not in first[1] and 4 in second[1] and 3 not in second[1]
+    assert own_values(values, (("Paris", 3), ("Paris", 4)), 0)[0] == values[0]  # a name both calls share stays

@@ -11,7 +11,7 @@ from __future__ import annotations
 import marshal
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -68,7 +68,8 @@ def compile_schema_grammar(
 
 def compile_pool(
     tools: Sequence[NamedSchema], *, parallel: int = 1, least: int = 1, single: bool = False, text: bool = False,
-    order: Sequence[str] = (), layout: Layout = "free", max_depth: int = MAX_DEPTH, dialect: Dialect = "gbnf"
+    order: Sequence[str | NamedSchema] = (), layout: Layout = "free", max_depth: int = MAX_DEPTH,
+    dialect: Dialect = "gbnf"
 ) -> Grammar:
     """Compile tools to one grammar for ``{"name": <tool>, "arguments": <its args>}``.
 
@@ -77,23 +78,25 @@ def compile_pool(
     (with ``single`` and ``least`` 1, one bare call is admitted too). With ``text`` (and
     ``least`` 1) it may instead be plain text: anything that does not open with ``{``, ``[`` or
     whitespace (so a reply is a call, or text, from its first character). With ``order`` (at
-    most ``least`` tool names), the first calls of an array call those tools in turn. ``dialect``
-    as for :func:`compile_schema`.
+    most ``least`` tools, by name, or as tools of the pool's names with schemas of their own), the
+    first calls of an array call those tools in turn: ``[get_weather(Paris), get_weather(London)]``
+    when each call has values of its own. ``dialect`` as for :func:`compile_schema`.
     """
     if not tools:
         raise SchemaError("", "cannot compile an empty pool: no tool to call")
     if not 1 <= least <= parallel:
         raise SchemaError("", f"need 1 <= least <= parallel, not least {least} and parallel {parallel}")
     known = {tool.name for tool in tools}
-    if len(order) > least or not known.issuperset(order):
-        raise SchemaError("", f"the order of calls {list(order)} must name at most {least} of the tools")
+    named = [step if isinstance(step, str) else step.name for step in order]
+    if len(order) > least or not known.issuperset(named):
+        raise SchemaError("", f"the order of calls {named} must name at most {least} of the tools")
     table, looser = RuleTable(layout), list[str]()
     spacing = table.spacing
 
-    def call(level: int, names: Collection[str] = known) -> str:
-        """One call of one of ``names``, nested ``level`` deep in the reply."""
+    def call(level: int, chosen: Sequence[NamedSchema] = tools) -> str:
+        """One call of one of ``chosen``, nested ``level`` deep in the reply."""
         calls = {}
-        for tool in (tool for tool in tools if tool.name in names):
+        for tool in chosen:
             word = rule_word(tool.name, "tool")
             args = _arguments(table, tool, word, looser, max_depth, level + 1)
             tail = f'{spacing.sep(level)} {spacing.key("arguments")} {args}'
@@ -106,7 +109,8 @@ def compile_pool(
     if parallel > 1:
         level = 1 if layout == "indented" else 0  # an indented array's calls sit a level deeper
         item = table.add("toolCall", call(level)) if level else one
-        first = [table.add("toolCall", call(level, {name})) for name in order] or [item]
+        steps = [[t for t in tools if t.name == step] if isinstance(step, str) else [step] for step in order]
+        first = [table.add("toolCall", call(level, step)) for step in steps] or [item]
         more = repeat(f"{spacing.sep(0)} {item}", least - len(first), parallel - len(first))
         calls = f"{spacing.open(0)} {f' {spacing.sep(0)} '.join(first)}{more}{spacing.close(0)}"
         choices.append(table.add("toolCalls", f'"["{spacing.lead()}{calls} "]"'))

@@ -24,10 +24,10 @@ from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._prompt import tools_offer
 from gbnf.shape._meaning import closeness
 from gbnf.shape._options import Shaping
-from gbnf.shape._rank import Asked, as_asked, asked_calls, asked_of, asked_order, decide_reply
+from gbnf.shape._rank import Asked, as_asked, asked_calls, asked_items, asked_of, asked_order, decide_reply
 from gbnf.shape._request import read_request
 from gbnf.shape._shaped import bounded, copied
-from gbnf.shape._values import Values, copy_bias, offered_values
+from gbnf.shape._values import Values, copy_bias, offered_values, own_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -114,12 +114,14 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     least = asked_calls(shown, request, parallel) if counted else 1
     order = asked_order(shown, request, least) if counted else ()
     values = offered_values([last]) if shaping.copy_values and from_user and last else None
+    items = asked_items(shown, request, least) if counted and values is not None else ()
+    own = tuple(own_values(values, items, call) for call in range(len(items))) if values is not None else ()
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
     short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])
-    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, order, not required, caps, values) if offered
-               else _schema_grammar(json.dumps(schema)) if schema is not None else None)
+    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, order, not required, caps, values, own)
+               if offered else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     shorten = functools.partial(_pool_grammar, tools_json, names, skip, parallel, least, order, not required, short,
-                                values) if offered else None
+                                values, own) if offered else None
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
@@ -146,20 +148,24 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
 @functools.lru_cache(maxsize=64)
 def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[Asked | None, ...], parallel: int,
                   least: int, order: tuple[str, ...], text: bool, caps: tuple[int | None, int | None, int | None],
-                  values: Values | None = None) -> str:
+                  values: Values | None = None, own: tuple[Values, ...] = ()) -> str:
     """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, the
     first calls those ``order`` names in turn, or answers in text), each as ``skip`` has it
     asked (:class:`~gbnf.shape.Asked`; None: as declared), with free strings and numbers among ``values``
     (strings, numbers) where given and any fits, and unbounded strings, arrays and numbers
-    capped at ``caps`` (characters, items, digits)."""
+    capped at ``caps`` (characters, items, digits). With ``own`` (one tool), its first calls
+    each copy from their own values in turn (:func:`~gbnf.shape.own_values`)."""
     tools = {t.name: t for t in _request_tools(tools_json)}
-    pool = []
-    for name, asked in zip(names, skip):
+
+    def shaped(name: str, asked: Asked | None, chosen: Values | None) -> Tool:
         parameters = as_asked(tools[name].parameters, asked)
-        if values is not None:
-            parameters = copied(parameters, *values)
-        pool.append(replace(tools[name], parameters=bounded(parameters, *caps)))
-    return compile_pool(pool, parallel=parallel, least=least, single=True, text=text, order=order,
+        if chosen is not None:
+            parameters = copied(parameters, *chosen)
+        return replace(tools[name], parameters=bounded(parameters, *caps))
+
+    pool = [shaped(name, asked, values) for name, asked in zip(names, skip)]
+    steps = [shaped(names[0], skip[0], chosen) for chosen in own] if own else order
+    return compile_pool(pool, parallel=parallel, least=least, single=True, text=text, order=steps,
                         layout="indented").text
 
 

@@ -22,6 +22,7 @@ from gbnf.shape._rank import (
     Selection,
     as_asked,
     asked_calls,
+    asked_items,
     asked_of,
     asked_order,
     decide_reply,
@@ -36,12 +37,24 @@ from gbnf.shape._rank import (
 )
 from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._shaped import bounded, copied
-from gbnf.shape._values import Values, copy_bias, number_runs, numbers, offered_values, spans, value_texts
+from gbnf.shape._values import (
+    Values,
+    copy_bias,
+    number_lists,
+    number_runs,
+    numbers,
+    numbers_alone,
+    offered_values,
+    own_values,
+    spans,
+    value_texts,
+)
 
 __all__ = ["Asked", "CALL_LEAD", "Closeness", "Decision", "MARGIN", "ModelRelevance", "Policy", "Ranked", "Request",
            "Selection", "Shaping", "TEXT_LEAD", "Values",
-           "as_asked", "asked_calls", "asked_of", "asked_order", "bounded", "closeness",
+           "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
-           "is_english", "load_policy", "number_runs", "numbers", "offered_values", "pool_decisions", "rank_tools",
-           "read_request", "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card", "tool_document",
-           "unasked", "value_texts"]
+           "is_english", "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone",
+           "offered_values", "own_values", "pool_decisions",
+           "rank_tools", "read_request", "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card",
+           "tool_document", "unasked", "value_texts"]

@@ -25,10 +25,11 @@ from typing import Any, Literal
 import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-from gbnf._text import identifier_words, mentions
+from gbnf._text import identifier_words, mentions, word_key
 from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
+from gbnf.shape._values import Number
 from gbnf.tools._tool import Tool
 
 RELATIVE = 0.5
@@ -448,20 +449,55 @@ _NAMES_GAP = re.compile(rf"\s*,\s*(?:(?:{_JOIN})\s+)?(?:the\s+)?|\s+(?:{_JOIN})\
 
 def _calls_for_names(props: dict[str, Any], query: str) -> int:
     """How many calls of a tool with properties ``props`` the names ``query`` enumerates ask
-    for: one each when there are more than the tool's free string arguments named alike
-    (``team1``, ``team2``), or, quoted, more than all its free string arguments; none after
-    "between", nor when it takes an array of strings, which holds them."""
+    for (:func:`_names_called`): one each."""
+    return max(map(len, _names_called(props, query)), default=1)
+
+
+def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
+    """The enumerations of names in ``query`` that ask for one call of a tool with properties
+    ``props`` each, each as its names: those with more names than the tool's free string
+    arguments named alike (``team1``, ``team2``), or, quoted, more than all its free string
+    arguments; none after "between", nor when it takes an array of strings, which holds them."""
     strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
     if not strings or any(_kind(sub) == "array" and _kind(sub.get("items")) == "string" for sub in props.values()):
-        return 1
+        return []
     alike = Counter(re.sub(r"\d+", "", key) for key in strings).most_common(1)[0][1]
-    longest = 1
+    found = []
     for match in _NAMES.finditer(query):
         if not _BETWEEN.search(query[:match.start()]):
-            names = len(_NAMES_GAP.findall(match.group())) + 1
-            if names > (len(strings) if "'" in match.group() or '"' in match.group() else alike):
-                longest = max(longest, names)
-    return longest
+            names = [name.strip("'\" .,") for name in _NAMES_GAP.split(match.group()) if name]
+            if len(names) > (len(strings) if "'" in match.group() or '"' in match.group() else alike):
+                found.append(names)
+    return found
+
+
+def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[str | Number, ...], ...]:
+    """What each of ``calls`` calls of one tool asks for on its own, in turn, when ``request``
+    enumerates exactly that many things to make a call for: names ("the weather in Paris, London
+    and Rome": Paris, London, Rome), numbers the tool takes one at a time ("for 10, 20 and 30
+    years"), or both ("Apple, Amazon and Tesla over 1, 2 and 3 weeks": Apple with 1...). The k-th
+    call takes the k-th of each, and no other call's (:func:`~gbnf.shape.own_values`): small
+    models otherwise copy the first item into every call. An item the request writes twice is
+    no one call's own. Empty for several tools, and when no enumeration (or more than one) has
+    that many items."""
+    if len(tools) != 1 or calls < 2:
+        return ()
+    props = tools[0].parameters.get("properties") or {}
+    names = [found for found in _names_called(props, request.text) if len(found) == calls]
+    scalar = any(_kind(sub) in ("integer", "number") for sub in props.values())
+    held = any(_kind(sub) == "array" and _kind(sub.get("items")) in ("integer", "number") for sub in props.values())
+    numbers = [found for found in request.number_lists if len(found) == calls] if scalar and not held else []
+    columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
+    return tuple(tuple(item for item in items if _once(request, item)) for items in zip(*columns))
+
+
+def _once(request: Request, item: str | Number) -> bool:
+    """Whether ``request`` writes ``item`` once: one named twice ("USD to AUD and USD to CAD"),
+    or a number written twice ("5%" and "for 1, 5 and 10 years"), is no one call's own."""
+    if isinstance(item, str):
+        key = word_key(item)
+        return f" {word_key(request.text)} ".count(f" {key} ") == 1 if key else False
+    return request.numbers.count(item) == 1
 
 
 def _kind(schema: Any) -> Any:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from gbnf._text import mentions
 from gbnf.shape._english import either, table, words
 
 LONGEST = 8
@@ -176,6 +177,21 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     return (tuple(stretches) if len(stretches) <= most else (), found if len(found) <= most else (),
             tuple(runs[:MOST_RUNS]), shares if len(found) <= most else ())
+
+
+def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: int) -> Values:
+    """``values`` for the ``call``-th (from 0) of calls that each ask for their own ``items``
+    (:func:`~gbnf.shape.asked_items`): without the stretches that mention another call's name
+    and the numbers (and percentages) of another call, unless they are its own too."""
+    own = set(items[call])
+    names = [item for k, found in enumerate(items) if k != call for item in found
+             if isinstance(item, str) and item not in own]
+    others = {item for k, found in enumerate(items) if k != call for item in found
+              if not isinstance(item, str) and item not in own}
+    stretches, found, runs, shares = values
+    return (tuple(text for text in stretches if not any(mentions(text, name) for name in names)),
+            tuple(number for number in found if number not in others), runs,
+            tuple(number for number in shares if number not in others))
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
