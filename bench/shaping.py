@@ -98,7 +98,7 @@ def first_token_rows(count: int) -> list[dict[str, Any]]:
         backend.complete(parsed.messages, parsed.grammar, replace(parsed.sampling, max_tokens=1))
         first.append(time.perf_counter() - start)
         relevance += _timed(lambda q: closeness(tools, read_request(q)), [text])
-    return [{"part": "first token (prompt read_request, one token)", "requests": len(first), **_percentiles(first)},
+    return [{"part": "first token (prompt read, one token)", "requests": len(first), **_percentiles(first)},
             {"part": "meaning", "requests": len(relevance), **_percentiles(relevance)}]
 
 
