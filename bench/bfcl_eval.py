@@ -53,6 +53,7 @@ _FREE_VALUES = ("--model", "smollm2-135m", "--no-copy-values")
 """SmolLM2-135M writing argument values freely, not copied from the request."""
 TARGETS = {
     "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
+    "gbnf serve --no-values-apart, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-values-apart")),
     "gbnf serve --no-meaning, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-meaning")),
     "gbnf serve --no-copy-values, SmolLM2-135M": ("serve", _FREE_VALUES),
     "gbnf serve --no-copy-values --copy-bias 2, SmolLM2-135M": ("serve", (*_FREE_VALUES, "--copy-bias", "2")),

@@ -12,6 +12,7 @@ from gbnf.backends import Completion
 from gbnf.endpoint import MAX_PARALLEL, parse_request, read, reply
 from gbnf.errors import ApiError, InvalidCall
 from gbnf.shape import Shaping
+from gbnf.testing import lark_oracle
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
                                             "parameters": {"type": "object", "properties": {
@@ -314,3 +315,41 @@ def test_calls_of_an_enumeration_each_copy_their_own_item(engine):
     assert not engine.accepts(shaped.grammar, reply("London", "Paris", "Rome"))
     alone = parse_request({"messages": asked, "tools": [WEATHER]}, Shaping(copy_values=False))
     assert engine.accepts(alone.grammar, reply("Paris", "Paris", "Rome"))  # values free: the order is the model's
+
+
+METAL = {"type": "function", "function": {"name": "get_metal_price", "description": "The price of a metal", "parameters": {
+    "type": "object", "properties": {"metal": {"type": "string"}, "measure": {"type": "string"}},
+    "required": ["metal", "measure"]}}}
+GOLD = [{"role": "user", "content": "Get current Gold price per ounce."}]
+
+
+def test_a_call_that_copies_a_value_into_two_arguments_is_asked_again_with_the_second_kept_from_it():
+    def call(metal: str, measure: str) -> str:
+        return json.dumps({"name": "get_metal_price", "arguments": {"metal": metal, "measure": measure}}, indent=2)
+
+    repeated, apart = call("Gold", "Gold"), call("Gold", "ounce")
+    request = parse_request({"messages": GOLD, "tools": [METAL], "tool_choice": "required"})
+    grammars: list[str] = []
+
+    def model(*texts: str):
+        async def complete(messages, grammar, sampling, sink):
+            grammars.append(grammar)
+            return Completion(texts[min(len(grammars), len(texts)) - 1])
+        return complete
+
+    answer = asyncio.run(reply(request, model(repeated, apart), 2))
+    assert [c.arguments for c in answer.calls] == [{"metal": "Gold", "measure": "ounce"}]
+    oracle = lark_oracle()
+    first, again = grammars
+    assert first == request.grammar and oracle.accepts(first, repeated) and oracle.accepts(first, apart)
+    assert not oracle.accepts(again, repeated) and oracle.accepts(again, apart)
+    assert not oracle.accepts(again, call("Gold", "Gold price")) and oracle.accepts(again, call("Gold", "price"))
+
+    grammars.clear()
+    kept = asyncio.run(reply(request, model(repeated, '{"name": "get_metal_price", "arguments": {}}'), 2))
+    assert [c.arguments for c in kept.calls] == [{"metal": "Gold", "measure": "Gold"}] and len(grammars) == 2
+    grammars.clear()
+    off = parse_request({"messages": GOLD, "tools": [METAL], "tool_choice": "required"},
+                        Shaping(values_apart=False))
+    assert [c.arguments for c in asyncio.run(reply(off, model(repeated, apart), 2)).calls] == [
+        {"metal": "Gold", "measure": "Gold"}] and len(grammars) == 1

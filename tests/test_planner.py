@@ -436,3 +436,25 @@ def test_call_values_are_copied_from_the_query_and_the_results():
     p, backend, _ = planner(tools, *replies, executors=executors, layout="free", copy_values=False)
     p.run(query)
     assert oracle.accepts(backend.requests[0][1], call("forecast", city="Lisbon", days=3))
+
+
+def test_a_call_that_copies_a_value_into_two_arguments_is_asked_again_with_the_second_kept_from_it():
+    metal = {"type": "object", "properties": {"metal": {"type": "string"}, "measure": {"type": "string"}},
+             "required": ["metal", "measure"]}
+    tools = [Tool("get_metal_price", "The price of a metal.", metal)]
+    repeated, apart = call("get_metal_price", metal="Gold", measure="Gold"), call("get_metal_price", metal="Gold",
+                                                                                   measure="ounce")
+    got: list[dict] = []
+    executors = {"get_metal_price": lambda **args: got.append(args) or "1900 USD"}
+    p, backend, _ = planner(tools, repeated, apart, FINAL, executors=executors, layout="free")
+    assert p.run("Get current Gold price per ounce.").converged
+    assert got == [{"metal": "Gold", "measure": "ounce"}]
+    oracle = lark_oracle()
+    (asked, first, _), (again_asked, again, _) = backend.requests[:2]
+    assert oracle.accepts(first, repeated) and not oracle.accepts(again, repeated) and oracle.accepts(again, apart)
+    assert again_asked == asked  # the same question, not the refused reply
+    assert backend.requests[2][0][-2] == {"role": "assistant", "content": apart}
+
+    got.clear()
+    p, backend, _ = planner(tools, repeated, FINAL, executors=executors, layout="free", values_apart=False)
+    assert p.run("Get current Gold price per ounce.").converged and got == [{"metal": "Gold", "measure": "Gold"}]

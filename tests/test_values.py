@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from gbnf.shape import copied, number_runs, numbers, offered_values, own_values, spans, value_texts
+from gbnf.shape import (
+    copied,
+    kept_apart,
+    number_runs,
+    numbers,
+    offered_values,
+    own_values,
+    read_request,
+    repeated_value,
+    spans,
+    value_texts,
+)
 
 
 def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
@@ -138,3 +149,29 @@ def test_a_call_of_an_enumeration_copies_its_own_item_and_what_all_share():
     assert "London" in second[0] and "Boston" in second[0] and not any("Paris" in text for text in second[0])
     assert 3 in first[1] and 4 not in first[1] and 4 in second[1] and 3 not in second[1]
     assert own_values(values, (("Paris", 3), ("Paris", 4)), 0)[0] == values[0]  # a name both calls share stays
+
+
+def test_a_value_the_user_wrote_once_fills_one_argument_of_a_call():
+    gold = read_request("Get current Gold price per ounce.")
+    assert repeated_value([("get_metal_price", {"metal": "Gold", "measure": "Gold"})], gold) == (0, "measure", "Gold")
+    assert repeated_value([("get_metal_price", {"metal": "Gold", "measure": "Gold price"})], gold) == (
+        0, "measure", "Gold")
+    assert repeated_value([("get_metal_price", {"metal": "Gold", "measure": "ounce"})], gold) is None
+    twice = read_request("Solve x^2 + 2x + 2 = 0 with a=1, b=2 and c=2")  # 2 is written more than once
+    assert repeated_value([("roots", {"a": 1, "b": 2, "c": 2})], twice) is None
+    flags = read_request("Search for 1 item, sorted")
+    assert repeated_value([("search", {"limit": 1, "sorted": True, "exact": True})], flags) is None
+    calls = [("convert", {"amount": 5, "unit": "cup"}), ("convert", {"amount": 8, "unit": "ounce", "to": 8})]
+    assert repeated_value(calls, read_request("Convert 5 cups, and 8 ounces to grams")) == (1, "to", 8)
+
+
+def test_an_argument_kept_apart_lists_its_values_without_what_another_took():
+    schema = {"type": "object", "properties": {"metal": {"type": "string"}, "measure": {"type": "string"},
+                                               "count": {"type": "integer"}}}
+    listed = copied(schema, spans("Get current Gold price per ounce"), [3, 5])
+    apart = kept_apart(listed, [("measure", "Gold price"), ("count", 3)])
+    assert {"Gold", "Gold price", "price", "Gold price per ounce"}.isdisjoint(apart["properties"]["measure"]["enum"])
+    assert "ounce" in apart["properties"]["measure"]["enum"] and apart["properties"]["count"]["enum"] == [5]
+    assert apart["properties"]["metal"] == listed["properties"]["metal"]
+    assert kept_apart(schema, [("measure", "Gold")]) is None  # a free string lists nothing to leave out
+    assert kept_apart(listed, [("measure", "Nickel")]) is None  # nor what it does not list

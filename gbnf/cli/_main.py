@@ -168,6 +168,9 @@ def command_line() -> argparse.ArgumentParser:
     serve.add_argument("--no-copy-values", action="store_true",
                        help="let free string and number arguments be any value (by default each is a stretch of the "
                        "user's words or one of their numbers, where any fits: small models otherwise make values up)")
+    serve.add_argument("--no-values-apart", action="store_true",
+                       help="keep a reply whose call copies a value the user wrote once into two arguments (by "
+                       "default it is asked again with the second argument kept from that value)")
     serve.add_argument("--queue", type=int, default=16, metavar="N",
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
@@ -433,7 +436,7 @@ def _serve(args: argparse.Namespace) -> int:
                       meaning=not args.no_meaning, prose_tokens=args.prose_tokens or None,
                       asked_only=not args.all_optional,
                       copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls,
-                      copy_values=not args.no_copy_values)
+                      copy_values=not args.no_copy_values, values_apart=not args.no_values_apart)
     with _mcp_tools(args) as mcp:
         served = ServedTools(tuple(mcp.tools), mcp.executors) if mcp.tools else None
         serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, served=served,

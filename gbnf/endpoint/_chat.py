@@ -10,7 +10,9 @@ wrong, but valid), else the request fails with HTTP 422 and the last error, nami
 constraint (the request was sound and the server did not fail: the model could not meet the
 schema, and a client's automatic retry of a 5xx would only repeat the attempts). An invalid call is never
 returned; a value the validator repairs without changing its meaning (repeated ``uniqueItems``
-items dropped) is returned repaired, with no retry.
+items dropped) is returned repaired, with no retry. A valid reply whose call repeats a value
+the user wrote once in a second argument is asked again with that argument kept from it
+(:data:`~gbnf.shape.APART_ROUNDS`); the first stands when the one asked again is not valid.
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ from gbnf.endpoint._request import ChatRequest
 from gbnf.errors import ApiError, InvalidCall
 from gbnf.plan._options import RETRY_TEMPERATURE
 from gbnf.read._validate import ToolCall, checked_json, validate_calls
+from gbnf.shape._rank import APART_ROUNDS, Called
 
 log = logging.getLogger("gbnf.serve")
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
 FinishReason = Literal["stop", "length", "tool_calls"]
-"""A retry samples at least this hot: greedy decoding would write the same invalid reply."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,25 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
             if completion.truncated:
                 grammar = request.short_grammar or grammar
             continue
+        called: Called = ()
+        for _ in range(APART_ROUNDS if calls else 0):
+            again = request.asked_apart(calls, called, bare=completion.text.lstrip().startswith("{"))
+            if again is None:
+                break
+            grammar, called = again
+            start = time.perf_counter()
+            asked = await complete(messages, grammar, sampling, None)
+            model_seconds += time.perf_counter() - start
+            prompt_tokens += asked.prompt_tokens
+            completion_tokens += asked.completion_tokens
+            try:
+                _, apart = read(request, asked)
+            except InvalidCall as exc:
+                log.info("kept a reply whose call repeats a value: asked again, it failed: %s", exc)
+                break
+            if not apart:
+                break
+            completion, calls = asked, apart
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
         return Reply(content, calls, finish, prompt_tokens, completion_tokens, model_seconds)
     if fallback is not None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jsonschema
@@ -22,11 +22,23 @@ from gbnf.compiler._literals import json_text
 from gbnf.compiler._schema import key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._prompt import tools_offer
+from gbnf.read._validate import ToolCall
 from gbnf.shape._meaning import closeness
 from gbnf.shape._options import Shaping
-from gbnf.shape._rank import Asked, as_asked, asked_calls, asked_items, asked_of, asked_order, decide_reply
-from gbnf.shape._request import read_request
-from gbnf.shape._shaped import bounded, copied
+from gbnf.shape._rank import (
+    Apart,
+    Asked,
+    Called,
+    as_asked,
+    asked_calls,
+    asked_items,
+    asked_of,
+    asked_order,
+    calls_apart,
+    decide_reply,
+)
+from gbnf.shape._request import Request, read_request
+from gbnf.shape._shaped import bounded, copied, kept_apart
 from gbnf.shape._values import Values, copy_bias, offered_values, own_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
@@ -47,13 +59,35 @@ def bad(param: str | None, message: str) -> ApiError:
 
 
 @dataclass(frozen=True)
+class ReplyShape:
+    """What a reply that may call tools is compiled from: the request's tools (``tools_json``),
+    those offered (``names``), each as ``skip`` has it asked (:class:`~gbnf.shape.Asked`; None:
+    as declared), ``least``..``parallel`` calls (the first calls those ``order`` names in
+    turn), or text (``text``); free strings and numbers among ``values`` where given and any
+    fits, unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits),
+    and, with ``own`` (one tool), its first calls each copying from their own values in turn
+    (:func:`~gbnf.shape.own_values`)."""
+
+    tools_json: str
+    names: tuple[str, ...]
+    skip: tuple[Asked | None, ...]
+    parallel: int
+    least: int
+    order: tuple[str, ...]
+    text: bool
+    caps: tuple[int | None, int | None, int | None]
+    values: Values | None = None
+    own: tuple[Values, ...] = ()
+
+
+@dataclass(frozen=True)
 class ChatRequest:
     """What one chat completion asks: the model's messages (tools offered in the system
     prompt), the tools a reply may call (``offered``; empty when none), whether a call is
     ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
-    fewest calls the grammar lets a reply carry (``least``). ``shorten`` compiles, when a call
-    is asked again after a reply ran past its token limit, ``grammar`` with strings and arrays
-    capped at :data:`SHORT_CAPS` (:attr:`short_grammar`)."""
+    fewest calls the grammar lets a reply carry (``least``). ``shape`` is what ``grammar`` was
+    compiled from when tools are offered, to compile it again shortened (:attr:`short_grammar`)
+    or with calls kept apart (:meth:`asked_apart`) from the user's ``words``."""
 
     model: str
     messages: list[Message]
@@ -65,12 +99,31 @@ class ChatRequest:
     include_usage: bool
     grammar: str | None
     least: int = 1
-    shorten: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    shape: ReplyShape | None = None
+    words: Request | None = None
 
     @property
     def short_grammar(self) -> str | None:
-        """The grammar for a call asked again after a reply ran past its token limit (None: no tools)."""
-        return self.shorten() if self.shorten is not None else None
+        """The grammar for a call asked again after a reply ran past its token limit, strings
+        and arrays capped at :data:`SHORT_CAPS` (None: no tools)."""
+        if self.shape is None:
+            return None
+        chars, items, digits = self.shape.caps
+        short = (min(chars or SHORT_CAPS[0], SHORT_CAPS[0]), min(items or SHORT_CAPS[1], SHORT_CAPS[1]), digits)
+        return _pool_grammar(replace(self.shape, caps=short))
+
+    def asked_apart(self, calls: Sequence[ToolCall], called: Called = (),
+                    bare: bool = False) -> tuple[str, Called] | None:
+        """When one of ``calls`` repeats in an argument a value the user wrote once, the
+        grammar to ask the reply again under and its first calls (:func:`~gbnf.shape.calls_apart`:
+        the tools of those up to that one, in turn, that argument kept from that value, and what
+        ``called``, an earlier asking, kept them from; a ``bare`` reply, one call, not a list).
+        None when no call repeats one, or its argument lists no other value."""
+        if self.shape is None or self.words is None or self.shape.values is None:
+            return None
+        firsts = calls_apart([(call.name, call.arguments) for call in calls], self.words, called)
+        grammar = _pool_grammar(self.shape, firsts, bare) if firsts is not None else None
+        return (grammar, firsts) if grammar is not None and firsts is not None else None
 
 
 def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
@@ -115,19 +168,18 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     order = asked_order(shown, request, least) if counted else ()
     values = offered_values([last]) if shaping.copy_values and from_user and last else None
     items = asked_items(shown, request, least) if counted and values is not None else ()
-    own = tuple(own_values(values, items, call) for call in range(len(items))) if values is not None else ()
+    own = tuple(own_values(values, items, call) for call in range(len(items))) if items and values else ()
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
-    short = (min(caps[0] or SHORT_CAPS[0], SHORT_CAPS[0]), min(caps[1] or SHORT_CAPS[1], SHORT_CAPS[1]), caps[2])
-    grammar = (_pool_grammar(tools_json, names, skip, parallel, least, order, not required, caps, values, own)
-               if offered else _schema_grammar(json.dumps(schema)) if schema is not None else None)
-    shorten = functools.partial(_pool_grammar, tools_json, names, skip, parallel, least, order, not required, short,
-                                values, own) if offered else None
+    shape = ReplyShape(tools_json, names, skip, parallel, least, order, not required, caps, values, own) \
+        if offered else None
+    grammar = (_pool_grammar(shape) if shape is not None
+               else _schema_grammar(json.dumps(schema)) if schema is not None else None)
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
                        required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       least=least, shorten=shorten)
+                       least=least, shape=shape, words=request if shaping.values_apart and from_user else None)
 
 
 @functools.lru_cache(maxsize=64)
@@ -146,27 +198,49 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pool_grammar(tools_json: str, names: tuple[str, ...], skip: tuple[Asked | None, ...], parallel: int,
-                  least: int, order: tuple[str, ...], text: bool, caps: tuple[int | None, int | None, int | None],
-                  values: Values | None = None, own: tuple[Values, ...] = ()) -> str:
-    """The grammar of a reply that calls one of ``names`` (``least``..``parallel`` times, the
-    first calls those ``order`` names in turn, or answers in text), each as ``skip`` has it
-    asked (:class:`~gbnf.shape.Asked`; None: as declared), with free strings and numbers among ``values``
-    (strings, numbers) where given and any fits, and unbounded strings, arrays and numbers
-    capped at ``caps`` (characters, items, digits). With ``own`` (one tool), its first calls
-    each copy from their own values in turn (:func:`~gbnf.shape.own_values`)."""
-    tools = {t.name: t for t in _request_tools(tools_json)}
-
-    def shaped(name: str, asked: Asked | None, chosen: Values | None) -> Tool:
-        parameters = as_asked(tools[name].parameters, asked)
-        if chosen is not None:
-            parameters = copied(parameters, *chosen)
-        return replace(tools[name], parameters=bounded(parameters, *caps))
-
-    pool = [shaped(name, asked, values) for name, asked in zip(names, skip)]
-    steps = [shaped(names[0], skip[0], chosen) for chosen in own] if own else order
-    return compile_pool(pool, parallel=parallel, least=least, single=True, text=text, order=steps,
+def _pool_grammar(shape: ReplyShape, called: Called = (), bare: bool = False) -> str | None:
+    """The grammar of a reply as ``shape`` has it. With ``called`` (a reply asked again), its
+    first calls are those tools in turn, each without the values its :data:`~gbnf.shape.Apart` names (None
+    when an argument does not list that value among others); a ``bare`` reply is that one call
+    alone."""
+    tools_json, names, skip, caps = shape.tools_json, shape.names, shape.skip, shape.caps
+    pool = [_shaped_tool(tools_json, name, asked, shape.values, caps) for name, asked in zip(names, skip)]
+    steps: list[str | Tool] = [_shaped_tool(tools_json, names[0], skip[0], chosen, caps) for chosen in shape.own]
+    steps = steps or list(shape.order)
+    least = shape.least
+    if called:
+        asks = dict(zip(names, skip))
+        own = [*shape.own, *[shape.values] * len(called)]
+        firsts = [_apart(_shaped_tool(tools_json, name, asks[name], own[i], caps), avoid)
+                  for i, (name, avoid) in enumerate(called)]
+        if None in firsts:
+            return None
+        asked = [tool for tool in firsts if tool is not None]
+        if bare:
+            pool, steps = asked, []
+        else:
+            steps, least = [*asked, *steps[len(asked):]], max(least, len(asked))
+    return compile_pool(pool, parallel=shape.parallel, least=least, single=True, text=shape.text, order=steps,
                         layout="indented").text
+
+
+@functools.lru_cache(maxsize=256)
+def _shaped_tool(tools_json: str, name: str, asked: Asked | None, chosen: Values | None,
+                 caps: tuple[int | None, int | None, int | None]) -> Tool:
+    """Tool ``name`` of ``tools_json`` as ``asked``, its free values among ``chosen`` (None:
+    free) and capped at ``caps``."""
+    tool = next(t for t in _request_tools(tools_json) if t.name == name)
+    parameters = as_asked(tool.parameters, asked)
+    if chosen is not None:
+        parameters = copied(parameters, *chosen)
+    return replace(tool, parameters=bounded(parameters, *caps))
+
+
+def _apart(tool: Tool, avoid: Apart) -> Tool | None:
+    """``tool`` with each argument ``avoid`` names kept from the value it names
+    (:func:`~gbnf.shape.kept_apart`; None when it cannot be)."""
+    parameters = kept_apart(tool.parameters, avoid)
+    return replace(tool, parameters=parameters) if parameters is not None else None
 
 
 def _string_cap(chars: int | None, max_tokens: int) -> int | None:

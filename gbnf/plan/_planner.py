@@ -35,9 +35,19 @@ from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
 from gbnf.shape._meaning import closeness
 from gbnf.shape._pool import Policy, load_policy, pool_decisions
-from gbnf.shape._rank import ModelRelevance, as_asked, asked_of, follow_up, select_tools, still_to_do
+from gbnf.shape._rank import (
+    APART_ROUNDS,
+    Called,
+    ModelRelevance,
+    as_asked,
+    asked_of,
+    calls_apart,
+    follow_up,
+    select_tools,
+    still_to_do,
+)
 from gbnf.shape._request import Request, read_request
-from gbnf.shape._shaped import bounded, copied
+from gbnf.shape._shaped import bounded, copied, kept_apart
 from gbnf.shape._values import Values, copy_bias, offered_values, value_texts
 from gbnf.tools._tool import Tool
 
@@ -229,9 +239,10 @@ class Planner:
             pool = self._offer(request, tools, result) if result.results else first
             self._emit(result, "step", step, tools=[t.name for t in pool])
             texts = [request.text, *(text for _, value in result.results for text in value_texts(value))]
-            grammar = None
+            grammar = values = None
             if self.options.mode == "grammar":
-                grammar = self.grammar(pool, offered_values(texts) if self.options.shaping.copy_values else None).text
+                values = offered_values(texts) if self.options.shaping.copy_values else None
+                grammar = self.grammar(pool, values).text
             sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
                                dry=self.options.dry or self.options.sampling.dry)
             if blocked:
@@ -259,6 +270,8 @@ class Planner:
             if isinstance(calls, str):
                 self._finish(result, step, calls)
                 return
+            if values is not None and self.options.shaping.values_apart:
+                calls = yield from self._apart(request, pool, values, calls, messages, sampling, specs, result)
             for call in calls:
                 self._emit(result, "call", step, name=call.name, arguments=call.arguments)
                 if call.name == self.options.final_tool:
@@ -279,6 +292,51 @@ class Planner:
                 return
         steps = self.options.max_steps
         self._stop(result, "max_steps", steps, f"no final answer within {steps} steps")
+
+    def _apart(self, request: Request, pool: list[Tool], values: Values, calls: list[ToolCall],
+               messages: list[Message], sampling: Sampling, specs: list[ToolSpec] | None,
+               result: PlanResult) -> Generator[_Request, Completion | GbnfError, list[ToolCall]]:
+        """``calls`` asked again while one repeats a value the user wrote once, that argument
+        kept from it (:func:`~gbnf.shape.calls_apart`), up to :data:`~gbnf.shape.APART_ROUNDS`
+        times: the calls of the last valid reply, whose text becomes the assistant's message."""
+        called: Called = ()
+        for _ in range(APART_ROUNDS):
+            firsts = calls_apart([(call.name, call.arguments) for call in calls], request, called)
+            grammar = self._apart_grammar(pool, values, firsts) if firsts is not None else None
+            if grammar is None or firsts is None:
+                break
+            called = firsts
+            reply = yield messages[:-1], grammar, sampling, specs
+            if isinstance(reply, GbnfError):
+                break
+            result.prompt_tokens += reply.prompt_tokens
+            result.completion_tokens += reply.completion_tokens
+            result.seconds += reply.seconds
+            try:
+                again = self._read(reply, pool)
+            except InvalidCall as exc:
+                self._emit(result, "validation_error", result.steps, error=f"asked apart: {exc}", text=reply.text)
+                break
+            if isinstance(again, str) or not again:
+                break
+            calls, messages[-1] = again, {"role": "assistant", "content": reply.text}
+        return calls
+
+    def _apart_grammar(self, pool: list[Tool], values: Values, firsts: Called) -> str | None:
+        """The grammar of a reply whose first calls are ``firsts`` in turn, each kept from the
+        values it names (:func:`~gbnf.shape.kept_apart`; None when one cannot be)."""
+        final = self.options.final_tool
+        shown = {t.name: t if t.name == final else replace(t, parameters=copied(t.parameters, *values)) for t in pool}
+        steps = []
+        for name, avoid in firsts:
+            parameters = kept_apart(shown[name].parameters, avoid)
+            if parameters is None:
+                return None
+            steps.append(replace(shown[name], parameters=parameters))
+        if self.options.parallel == 1:
+            return compile_pool(steps[-1:], layout=self.options.layout).text
+        return compile_pool(list(shown.values()), parallel=self.options.parallel, least=len(steps), order=steps,
+                            layout=self.options.layout).text
 
     def _offer(self, request: Request, tools: list[Tool], result: PlanResult) -> list[Tool]:
         """A step's tools once some call succeeded: without the tools that succeeded (with

@@ -12,23 +12,29 @@ from gbnf.shape._meaning import Closeness, closeness, tool_card
 from gbnf.shape._options import Shaping
 from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.shape._rank import (
+    APART_ROUNDS,
     CALL_LEAD,
     MARGIN,
     TEXT_LEAD,
+    Apart,
     Asked,
+    Called,
     Decision,
     ModelRelevance,
     Ranked,
+    Repeated,
     Selection,
     as_asked,
     asked_calls,
     asked_items,
     asked_of,
     asked_order,
+    calls_apart,
     decide_reply,
     first_clause,
     follow_up,
     rank_tools,
+    repeated_value,
     select_tools,
     still_to_do,
     switched_on,
@@ -36,7 +42,7 @@ from gbnf.shape._rank import (
     unasked,
 )
 from gbnf.shape._request import Request, read_request, terms
-from gbnf.shape._shaped import bounded, copied
+from gbnf.shape._shaped import bounded, copied, kept_apart
 from gbnf.shape._values import (
     Values,
     copy_bias,
@@ -50,11 +56,12 @@ from gbnf.shape._values import (
     value_texts,
 )
 
-__all__ = ["Asked", "CALL_LEAD", "Closeness", "Decision", "MARGIN", "ModelRelevance", "Policy", "Ranked", "Request",
-           "Selection", "Shaping", "TEXT_LEAD", "Values",
-           "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "closeness",
+__all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN", "ModelRelevance",
+           "Policy",
+           "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
+           "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
-           "is_english", "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone",
+           "is_english", "kept_apart", "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone",
            "offered_values", "own_values", "pool_decisions",
-           "rank_tools", "read_request", "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card",
-           "tool_document", "unasked", "value_texts"]
+           "rank_tools", "read_request", "repeated_value", "select_tools", "spans", "still_to_do", "switched_on",
+           "terms", "tool_card", "tool_document", "unasked", "value_texts"]

@@ -50,6 +50,13 @@ class Shaping:
     the planner, of the tools' results) and every free number one of their numbers
     (:func:`gbnf.shape.spans`, :func:`gbnf.shape.numbers`), where any fits; small models
     otherwise make values up (``"goldsboro_warriors"`` for the Golden State Warriors).
+
+    With ``values_apart`` too, a reply whose call repeats in a second argument
+    a value the user wrote once (``{"metal": "Gold", "measure": "Gold"}`` for "the Gold price
+    per ounce") is asked again, its calls up to that one calling the same tools and that
+    argument kept from that value (:func:`gbnf.shape.repeated_value`, :func:`gbnf.shape.kept_apart`;
+    greedy decoding writes what comes before it as it did), up to three times; an invalid reply
+    asked again leaves the first.
     """
 
     string_chars: int | None = 1000
@@ -62,3 +69,4 @@ class Shaping:
     copy_bias: float | None = None
     count_calls: bool = True
     copy_values: bool = True
+    values_apart: bool = True

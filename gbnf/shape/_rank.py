@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -496,8 +496,66 @@ def _once(request: Request, item: str | Number) -> bool:
     or a number written twice ("5%" and "for 1, 5 and 10 years"), is no one call's own."""
     if isinstance(item, str):
         key = word_key(item)
-        return f" {word_key(request.text)} ".count(f" {key} ") == 1 if key else False
+        return f" {request.key} ".count(f" {key} ") == 1 if key else False
     return request.numbers.count(item) == 1
+
+
+Repeated = tuple[int, str, "str | Number"]
+"""An argument that repeats a value: the call's index, the argument's name and the value."""
+
+
+def repeated_value(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request) -> Repeated | None:
+    """The first argument of ``calls`` (each a tool's name and its arguments) that repeats
+    what an earlier argument of the same call took, when ``request`` writes it once: the same
+    number, or a string whose words hold the other's or are held in them ("Gold", "Gold
+    price"). Words the user wrote once fill one argument; a small model otherwise copies them
+    into the next one too ("Gold price per ounce": ``{"metal": "Gold", "measure": "Gold"}``).
+    The value given is what was repeated: the number, or the shorter string. None when no
+    argument repeats one."""
+    for index, (_, arguments) in enumerate(calls):
+        seen: list[str | Number] = []
+        for name, value in arguments.items():
+            if isinstance(value, bool) or not isinstance(value, str | int | float):
+                continue
+            for earlier in seen:
+                shared = _shared(earlier, value)
+                if shared is not None and _once(request, shared):
+                    return index, name, shared
+            seen.append(value)
+    return None
+
+
+APART_ROUNDS = 3
+"""How many times a reply whose call repeats a value the user wrote once is asked again
+(:func:`calls_apart`), under the same sampling: greedy decoding writes what comes before that
+argument as it did."""
+Apart = tuple[tuple[str, "str | Number"], ...]
+"""What one call asked again is kept from: (argument, value) pairs (:func:`~gbnf.shape.kept_apart`)."""
+Called = tuple[tuple[str, Apart], ...]
+"""The first calls of a reply asked again, in turn: each tool's name and what it is kept from."""
+
+
+def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request, called: Called = ()) -> Called | None:
+    """When one of ``calls`` repeats a value the user wrote once (:func:`repeated_value`), the
+    first calls of the reply to ask again: the tools of the calls up to that one, in turn,
+    each kept from what ``called`` (an earlier asking) kept it from, and that one's argument
+    from that value too. None when no call repeats one."""
+    found = repeated_value(calls, request)
+    if found is None:
+        return None
+    index, key, value = found
+    kept = {i: apart for i, (name, apart) in enumerate(called) if i < len(calls) and calls[i][0] == name}
+    return tuple((name, kept.get(i, ()) + (((key, value),) if i == index else ()))
+                 for i, (name, _) in enumerate(calls[:index + 1]))
+
+
+def _shared(earlier: str | Number, value: str | Number) -> str | Number | None:
+    """What two values share: the same number, or the shorter of two strings when its words
+    lie in a row in the other's (None: nothing)."""
+    if isinstance(earlier, str) and isinstance(value, str):
+        short, long = sorted((earlier, value), key=len)
+        return short if mentions(long, short) else None
+    return value if earlier == value and not isinstance(earlier, str) and not isinstance(value, str) else None
 
 
 def _kind(schema: Any) -> Any:

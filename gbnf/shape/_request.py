@@ -17,7 +17,7 @@ import bm25s
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-from gbnf._text import identifier_words
+from gbnf._text import identifier_words, word_key
 from gbnf.shape._language import is_english
 from gbnf.shape._values import Number, number_lists, numbers, numbers_alone
 
@@ -45,6 +45,11 @@ class Request:
     def words(self) -> frozenset[str]:
         """Its stemmed words, stop words left out (:func:`terms`)."""
         return frozenset(terms(self.text))
+
+    @cached_property
+    def key(self) -> str:
+        """Its words lowercased, one space apart, punctuation left out (:func:`~gbnf._text.word_key`)."""
+        return word_key(self.text)
 
     @cached_property
     def english(self) -> bool:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gbnf._text import name_words, word_key
+from gbnf._text import mentions, name_words, word_key
 from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
@@ -83,6 +83,30 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         return {**out, "enum": kept} if kept else out
 
     return _each_part(schema, copy)
+
+
+def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> Any:
+    """``schema`` with each property ``avoid`` names (a copied one, listing its values) listing
+    them without the value it names: without that number, or without every string that holds
+    that string's words in a row or is held in them (``Las Vegas``: nor ``Las Vegas, with``,
+    nor ``Las``). None when a property lists none of them, or nothing else."""
+    properties = dict(schema.get("properties") or {})
+    for key, value in avoid:
+        listed = (properties.get(key) or {}).get("enum")
+        if not isinstance(listed, list):
+            return None
+        kept = [v for v in listed if not _overlap(v, value)]
+        if not kept or len(kept) == len(listed):
+            return None
+        properties[key] = {**properties[key], "enum": kept}
+    return {**schema, "properties": properties}
+
+
+def _overlap(listed: Any, value: str | int | float) -> bool:
+    """Whether a listed value is ``value`` (a number), or shares words in a row with it (a string)."""
+    if isinstance(listed, str) and isinstance(value, str):
+        return mentions(listed, value) or mentions(value, listed)
+    return listed == value and not isinstance(listed, bool | str)
 
 
 @functools.lru_cache(maxsize=16)
