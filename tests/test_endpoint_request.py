@@ -34,6 +34,12 @@ def test_tools_are_offered_in_the_system_prompt_with_their_argument_order():
     assert "plainText" in request.grammar and f"{{0,{MAX_PARALLEL - 1}}}" in request.grammar
 
 
+def test_the_arguments_a_schema_describes_are_described_in_the_system_prompt():
+    system = parse_request({"messages": GOLD, "tools": [METAL_DESCRIBED]}).messages[0]["content"]
+    assert "\n  measure: The unit of the price, like 'ounce' or 'kg'." in system
+    assert "metal:" not in system.replace('"metal":', "")  # an argument without a description has no line
+
+
 def test_tool_choice_shapes_the_grammar():
     required = parse_request({"messages": ASK, "tools": [WEATHER, NOTE], "tool_choice": "required",
                               "parallel_tool_calls": False})
@@ -321,6 +327,10 @@ METAL = {"type": "function", "function": {"name": "get_metal_price", "descriptio
     "type": "object", "properties": {"metal": {"type": "string"}, "measure": {"type": "string"}},
     "required": ["metal", "measure"]}}}
 GOLD = [{"role": "user", "content": "Get current Gold price per ounce."}]
+METAL_DESCRIBED = {"type": "function", "function": {**METAL["function"], "parameters": {
+    **METAL["function"]["parameters"], "properties": {
+        "metal": {"type": "string"},
+        "measure": {"type": "string", "description": " The unit of the price, like 'ounce' or 'kg'. "}}}}}
 
 
 def test_a_call_that_copies_a_value_into_two_arguments_is_asked_again_with_the_second_kept_from_it():

@@ -122,6 +122,9 @@ def command_line() -> argparse.ArgumentParser:
                       help="print the model's answer as it is, without the tool results it left out")
     plan.add_argument("--no-copy-values", action="store_true",
                       help="let the model write any string and number, not only those of the query and the results")
+    plan.add_argument("--no-values-apart", action="store_true",
+                      help="keep a call that copies a value the user wrote once into two arguments (by default it is "
+                      "asked again with the second argument kept from that value)")
     plan.add_argument("-v", "--verbose", action="store_true", help="after the answer, print each step to stderr")
     plan.set_defaults(run=_plan)
 
@@ -350,7 +353,8 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,
                       salvage=not args.no_salvage, cite=not args.no_cite,
-                      shaping=replace(DEFAULTS.shaping, copy_values=not args.no_copy_values),
+                      shaping=replace(DEFAULTS.shaping, copy_values=not args.no_copy_values,
+                                      values_apart=not args.no_values_apart),
                       top_k=None if args.all_tools else args.top_k)
     planner = Planner(tools, backend, {**BUILTIN, **extra_executors}, options=options, policy=policy)
     events: list[Event] = []

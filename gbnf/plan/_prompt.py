@@ -58,9 +58,15 @@ Style = Literal["signature", "skeleton"]
 
 
 def describe_tool(tool: Tool, style: Style = "signature") -> str:
-    """The tool's lines in the system prompt."""
+    """The tool's lines in the system prompt: with ``signature``, its name and description, its
+    arguments' signature, and a line for each argument its schema describes (a small model
+    otherwise reads ``measure`` as any word, not a unit)."""
     if style == "signature":
-        return f"- {tool.name}: {tool.description}\n  arguments: {signature(tool.parameters)}"
+        props = tool.parameters.get("properties") or {}
+        described = [f"  {key}: {text.strip()}" for key, sub in props.items()
+                     if isinstance(sub, dict) and isinstance(text := sub.get("description"), str) and text.strip()]
+        return "\n".join([f"- {tool.name}: {tool.description}", f"  arguments: {signature(tool.parameters)}",
+                          *described])
     call = json_text({"name": tool.name, "arguments": skeleton(tool.parameters)})
     lines = [f"- {tool.name}: {tool.description}", f"  {call}"]
     props = tool.parameters.get("properties", {})
