@@ -62,6 +62,17 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
     messages = list(request.messages)
     prompt_tokens = completion_tokens = 0
     model_seconds = 0.0
+
+    async def ask(grammar: str | None, sampling: Sampling, sink: TextSink | None) -> Completion:
+        """One completion of ``messages``, its tokens and seconds counted."""
+        nonlocal prompt_tokens, completion_tokens, model_seconds
+        start = time.perf_counter()
+        completion = await complete(messages, grammar, sampling, sink)
+        model_seconds += time.perf_counter() - start
+        prompt_tokens += completion.prompt_tokens
+        completion_tokens += completion.completion_tokens
+        return completion
+
     error: InvalidCall | None = None
     fallback: tuple[ToolCall, ...] | None = None
     grammar = request.grammar
@@ -72,11 +83,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                                temperature=max(sampling.temperature, RETRY_TEMPERATURE))
         sink = TextOnly(on_text, calls=bool(request.offered)) if on_text and not request.required \
             and request.schema is None else None
-        start = time.perf_counter()
-        completion = await complete(messages, grammar, sampling, sink)
-        model_seconds += time.perf_counter() - start
-        prompt_tokens += completion.prompt_tokens
-        completion_tokens += completion.completion_tokens
+        completion = await ask(grammar, sampling, sink)
         try:
             content, calls = read(request, completion)
         except InvalidCall as exc:
@@ -93,11 +100,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
             if again is None:
                 break
             grammar, called = again
-            start = time.perf_counter()
-            asked = await complete(messages, grammar, sampling, None)
-            model_seconds += time.perf_counter() - start
-            prompt_tokens += asked.prompt_tokens
-            completion_tokens += asked.completion_tokens
+            asked = await ask(grammar, sampling, None)
             try:
                 _, apart = read(request, asked)
             except InvalidCall as exc:
