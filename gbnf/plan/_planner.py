@@ -149,9 +149,7 @@ class Planner:
                     if i:
                         self._grammars.insert(0, self._grammars.pop(i))
                     return grammar
-            final = self.options.final_tool
-            shown = pool if values is None else [
-                t if t.name == final else replace(t, parameters=copied(t.parameters, *values)) for t in pool]
+            shown = pool if values is None else self._copied(pool, values)
             grammar = compile_pool(shown, parallel=self.options.parallel, layout=self.options.layout)
             self._grammars.insert(0, (list(pool), values, grammar))
             del self._grammars[GRAMMAR_CACHE:]
@@ -325,8 +323,7 @@ class Planner:
     def _apart_grammar(self, pool: list[Tool], values: Values, firsts: Called) -> str | None:
         """The grammar of a reply whose first calls are ``firsts`` in turn, each kept from the
         values it names (:func:`~gbnf.shape.kept_apart`; None when one cannot be)."""
-        final = self.options.final_tool
-        shown = {t.name: t if t.name == final else replace(t, parameters=copied(t.parameters, *values)) for t in pool}
+        shown = {t.name: t for t in self._copied(pool, values)}
         steps = []
         for name, avoid in firsts:
             parameters = kept_apart(shown[name].parameters, avoid)
@@ -337,6 +334,12 @@ class Planner:
             return compile_pool(steps[-1:], layout=self.options.layout).text
         return compile_pool(list(shown.values()), parallel=self.options.parallel, least=len(steps), order=steps,
                             layout=self.options.layout).text
+
+    def _copied(self, pool: list[Tool], values: Values) -> list[Tool]:
+        """``pool`` with the free strings and numbers of every tool but the final one among
+        ``values`` (:func:`~gbnf.shape.copied`)."""
+        final = self.options.final_tool
+        return [t if t.name == final else replace(t, parameters=copied(t.parameters, *values)) for t in pool]
 
     def _offer(self, request: Request, tools: list[Tool], result: PlanResult) -> list[Tool]:
         """A step's tools once some call succeeded: without the tools that succeeded (with

@@ -57,8 +57,7 @@ from gbnf.shape._values import (
 )
 
 __all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN", "ModelRelevance",
-           "Policy",
-           "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
+           "Policy", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
            "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
            "is_english", "kept_apart", "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone",
