@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from gbnf.errors import InvalidCall
+from gbnf.read import validate_call
 from gbnf.shape import (
     copied,
     kept_apart,
@@ -14,6 +18,7 @@ from gbnf.shape import (
     spans,
     value_texts,
 )
+from gbnf.tools import Tool
 
 
 def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
@@ -59,6 +64,21 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert schema["properties"]["city"] == {"type": "string"}  # the schema itself is untouched
     coded = {"type": "string", "description": "A code, for example ABC"}
     assert copied(coded, ["Swiss francs"], []) == coded  # a code of no kind it knows: not a stretch either
+
+
+def test_copied_strings_are_not_the_names_the_validator_refuses():
+    tool = Tool("find_exhibition", "Find an exhibition.", {"type": "object", "properties": {
+        "location": {"type": "string"}, "month": {"type": "string"}, "kind": {"enum": ["month", "week"]}}})
+    assert tool.echoes == {"findexhibition", "location", "kind"}  # "month" is a value the schema lists
+    strings = ["Find exhibition", "find_exhibition", "Location", "upcoming month", "New York"]
+    out = copied(tool.parameters, strings, [], echoes=tool.echoes)["properties"]
+    assert out["location"]["enum"] == ["upcoming month", "New York"]  # "Find exhibition" folds to the tool's name
+    for value in out["location"]["enum"]:  # each value the grammar offers, the validator takes
+        validate_call({"name": tool.name, "arguments": {"location": value}}, [tool])
+    for value in ("Find exhibition", "Location"):
+        with pytest.raises(InvalidCall, match="only repeats a name"):
+            validate_call({"name": tool.name, "arguments": {"location": value}}, [tool])
+    assert "Location" in copied(tool.parameters, strings, [])["properties"]["location"]["enum"]  # none named: all
 
 
 def test_a_glob_pattern_takes_the_file_types_the_request_names():

@@ -232,7 +232,7 @@ def _shaped_tool(tools_json: str, name: str, asked: Asked | None, chosen: Values
     tool = next(t for t in _request_tools(tools_json) if t.name == name)
     parameters = as_asked(tool.parameters, asked)
     if chosen is not None:
-        parameters = copied(parameters, *chosen)
+        parameters = copied(parameters, *chosen, echoes=tool.echoes)
     return replace(tool, parameters=bounded(parameters, *caps))
 
 

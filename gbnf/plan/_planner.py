@@ -339,7 +339,8 @@ class Planner:
         """``pool`` with the free strings and numbers of every tool but the final one among
         ``values`` (:func:`~gbnf.shape.copied`)."""
         final = self.options.final_tool
-        return [t if t.name == final else replace(t, parameters=copied(t.parameters, *values)) for t in pool]
+        return [t if t.name == final else replace(t, parameters=copied(t.parameters, *values, echoes=t.echoes))
+                for t in pool]
 
     def _offer(self, request: Request, tools: list[Tool], result: PlanResult) -> list[Tool]:
         """A step's tools once some call succeeded: without the tools that succeeded (with

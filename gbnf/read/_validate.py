@@ -169,31 +169,11 @@ def _placeholders_in(arguments: dict[str, Any], tool: Tool) -> str | None:
 
 def _echo_in(arguments: dict[str, Any], tool: Tool) -> str | None:
     """The path of a free string argument that is just the tool's name or a parameter's name
-    (``"symbol": "get_stock_price"``): small models copy the text they just wrote."""
-    names = {fold(tool.name), *(fold(key) for key in _property_names(tool.parameters))}
-    allowed = {fold(v) for v in _strings(_enum_values(tool.parameters))}
+    (:attr:`Tool.echoes`): small models copy the text they just wrote."""
     for path, value in _leaves(arguments, ""):
-        if isinstance(value, str) and fold(value) in names and fold(value) not in allowed:
+        if isinstance(value, str) and fold(value) in tool.echoes:
             return f"'{path}' = {value!r}"
     return None
-
-
-def _property_names(schema: Any) -> list[str]:
-    if isinstance(schema, dict):
-        own = list(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else []
-        return own + [k for v in schema.values() for k in _property_names(v)]
-    if isinstance(schema, list):
-        return [k for v in schema for k in _property_names(v)]
-    return []
-
-
-def _enum_values(schema: Any) -> list[Any]:
-    if isinstance(schema, dict):
-        own = [*(schema.get("enum") or []), *([schema["const"]] if "const" in schema else [])]
-        return own + [v for sub in schema.values() for v in _enum_values(sub)]
-    if isinstance(schema, list):
-        return [v for sub in schema for v in _enum_values(sub)]
-    return []
 
 
 def _strings(value: Any) -> list[str]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import functools
 import mimetypes
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from gbnf._text import mentions, name_words, word_key
+from gbnf._text import fold, mentions, name_words, word_key
 from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
@@ -38,7 +38,8 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
 
 
 def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
-           runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = ()) -> Any:
+           runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = (), *,
+           echoes: Collection[str] = frozenset()) -> Any:
     """``schema`` with every free string one of ``strings``, every free integer or number (no
     enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
     numbers written as one list), where any of them satisfies the part (a part none satisfies
@@ -54,7 +55,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     symbol, an abbreviation) stays free: the request names what it encodes. A string whose property name
     asks for a shape (a path, a date, a time, an email address, a URL, a phone number) takes
     the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
-    ``file``)."""
+    ``file``). A free string takes none of the names of ``echoes`` (folded: a tool's
+    :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses ("upcoming month": not ``month``)."""
     shares = [float(as_decimal(number) / 100) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
@@ -71,7 +73,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         if named:
             values: Sequence[Any] = named
         elif _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
-            values = _globs(out, strings) or _shaped_like(key, strings)
+            values = [s for s in _globs(out, strings) or _shaped_like(key, strings) if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -26,6 +27,16 @@ class Tool:
     def is_escape_hatch(self) -> bool:
         return self.kind == "escape_hatch"
 
+    @functools.cached_property
+    def echoes(self) -> frozenset[str]:
+        """The names the prompt shows, folded (:func:`gbnf._text.fold`): the tool's and its
+        parameters', less any value its schema lists. A free string that is only one of them
+        (``"symbol": "get_stock_price"``) copies the prompt, not what the user gave."""
+        from gbnf._text import fold
+
+        names = {fold(self.name), *(fold(key) for key in _property_names(self.parameters))}
+        return frozenset(names - {fold(value) for value in _listed(self.parameters)})
+
     @classmethod
     def from_function(cls, function: Callable[..., Any], *, name: str | None = None,
                       description: str | None = None) -> Tool:
@@ -33,3 +44,22 @@ class Tool:
         from gbnf.tools._functions import tool_from_function
 
         return tool_from_function(function, name=name, description=description)
+
+
+def _property_names(schema: Any) -> list[str]:
+    if isinstance(schema, dict):
+        own = list(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else []
+        return own + [k for v in schema.values() for k in _property_names(v)]
+    if isinstance(schema, list):
+        return [k for v in schema for k in _property_names(v)]
+    return []
+
+
+def _listed(schema: Any, listed: bool = False) -> list[str]:
+    """Every string ``schema`` lists (in an ``enum`` or ``const``, at any depth); ``listed``:
+    ``schema`` is itself a listed value."""
+    if isinstance(schema, dict):
+        return [v for key, sub in schema.items() for v in _listed(sub, listed or key in ("enum", "const"))]
+    if isinstance(schema, list):
+        return [v for sub in schema for v in _listed(sub, listed)]
+    return [schema] if listed and isinstance(schema, str) else []
