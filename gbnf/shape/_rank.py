@@ -29,7 +29,7 @@ from gbnf._text import identifier_words, mentions, word_key
 from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
-from gbnf.shape._values import Number
+from gbnf.shape._values import Number, shared_value
 from gbnf.tools._tool import Tool
 
 RELATIVE = 0.5
@@ -518,7 +518,7 @@ def repeated_value(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Requ
             if isinstance(value, bool) or not isinstance(value, str | int | float):
                 continue
             for earlier in seen:
-                shared = _shared(earlier, value)
+                shared = shared_value(earlier, value)
                 if shared is not None and _once(request, shared):
                     return index, name, shared
             seen.append(value)
@@ -547,15 +547,6 @@ def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request
     kept = {i: apart for i, (name, apart) in enumerate(called) if i < len(calls) and calls[i][0] == name}
     return tuple((name, kept.get(i, ()) + (((key, value),) if i == index else ()))
                  for i, (name, _) in enumerate(calls[:index + 1]))
-
-
-def _shared(earlier: str | Number, value: str | Number) -> str | Number | None:
-    """What two values share: the same number, or the shorter of two strings when its words
-    lie in a row in the other's (None: nothing)."""
-    if isinstance(earlier, str) and isinstance(value, str):
-        short, long = sorted((earlier, value), key=len)
-        return short if mentions(long, short) else None
-    return value if earlier == value and not isinstance(earlier, str) and not isinstance(value, str) else None
 
 
 def _kind(schema: Any) -> Any:

@@ -10,11 +10,12 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from gbnf._text import fold, mentions, name_words, word_key
+from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
 from gbnf.shape._english import either, words
+from gbnf.shape._values import shared_value
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -97,18 +98,11 @@ def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> A
         listed = (properties.get(key) or {}).get("enum")
         if not isinstance(listed, list):
             return None
-        kept = [v for v in listed if not _overlap(v, value)]
+        kept = [v for v in listed if shared_value(v, value) is None]
         if not kept or len(kept) == len(listed):
             return None
         properties[key] = {**properties[key], "enum": kept}
     return {**schema, "properties": properties}
-
-
-def _overlap(listed: Any, value: str | int | float) -> bool:
-    """Whether a listed value is ``value`` (a number), or shares words in a row with it (a string)."""
-    if isinstance(listed, str) and isinstance(value, str):
-        return mentions(listed, value) or mentions(value, listed)
-    return listed == value and not isinstance(listed, bool | str)
 
 
 @functools.lru_cache(maxsize=16)

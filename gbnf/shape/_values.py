@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import TypeGuard
 
 from gbnf._text import mentions
 from gbnf.shape._english import either, table, words
@@ -177,6 +178,21 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     return (tuple(stretches) if len(stretches) <= most else (), found if len(found) <= most else (),
             tuple(runs[:MOST_RUNS]), shares if len(found) <= most else ())
+
+
+def shared_value(one: object, other: object) -> str | Number | None:
+    """What two values share: the same number, or the shorter of two strings when its words lie
+    in a row in the other's ("Gold" of "Gold price"); None for anything else."""
+    if isinstance(one, str) and isinstance(other, str):
+        short, long = sorted((one, other), key=len)
+        return short if mentions(long, short) else None
+    if _number(one) and _number(other) and one == other:
+        return other
+    return None
+
+
+def _number(value: object) -> TypeGuard[Number]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: int) -> Values:
