@@ -356,6 +356,19 @@ def test_a_call_that_copies_a_value_into_two_arguments_is_asked_again_with_the_s
     assert not oracle.accepts(again, call("Gold", "Gold price")) and oracle.accepts(again, call("Gold", "price"))
 
     grammars.clear()
+    both = [{"role": "user", "content": "Get the Silver price per kg, then the current Gold price per ounce."}]
+    calls = [{"name": "get_metal_price", "arguments": {"metal": metal, "measure": measure}}
+             for metal, measure in [("Silver", "kg"), ("Silver", "kg"), ("Gold", "Gold")]]
+    written, fixed = json.dumps(calls, indent=2), json.dumps([*calls[:2], {**calls[2], "arguments": {
+        "metal": "Gold", "measure": "ounce"}}], indent=2)
+    request = parse_request({"messages": both, "tools": [METAL], "tool_choice": "required"})
+    answer = asyncio.run(reply(request, model(written, fixed), 2))
+    assert [c.arguments["measure"] for c in answer.calls] == ["kg", "ounce"]  # the repeat dropped last
+    again = grammars[1]  # kept apart: the third call as written, not the second left once repeats go
+    assert not oracle.accepts(again, written) and oracle.accepts(again, fixed)
+
+    grammars.clear()
+    request = parse_request({"messages": GOLD, "tools": [METAL], "tool_choice": "required"})
     kept = asyncio.run(reply(request, model(repeated, '{"name": "get_metal_price", "arguments": {}}'), 2))
     assert [c.arguments for c in kept.calls] == [{"metal": "Gold", "measure": "Gold"}] and len(grammars) == 2
     grammars.clear()

@@ -110,10 +110,10 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                 break
             completion, calls = asked, apart
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
-        return Reply(content, calls, finish, prompt_tokens, completion_tokens, model_seconds)
+        return Reply(content, _distinct(calls), finish, prompt_tokens, completion_tokens, model_seconds)
     if fallback is not None:
         log.warning("returned a call valid for its schema after %d attempts; last error: %s", max_retries + 1, error)
-        return Reply(None, fallback, "tool_calls", prompt_tokens, completion_tokens, model_seconds)
+        return Reply(None, _distinct(fallback), "tool_calls", prompt_tokens, completion_tokens, model_seconds)
     raise ApiError(422, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
 
@@ -151,14 +151,15 @@ class TextOnly:
 
 
 def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tuple[ToolCall, ...]]:
-    """(content, calls) of one completion; raise :class:`InvalidCall` when it fails its schema."""
+    """(content, calls) of one completion, the calls as written (repeats too: a reply asked
+    again keeps its first calls in turn); raise :class:`InvalidCall` when it fails its schema."""
     text = completion.text
     if _is_call(request, text):
         calls = validate_calls(text, list(request.offered), truncated=completion.truncated)
         for call in calls:
             if call.repairs:
                 log.info("repaired a call of %s: %s", call.name, "; ".join(call.repairs))
-        return None, _distinct(calls)
+        return None, tuple(calls)
     if request.schema is not None:
         value, repairs = checked_json(text, request.schema, truncated=completion.truncated)
         if repairs:
