@@ -261,10 +261,16 @@ def test_a_reply_repeating_a_call_exactly_has_it_once_counted_or_not():
     request = parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"})
     assert request.least == 3
     text = json.dumps([{"name": "math_factorial", "arguments": {"number": n}} for n in (5, 7, 5)])
-    _, calls = read(request, Completion(text))
+
+    async def complete(messages, grammar, sampling, sink):
+        return Completion(text)
+
+    assert [c.arguments["number"] for c in read(request, Completion(text))[1]] == [5, 7, 5]  # as written
+    calls = asyncio.run(reply(request, complete, 0)).calls
     assert [c.arguments["number"] for c in calls] == [5, 7]
-    _, calls = read(parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"},
-                                  Shaping(count_calls=False)), Completion(text))
+    uncounted = parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"},
+                              Shaping(count_calls=False))
+    calls = asyncio.run(reply(uncounted, complete, 0)).calls
     assert [c.arguments["number"] for c in calls] == [5, 7]  # not counted: a small model's loop, dropped too
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeGuard
 
 from gbnf.compiler._literals import COUNT_LIMIT
 from gbnf.compiler._rewrite import REWRITTEN, excluded_strings, rewrite, with_conditionals
@@ -156,9 +156,9 @@ def numeric_bounds(schema: dict[str, Any]) -> tuple[Bound, Bound]:
     bounds = []
     for plain, strict, side in (("minimum", "exclusiveMinimum", 1), ("maximum", "exclusiveMaximum", -1)):
         found: list[Bound] = []
-        if _is_number(schema.get(plain)):
+        if is_number(schema.get(plain)):
             found.append((schema[plain], schema.get(strict) is True))
-        if _is_number(schema.get(strict)):
+        if is_number(schema.get(strict)):
             found.append((schema[strict], True))
         # the tighter value wins (the larger minimum, the smaller maximum); at a tie, the open bound
         bounds.append(max(found, key=lambda b: (side * b[0], b[1])) if found else (None, False))
@@ -176,7 +176,7 @@ def decimal_step(schema: dict[str, Any]) -> tuple[int, int] | None:
     """``multipleOf`` as (a, k), the step being a / 10**k with a >= 1 and k >= 0 whole; None
     when there is none, or it is not a positive finite number."""
     step: Any = schema.get("multipleOf")
-    if not _is_number(step) or step <= 0:
+    if not is_number(step) or step <= 0:
         return None
     _, digits, exponent = as_decimal(step).normalize().as_tuple()
     whole = int("".join(map(str, digits)))
@@ -188,7 +188,8 @@ def as_decimal(value: float) -> Decimal:
     return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> TypeGuard[int | float]:
+    """Whether ``value`` is a finite JSON number (not a boolean)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 

@@ -21,7 +21,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -168,7 +168,7 @@ def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tupl
     return text, ()
 
 
-def _distinct(calls: list[ToolCall]) -> tuple[ToolCall, ...]:
+def _distinct(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
     """``calls`` without those that repeat an earlier one of the same reply exactly: a small
     model that loops writes the same call again and again, and when the grammar asks for more
     calls than the model had values for, it fills the rest with copies."""

@@ -7,9 +7,9 @@ import json
 import re
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import TypeGuard
 
 from gbnf._text import mentions
+from gbnf.compiler._canonical import is_number
 from gbnf.shape._english import either, table, words
 
 LONGEST = 8
@@ -186,13 +186,10 @@ def shared_value(one: object, other: object) -> str | Number | None:
     if isinstance(one, str) and isinstance(other, str):
         short, long = sorted((one, other), key=len)
         return short if mentions(long, short) else None
-    if _number(one) and _number(other) and one == other:
+    if is_number(one) and is_number(other) and one == other:
         return other
     return None
 
-
-def _number(value: object) -> TypeGuard[Number]:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: int) -> Values:

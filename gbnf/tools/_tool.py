@@ -35,7 +35,7 @@ class Tool:
         from gbnf._text import fold
 
         names = {fold(self.name), *(fold(key) for key in _property_names(self.parameters))}
-        return frozenset(names - {fold(value) for value in _listed(self.parameters)})
+        return frozenset(names - {fold(value) for value in _enum_strings(self.parameters)})
 
     @classmethod
     def from_function(cls, function: Callable[..., Any], *, name: str | None = None,
@@ -55,11 +55,11 @@ def _property_names(schema: Any) -> list[str]:
     return []
 
 
-def _listed(schema: Any, listed: bool = False) -> list[str]:
+def _enum_strings(schema: Any, listed: bool = False) -> list[str]:
     """Every string ``schema`` lists (in an ``enum`` or ``const``, at any depth); ``listed``:
     ``schema`` is itself a listed value."""
     if isinstance(schema, dict):
-        return [v for key, sub in schema.items() for v in _listed(sub, listed or key in ("enum", "const"))]
+        return [v for key, sub in schema.items() for v in _enum_strings(sub, listed or key in ("enum", "const"))]
     if isinstance(schema, list):
-        return [v for sub in schema for v in _listed(sub, listed)]
+        return [v for sub in schema for v in _enum_strings(sub, listed)]
     return [schema] if listed and isinstance(schema, str) else []
