@@ -257,6 +257,21 @@ def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     assert asked_calls([match], read_request("Who won between the Chicago Bulls and the Los Angeles Lakers?"), 4) == 1
     teams = _tool("roster", teams={"type": "array", "items": {"type": "string"}})
     assert asked_calls([teams], read_request("Rosters of Lakers, Bulls and Celtics"), 4) == 1
+    fields = {"type": "array", "items": {"type": "string", "enum": ["price", "volume", "Personal Info", "Job History"]}}
+    data = _tool("stock_data", symbol={"type": "string"}, fields=fields)
+    assert asked_calls([data], read_request("Prices and volumes of Apple Inc., Google LLC. and Microsoft Corporation"), 4) == 3
+    assert asked_calls([data], read_request("Personal Info and Job History of ABC Ltd."), 4) == 1  # values it lists
+    brand = _tool("find_flute", brand={"type": "string"})
+    assert asked_calls([brand], read_request("I prefer the brand 'Yamaha' and I want it silver"), 4) == 1  # "I": no name
+
+
+def test_a_place_with_its_region_is_one_name_of_an_enumeration():
+    hotels = _tool("find_hotels", location={"type": "string"}, stars={"type": "integer"})
+    assert asked_calls([hotels], read_request("Hotels in Paris, France and Austin, TX with 4 stars"), 4) == 2
+    assert asked_calls([hotels], read_request("Hotels in Boston, Denver and Chicago"), 4) == 3
+    assert asked_calls([hotels], read_request("Hotels in Boston, New York and Chicago"), 4) == 3  # a city too
+    assert asked_calls([hotels], read_request("Hotels in Seattle, WA, and then do the same for Austin, TX and Miami, FL"),
+                       4) == 3  # one, then one for each place of the list the same asks for
 
 
 def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():

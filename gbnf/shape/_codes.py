@@ -173,6 +173,15 @@ def _languages() -> dict[str, tuple[str, ...]]:
     return {name: (code,) for name, code in codes.items()}
 
 
+def is_region(name: str) -> bool:
+    """Whether ``name`` says where a place lies when written after it and a comma: a country's
+    English name, or a U.S. state's name or code (``data/english.toml``: ``Portland, OR``)."""
+    return name in _REGIONS or name.lower() in _countries()
+
+
+_REGIONS = frozenset(words("regions"))
+
+
 @functools.cache
 def _countries() -> dict[str, tuple[str, ...]]:
     """ISO 3166 alpha-2 codes by English country name, lowercased."""

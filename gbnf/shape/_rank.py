@@ -26,9 +26,11 @@ import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, word_key
+from gbnf.shape._codes import is_region
 from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
+from gbnf.shape._shaped import free_string
 from gbnf.shape._values import Number, shared_value
 from gbnf.tools._tool import Tool
 
@@ -351,8 +353,11 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
 
 def _calls_of_one(tool: Tool, request: Request) -> int:
     """How many calls of ``tool`` ``request`` asks for by its values, its words that ask again
-    and its ordinals."""
-    asked_again = 1 + sum(len(part.split()) >= 3 for part in _AGAIN.split(request.text)[1:])
+    (each part they start asks for one call more, or one for each name it enumerates: "..., then
+    do the same for Austin, TX and Denver" two) and its ordinals."""
+    props = tool.parameters.get("properties") or {}
+    asked_again = 1 + sum(_calls_for_names(props, part) for part in _AGAIN.split(request.text)[1:]
+                          if len(part.split()) >= 3)
     return max(_calls_by_values(tool, request), asked_again, _ordinals(request.text))
 
 
@@ -438,13 +443,30 @@ def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
     return count // len(scalars)
 
 
-_NAME = r"(?:'[^']+'|\"[^\"]+\"|[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*)"
+_NAME = r"(?:'[^']+'|\"[^\"]+\"|(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*)"
 _JOIN = either("list_joins")
 _NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:{_JOIN})\s+(?:the\s+)?{_NAME}")
-"""An enumeration of names: capitalised or quoted, ``A, B and C``, ``A or the B``."""
+"""An enumeration of names: capitalised (not "I") or quoted, ``A, B and C``, ``A or the B``."""
 _BETWEEN = re.compile(r"\bbetween\b[^.?!]{0,30}$", re.IGNORECASE)
 """What comes before a pair of names that one call takes ("between two cities, New York and Boston")."""
-_NAMES_GAP = re.compile(rf"\s*,\s*(?:(?:{_JOIN})\s+)?(?:the\s+)?|\s+(?:{_JOIN})\s+(?:the\s+)?")
+_NAMES_GAP_KEPT = re.compile(rf"(\s*,\s*(?:(?:{_JOIN})\s+)?(?:the\s+)?|\s+(?:{_JOIN})\s+(?:the\s+)?)")
+"""Between two names of an enumeration (kept by ``split``: a comma alone may come before a region)."""
+
+
+def _places(listed: str) -> list[str]:
+    """The names of an enumeration, each with the region written after it and a comma
+    (:func:`~gbnf.shape._codes.is_region`): "Paris, France and Austin, TX" is two places."""
+    parts = _NAMES_GAP_KEPT.split(listed)
+    names: list[str] = []
+    for gap, part in zip(["", *parts[1::2]], parts[::2]):
+        name = part.strip("'\" .,")
+        if not name:
+            continue
+        if names and gap.strip() == "," and is_region(name):
+            names[-1] += f", {name}"
+        else:
+            names.append(name)
+    return names
 
 
 def _calls_for_names(props: dict[str, Any], query: str) -> int:
@@ -459,13 +481,17 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     arguments named alike (``team1``, ``team2``), or, quoted, more than all its free string
     arguments; none after "between", nor when it takes an array of strings, which holds them."""
     strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
-    if not strings or any(_kind(sub) == "array" and _kind(sub.get("items")) == "string" for sub in props.values()):
+    if not strings or any(_kind(sub) == "array" and free_string(sub.get("items")) for sub in props.values()):
         return []
     alike = Counter(re.sub(r"\d+", "", key) for key in strings).most_common(1)[0][1]
+    listed = {word_key(str(value)) for sub in props.values() if isinstance(sub, dict)
+              for value in [*(sub.get("enum") or []), *((sub.get("items") or {}).get("enum") or [])]}
     found = []
     for match in _NAMES.finditer(query):
         if not _BETWEEN.search(query[:match.start()]):
-            names = [name.strip("'\" .,") for name in _NAMES_GAP.split(match.group()) if name]
+            names = _places(match.group())
+            if any(word_key(name) in listed for name in names):
+                continue  # values one argument lists ("Personal Info and Job History"), not calls
             if len(names) > (len(strings) if "'" in match.group() or '"' in match.group() else alike):
                 found.append(names)
     return found

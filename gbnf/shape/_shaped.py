@@ -24,7 +24,7 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
     number side left open to ``digits`` digits before the point (None: no limit)."""
 
     def bound(out: dict[str, Any], _key: str | None) -> dict[str, Any]:
-        if chars is not None and _free_string(out) and out.get("maxLength", chars + 1) > chars:
+        if chars is not None and free_string(out) and out.get("maxLength", chars + 1) > chars:
             out["maxLength"] = max(chars, out.get("minLength", 0))
         if items is not None and out.get("type") == "array" and out.get("maxItems", items + 1) > items:
             out["maxItems"] = max(items, out.get("minItems", 0))
@@ -73,7 +73,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         named = named_codes(coded, strings, key) if coded else []
         if named:
             values: Sequence[Any] = named
-        elif _free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
+        elif free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
             values = [s for s in _globs(out, strings) or _shaped_like(key, strings) if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
@@ -186,6 +186,7 @@ def _copied_number(schema: Any) -> bool:
     return isinstance(schema, dict) and schema.get("type") in ("integer", "number") and "enum" in schema
 
 
-def _free_string(schema: dict[str, Any]) -> bool:
+def free_string(schema: Any) -> bool:
     """Whether a schema is a string the model writes freely."""
-    return schema.get("type") == "string" and not {"enum", "const", "pattern", "format"} & set(schema)
+    return isinstance(schema, dict) and schema.get("type") == "string" \
+        and not {"enum", "const", "pattern", "format"} & set(schema)
