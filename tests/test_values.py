@@ -81,6 +81,24 @@ def test_copied_strings_are_not_the_names_the_validator_refuses():
     assert "Location" in copied(tool.parameters, strings, [])["properties"]["location"]["enum"]  # none named: all
 
 
+def test_a_string_that_asks_for_a_date_format_takes_the_dates_written_in_that_format():
+    iso = {"type": "string", "description": "The date, in the format 'YYYY-MM-DD'."}
+    us = {"type": "string", "description": "The check-in day, formatted MM/DD/YYYY"}
+    example = {"type": "string", "description": "Day of the flight, e.g. 2022-04-28"}
+
+    def offered(schema, query):
+        return copied(schema, *offered_values([query])).get("enum")
+
+    assert offered(iso, "Weather in Foster City for April 25th 2023?") == ["2023-04-25"]
+    assert offered(iso, "Weather in Seattle on the 4th of march 2023") == ["2023-03-04"]
+    assert offered(iso, "A ticket for Friday, June 30th 2023") == ["2023-06-30"]
+    assert offered(us, "A room from 2023 April 4th to April 8th") == ["04/04/2023", "04/08/2023"]  # its year
+    assert offered(example, "Flüge nach Rom am 8. März 2023") == ["2023-03-08"]
+    assert offered(iso, "Vuelos a Roma el 8 de marzo de 2023") == ["2023-03-08"]
+    assert "March 9th" in offered(iso, "Weather in LA on March 9th?")  # no year written: as written
+    assert "April 25th 2023" in offered({"type": "string", "description": "The date"}, "On April 25th 2023")
+
+
 def test_a_glob_pattern_takes_the_file_types_the_request_names():
     glob = {"type": "string", "description": "Glob pattern such as *.txt"}
     assert copied(glob, *offered_values(["Find the PDF files and csv files in /tmp"]))["enum"] == ["*.pdf", "*.csv"]

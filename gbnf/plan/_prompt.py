@@ -29,7 +29,6 @@ OFFER = {
 }
 
 
-
 def signature(schema: Any) -> str:
     """Typed argument shape: ``{"city": string, "days"?: integer, "units"?: "metric"|"imperial"}``."""
     if not isinstance(schema, dict) or not schema:

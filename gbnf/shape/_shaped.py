@@ -14,6 +14,7 @@ from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
+from gbnf.shape._dates import date_format, written_dates
 from gbnf.shape._english import either, words
 from gbnf.shape._values import shared_value
 
@@ -56,8 +57,11 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     symbol, an abbreviation) stays free: the request names what it encodes. A string whose property name
     asks for a shape (a path, a date, a time, an email address, a URL, a phone number) takes
     the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
-    ``file``). A free string takes none of the names of ``echoes`` (folded: a tool's
-    :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses ("upcoming month": not ``month``)."""
+    ``file``). A string whose description asks for dates in a format (``YYYY-MM-DD``) takes the
+    dates the request writes, in that format (:func:`~gbnf.shape._dates.written_dates`: "March
+    8th, 2023" is ``2023-03-08``), when it writes any. A free string takes none of the names of
+    ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
+    ("upcoming month": not ``month``)."""
     shares = [float(as_decimal(number) / 100) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
@@ -71,8 +75,10 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
         coded = code_kind(key, out) if kind == "string" and not {"enum", "const", "format"} & set(out) else None
         named = named_codes(coded, strings, key) if coded else []
-        if named:
-            values: Sequence[Any] = named
+        form = date_format(str(out.get("description", ""))) if free_string(out) else None
+        dated = written_dates(strings, numbers, form) if form else []
+        if named or dated:
+            values: Sequence[Any] = named or dated
         elif free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
             values = [s for s in _globs(out, strings) or _shaped_like(key, strings) if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):

@@ -191,7 +191,6 @@ def shared_value(one: object, other: object) -> str | Number | None:
     return None
 
 
-
 def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: int) -> Values:
     """``values`` for the ``call``-th (from 0) of calls that each ask for their own ``items``
     (:func:`~gbnf.shape.asked_items`): without the stretches that mention another call's name

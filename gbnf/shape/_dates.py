@@ -1,0 +1,97 @@
+"""Dates a request writes in words ("March 8th, 2023", "8. März 2023", "the 4th of march"),
+written as an argument's description asks ("in the format 'YYYY-MM-DD'"). A small model copies
+the words as written, and cannot reformat them; month names come from the Unicode CLDR (through
+Babel) in the languages whose lists the word rules read."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import re
+from collections.abc import Sequence
+
+_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr")
+"""Whose month names are read (wide and abbreviated)."""
+_FORMAT = re.compile(r"\b(YYYY|MM|DD)([-/.])(YYYY|MM|DD)\2(YYYY|MM|DD)\b", re.IGNORECASE)
+_ISO_EXAMPLE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_FIELDS = {"YYYY": "%Y", "MM": "%m", "DD": "%d"}
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th|er|\.|º)?"
+_YEAR = r"(?P<year>\d{4})"
+
+
+def date_format(description: str) -> str | None:
+    """The ``strftime`` format a string's description asks dates in: one it spells out
+    (``YYYY-MM-DD``, ``MM/DD/YYYY``...) or gives an example of (``2023-04-15``); None for none."""
+    spelled = _FORMAT.search(description)
+    if spelled:
+        fields = [spelled.group(i).upper() for i in (1, 3, 4)]
+        if sorted(fields) == ["DD", "MM", "YYYY"]:
+            return spelled.group(2).join(_FIELDS[field] for field in fields)
+    return "%Y-%m-%d" if _ISO_EXAMPLE.search(description) else None
+
+
+def written_dates(strings: Sequence[str], numbers: Sequence[int | float], form: str) -> list[str]:
+    """The dates among ``strings`` (a request's stretches, each wholly a date) in ``form``
+    (:func:`date_format`), in the order written. A date written without its year takes the one
+    year ``numbers`` (the request's numbers) hold, if they hold one ("from 2023 April 4th to
+    April 8th"); else it is left out."""
+    years = {int(n) for n in numbers if float(n).is_integer() and 1000 <= n <= 2999}
+    year = years.pop() if len(years) == 1 else None
+    found = (_date(string, year) for string in strings)
+    return list(dict.fromkeys(date.strftime(form) for date in found if date is not None))
+
+
+def _date(string: str, year: int | None) -> datetime.date | None:
+    for pattern in _patterns():
+        match = pattern.fullmatch(string.strip())
+        if match:
+            parts = match.groupdict()
+            month = _months()[parts["month"].lower().rstrip(".")] if not parts["month"].isdigit() \
+                else int(parts["month"])
+            written = int(parts["year"]) if parts.get("year") else year
+            try:
+                return datetime.date(written, month, int(parts["day"])) if written else None
+            except ValueError:
+                return None
+    return None
+
+
+@functools.cache
+def _months() -> dict[str, int]:
+    """Month names (wide and abbreviated, lowercased, without a final period) -> 1..12."""
+    from babel import Locale
+
+    names: dict[str, int] = {}
+    for code in _LANGUAGES:
+        locale = Locale.parse(code)
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                for number, name in locale.months[context][width].items():
+                    names.setdefault(name.lower().rstrip("."), number)
+    return names
+
+
+@functools.cache
+def _weekdays() -> tuple[str, ...]:
+    """Weekday names (wide and abbreviated, lowercased), as :func:`_months`."""
+    from babel import Locale
+
+    return tuple({name.lower().rstrip(".") for code in _LANGUAGES for context in ("format", "stand-alone")
+                  for width in ("wide", "abbreviated") for name in Locale.parse(code).days[context][width].values()})
+
+
+def _either(names: Sequence[str]) -> str:
+    return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    month = rf"(?P<month>{_either(list(_months()))})\.?"
+    year = rf"(?:,?\s*(?:de\s+|del\s+)?{_YEAR})"
+    weekday = rf"(?:(?:{_either(_weekdays())})\.?,?\s+)?"  # Friday, June 30th 2023
+    return tuple(re.compile(weekday + pattern, re.IGNORECASE) for pattern in (
+        rf"{month}\s*{_DAY},?{year}?",  # March 8th, 2023; Mar.17,1915; April 25th
+        rf"{_DAY}\s*(?:of\s+|de\s+|di\s+)?{month}{year}?",  # 10th march 2023; 8. März 2023; 8 de marzo de 2023
+        rf"{_YEAR}\s+{month}\s+{_DAY}",  # 2023 April 4th
+        rf"{_YEAR}[-./](?P<month>\d{{1,2}})[-./]{_DAY}",  # 2023.4.17; 2023-10-1
+    ))
