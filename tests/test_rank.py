@@ -261,6 +261,8 @@ def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     data = _tool("stock_data", symbol={"type": "string"}, fields=fields)
     assert asked_calls([data], read_request("Prices and volumes of Apple Inc., Google LLC. and Microsoft Corporation"), 4) == 3
     assert asked_calls([data], read_request("Personal Info and Job History of ABC Ltd."), 4) == 1  # values it lists
+    odd = _tool("odd", city={"type": "string"}, tags={"type": "array", "items": [{"enum": ["x"]}]}, flag=True)
+    assert asked_calls([odd], read_request("Weather in Paris, Rome and Oslo"), 4) == 3  # odd schemas: read, no crash
     brand = _tool("find_flute", brand={"type": "string"})
     assert asked_calls([brand], read_request("I prefer the brand 'Yamaha' and I want it silver"), 4) == 1  # "I": no name
 

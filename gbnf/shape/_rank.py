@@ -479,13 +479,14 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     """The enumerations of names in ``query`` that ask for one call of a tool with properties
     ``props`` each, each as its names: those with more names than the tool's free string
     arguments named alike (``team1``, ``team2``), or, quoted, more than all its free string
-    arguments; none after "between", nor when it takes an array of strings, which holds them."""
+    arguments; none after "between", none that names a value an argument lists (those are its
+    values), and none when it takes an array of free strings, which holds them."""
     strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
-    if not strings or any(_kind(sub) == "array" and free_string(sub.get("items")) for sub in props.values()):
+    if not strings or any(_kind(sub) == "array" and free_string(_items(sub)) for sub in props.values()):
         return []
     alike = Counter(re.sub(r"\d+", "", key) for key in strings).most_common(1)[0][1]
-    listed = {word_key(str(value)) for sub in props.values() if isinstance(sub, dict)
-              for value in [*(sub.get("enum") or []), *((sub.get("items") or {}).get("enum") or [])]}
+    listed = {word_key(str(value)) for sub in props.values() for part in (sub, _items(sub))
+              if isinstance(part, dict) and isinstance(part.get("enum"), list) for value in part["enum"]}
     found = []
     for match in _NAMES.finditer(query):
         if not _BETWEEN.search(query[:match.start()]):
@@ -573,6 +574,11 @@ def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request
     kept = {i: apart for i, (name, apart) in enumerate(called) if i < len(calls) and calls[i][0] == name}
     return tuple((name, kept.get(i, ()) + (((key, value),) if i == index else ()))
                  for i, (name, _) in enumerate(calls[:index + 1]))
+
+
+def _items(schema: Any) -> Any:
+    """An array schema's ``items`` (None for anything else)."""
+    return schema.get("items") if isinstance(schema, dict) else None
 
 
 def _kind(schema: Any) -> Any:
