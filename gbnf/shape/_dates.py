@@ -46,11 +46,11 @@ def _date(string: str, year: int | None) -> datetime.date | None:
         match = pattern.fullmatch(string.strip())
         if match:
             parts = match.groupdict()
-            month = _months()[parts["month"].lower().rstrip(".")] if not parts["month"].isdigit() \
-                else int(parts["month"])
+            name = parts["month"]
+            month = int(name) if name.isdigit() else _months().get(name.lower().rstrip("."))
             written = int(parts["year"]) if parts.get("year") else year
             try:
-                return datetime.date(written, month, int(parts["day"])) if written else None
+                return datetime.date(written, month, int(parts["day"])) if written and month else None
             except ValueError:
                 return None
     return None
