@@ -96,6 +96,7 @@ def test_a_string_that_asks_for_a_date_format_takes_the_dates_written_in_that_fo
     assert offered(example, "Flüge nach Rom am 8. März 2023") == ["2023-03-08"]
     assert offered(iso, "Vuelos a Roma el 8 de marzo de 2023") == ["2023-03-08"]
     assert "March 9th" in offered(iso, "Weather in LA on March 9th?")  # no year written: as written
+    assert "March 3rd" in offered(iso, "A flight for $2000 on March 3rd")  # an amount is no year
     assert "April 25th 2023" in offered({"type": "string", "description": "The date"}, "On April 25th 2023")
 
 

@@ -30,30 +30,34 @@ def date_format(description: str) -> str | None:
     return "%Y-%m-%d" if _ISO_EXAMPLE.search(description) else None
 
 
-def written_dates(strings: Sequence[str], numbers: Sequence[int | float], form: str) -> list[str]:
+def written_dates(strings: Sequence[str], form: str) -> list[str]:
     """The dates among ``strings`` (a request's stretches, each wholly a date) in ``form``
-    (:func:`date_format`), in the order written. A date written without its year takes the one
-    year ``numbers`` (the request's numbers) hold, if they hold one ("from 2023 April 4th to
-    April 8th"); else it is left out."""
-    years = {int(n) for n in numbers if float(n).is_integer() and 1000 <= n <= 2999}
-    year = years.pop() if len(years) == 1 else None
-    found = (_date(string, year) for string in strings)
-    return list(dict.fromkeys(date.strftime(form) for date in found if date is not None))
+    (:func:`date_format`), in the order written. A date written without its year takes the
+    year of the request's other dates, when they are all of one year ("from 2023 April 4th to
+    April 8th"); else it is left out (a number alone is no year: "$2000 on March 3rd")."""
+    found = [parts for parts in map(_parts, strings) if parts is not None]
+    years = {year for year, _, _ in found if year is not None}
+    dates = (_valid(year or (min(years) if len(years) == 1 else None), month, day) for year, month, day in found)
+    return list(dict.fromkeys(date.strftime(form) for date in dates if date is not None))
 
 
-def _date(string: str, year: int | None) -> datetime.date | None:
+def _parts(string: str) -> tuple[int | None, int, int] | None:
+    """(year or None, month, day) of a string that is wholly a date; None for any other."""
     for pattern in _patterns():
         match = pattern.fullmatch(string.strip())
         if match:
             parts = match.groupdict()
             name = parts["month"]
             month = int(name) if name.isdigit() else _months().get(name.lower().rstrip("."))
-            written = int(parts["year"]) if parts.get("year") else year
-            try:
-                return datetime.date(written, month, int(parts["day"])) if written and month else None
-            except ValueError:
-                return None
+            return (int(parts["year"]) if parts.get("year") else None, month, int(parts["day"])) if month else None
     return None
+
+
+def _valid(year: int | None, month: int, day: int) -> datetime.date | None:
+    try:
+        return datetime.date(year, month, day) if year else None
+    except ValueError:
+        return None
 
 
 @functools.cache

@@ -76,7 +76,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         coded = code_kind(key, out) if kind == "string" and not {"enum", "const", "format"} & set(out) else None
         named = named_codes(coded, strings, key) if coded else []
         form = date_format(str(out.get("description", ""))) if free_string(out) else None
-        dated = written_dates(strings, numbers, form) if form else []
+        dated = written_dates(strings, form) if form else []
         if named or dated:
             values: Sequence[Any] = named or dated
         elif free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
