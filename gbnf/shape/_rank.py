@@ -482,10 +482,10 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     arguments; none after "between", none that names a value an argument lists (those are its
     values), and none when it takes an array of free strings, which holds them."""
     strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
-    if not strings or any(_kind(sub) == "array" and free_string(_items(sub)) for sub in props.values()):
+    if not strings or any(_kind(sub) == "array" and free_string(_item_schema(sub)) for sub in props.values()):
         return []
     alike = Counter(re.sub(r"\d+", "", key) for key in strings).most_common(1)[0][1]
-    listed = {word_key(str(value)) for sub in props.values() for part in (sub, _items(sub))
+    listed = {word_key(str(value)) for sub in props.values() for part in (sub, _item_schema(sub))
               if isinstance(part, dict) and isinstance(part.get("enum"), list) for value in part["enum"]}
     found = []
     for match in _NAMES.finditer(query):
@@ -576,7 +576,7 @@ def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request
                  for i, (name, _) in enumerate(calls[:index + 1]))
 
 
-def _items(schema: Any) -> Any:
+def _item_schema(schema: Any) -> Any:
     """An array schema's ``items`` (None for anything else)."""
     return schema.get("items") if isinstance(schema, dict) else None
 
