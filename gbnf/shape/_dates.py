@@ -10,6 +10,8 @@ import functools
 import re
 from collections.abc import Sequence
 
+from gbnf.shape._english import alternation
+
 _LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr")
 """Whose month names are read (wide and abbreviated)."""
 _FORMAT = re.compile(r"\b(YYYY|MM|DD)([-/.])(YYYY|MM|DD)\2(YYYY|MM|DD)\b", re.IGNORECASE)
@@ -48,7 +50,7 @@ def _parts(string: str) -> tuple[int | None, int, int] | None:
         if match:
             parts = match.groupdict()
             name = parts["month"]
-            month = int(name) if name.isdigit() else _months().get(name.lower().rstrip("."))
+            month = int(name) if name.isdigit() else _names("months").get(name.lower().rstrip("."))
             return (int(parts["year"]) if parts.get("year") else None, month, int(parts["day"])) if month else None
     return None
 
@@ -61,38 +63,26 @@ def _valid(year: int | None, month: int, day: int) -> datetime.date | None:
 
 
 @functools.cache
-def _months() -> dict[str, int]:
-    """Month names (wide and abbreviated, lowercased, without a final period) -> 1..12."""
+def _names(kind: str) -> dict[str, int]:
+    """The CLDR's names of ``kind`` (``months`` or ``days``; wide and abbreviated, lowercased,
+    without a final period) in :data:`_LANGUAGES`, each with its number (the first language's)."""
     from babel import Locale
 
     names: dict[str, int] = {}
     for code in _LANGUAGES:
-        locale = Locale.parse(code)
+        table = getattr(Locale.parse(code), kind)
         for context in ("format", "stand-alone"):
             for width in ("wide", "abbreviated"):
-                for number, name in locale.months[context][width].items():
+                for number, name in table[context][width].items():
                     names.setdefault(name.lower().rstrip("."), number)
     return names
 
 
 @functools.cache
-def _weekdays() -> tuple[str, ...]:
-    """Weekday names (wide and abbreviated, lowercased), as :func:`_months`."""
-    from babel import Locale
-
-    return tuple({name.lower().rstrip(".") for code in _LANGUAGES for context in ("format", "stand-alone")
-                  for width in ("wide", "abbreviated") for name in Locale.parse(code).days[context][width].values()})
-
-
-def _either(names: Sequence[str]) -> str:
-    return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
-
-
-@functools.cache
 def _patterns() -> tuple[re.Pattern[str], ...]:
-    month = rf"(?P<month>{_either(list(_months()))})\.?"
+    month = rf"(?P<month>{alternation(_names('months'))})\.?"
     year = rf"(?:,?\s*(?:de\s+|del\s+)?{_YEAR})"
-    weekday = rf"(?:(?:{_either(_weekdays())})\.?,?\s+)?"  # Friday, June 30th 2023
+    weekday = rf"(?:(?:{alternation(_names('days'))})\.?,?\s+)?"  # Friday, June 30th 2023
     return tuple(re.compile(weekday + pattern, re.IGNORECASE) for pattern in (
         rf"{month}\s*{_DAY},?{year}?",  # March 8th, 2023; Mar.17,1915; April 25th
         rf"{_DAY}\s*(?:of\s+|de\s+|di\s+)?{month}{year}?",  # 10th march 2023; 8. März 2023; 8 de marzo de 2023

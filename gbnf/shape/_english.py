@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
@@ -26,5 +27,9 @@ def table(name: str) -> dict[str, int]:
 
 def either(*names: str) -> str:
     """A regular expression that matches any word of the lists ``names`` (longest first)."""
-    every = {word for name in names for word in words(name)}
-    return "|".join(re.escape(word) for word in sorted(every, key=lambda word: (-len(word), word)))
+    return alternation(word for name in names for word in words(name))
+
+
+def alternation(texts: Iterable[str]) -> str:
+    """A regular expression that matches any of ``texts``, the longest first."""
+    return "|".join(re.escape(text) for text in sorted(set(texts), key=lambda text: (-len(text), text)))

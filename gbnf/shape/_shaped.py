@@ -75,14 +75,15 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
         coded = code_kind(key, out) if kind == "string" and not {"enum", "const", "format"} & set(out) else None
         named = named_codes(coded, strings, key) if coded else []
-        form = date_format(str(out.get("description", ""))) if free_string(out) else None
+        described, free = str(out.get("description", "")), free_string(out)
+        form = date_format(described) if free else None
         dated = written_dates(strings, form) if form else []
         if named or dated:
             values: Sequence[Any] = named or dated
-        elif free_string(out) and not _ENCODED.search(str(out.get("description", ""))):
+        elif free and not _ENCODED.search(described):
             values = [s for s in _globs(out, strings) or _shaped_like(key, strings) if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
-            values = rates if kind == "number" and "percent" not in str(out.get("description", "")).lower() else numbers
+            values = rates if kind == "number" and "percent" not in described.lower() else numbers
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
             values = [list(run) for run in runs]
         else:
