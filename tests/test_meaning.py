@@ -120,3 +120,26 @@ def test_the_endpoint_and_the_planner_shape_a_request_alike(query):
         assert first == [t.name for t in served.offered]
     else:  # text: the planner answers at once
         assert served.offered == () and first == ["final_answer"]
+
+
+TIME_DIFFERENCE = Tool("get_time_difference", "Get the time difference between two places.", {
+    "type": "object", "properties": {"place1": {"type": "string"}, "place2": {"type": "string"}},
+    "required": ["place1", "place2"]})
+
+
+def test_a_capability_named_like_an_offered_tool_is_that_tools_own():
+    # "get time difference" among the capabilities: its card is not quite close to the tool's, its name is the tool's
+    close = closeness([TIME_DIFFERENCE], read_request("How many hours ahead is Sydney compared to San Francisco?"))
+    assert close.elsewhere < close.best
+
+
+RETURN = Tool("calculate_return", "Calculate the return of an investment after some years.", {
+    "type": "object", "properties": {"amount": {"type": "number"}, "rate": {"type": "number"},
+                                     "years": {"type": "integer"}}, "required": ["amount", "rate", "years"]})
+
+
+@pytest.mark.parametrize("query", ["What is the profit margin on revenue of $5000 and costs of $3000?",
+                                   "Wie hoch ist die Inflation in Deutschland?"])
+def test_a_request_for_another_finance_tool_gets_none(query):
+    close = closeness([RETURN], read_request(query))
+    assert close.elsewhere > close.best and decide_reply([RETURN], read_request(query), close).kind == "text"

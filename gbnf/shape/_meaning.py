@@ -22,21 +22,21 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from gbnf._text import identifier_words
+from gbnf.shape._english import words
+from gbnf.shape._request import Request, terms
 from gbnf.tools._tool import Tool
-
-if TYPE_CHECKING:
-    from gbnf.shape._request import Request
 
 CARDS_KEPT = 4096
 """How many tool cards' vectors are kept (the most recently used)."""
 SAME = 0.5
-"""A capability of ``data/capabilities.txt`` whose card is this close to an offered tool's card
-is taken to be that tool's own, and left out of what other tools do. Chosen on
+"""A capability of ``data/capabilities.txt`` whose card is this close to an offered tool's card,
+or whose name has a word of the tool's name (not a generic action: "get", "find"), is taken to
+be that tool's own, and left out of what other tools do. Chosen on
 ``bench/intent/dev.json`` and BFCL entries outside the harness samples that are reported."""
 
 
@@ -95,7 +95,10 @@ def closeness(tools: Sequence[Tool], request: Request) -> Closeness:
             _CARDS.popitem(last=False)
         matrix = np.array([_CARDS[card] for card in cards]) if cards else np.zeros((0, vectors.shape[1]))
     asked = vectors[0]
-    lacking = (matrix @ capabilities.T).max(axis=0, initial=-1.0) < SAME  # the capabilities no tool has
+    named = frozenset().union(*(_name_words(t.name) for t in tools))
+    own = (matrix @ capabilities.T).max(axis=0, initial=-1.0) >= SAME
+    own |= np.array([bool(named & mine) for mine in _capability_words()], dtype=bool)
+    lacking = ~own  # the capabilities no tool has
     elsewhere = float(np.max(capabilities[lacking] @ asked)) if lacking.any() else -1.0
     return Closeness(tuple(round(float(x), 4) for x in matrix @ asked), round(float(np.max(unrelated @ asked)), 4),
                      round(elsewhere, 4))
@@ -110,6 +113,21 @@ def _encoder() -> tuple[Any, Any, Any]:
     encoder = USE(threads=1)  # a short request takes 1.5 ms on one thread; its default of 4 took 140 ms on 2 cores
     capabilities = [_asked(*line.split(":", 1)) for line in _lines("capabilities.txt")]
     return encoder, encoder.encode(_lines("unrelated.txt")), encoder.encode(capabilities)
+
+
+def _name_words(name: str) -> frozenset[str]:
+    """The stemmed words of a tool's or capability's name that say what it does: not generic
+    actions ("get", "find") nor "info"."""
+    return frozenset(terms(name)) - _GENERIC
+
+
+_GENERIC = frozenset(terms(" ".join([*words("actions"), "info"])))
+
+
+@functools.cache
+def _capability_words() -> list[frozenset[str]]:
+    """The words of each capability's name (:func:`_name_words`), in file order."""
+    return [_name_words(line.split(":", 1)[0]) for line in _lines("capabilities.txt")]
 
 
 def _lines(name: str) -> list[str]:
