@@ -9,6 +9,7 @@ from gbnf.read import validate_call
 from gbnf.shape import (
     copied,
     kept_apart,
+    labelled,
     number_runs,
     numbers,
     offered_values,
@@ -214,3 +215,24 @@ def test_an_argument_kept_apart_lists_its_values_without_what_another_took():
     assert apart["properties"]["metal"] == listed["properties"]["metal"]
     assert kept_apart(schema, [("measure", "Gold")]) is None  # a free string lists nothing to leave out
     assert kept_apart(listed, [("measure", "Nickel")]) is None  # nor what it does not list
+
+
+def test_a_number_is_labelled_with_the_words_written_right_before_it():
+    assert labelled("a width of 30, 2 bathrooms and shareholder's equity = $5,000,000 at a rate of 5%") == (
+        ("a width", 30), ("", 2), ("bathrooms and shareholder equity", 5000000), ("at a rate", 5), ("at a rate", 0.05))
+
+
+def test_a_number_written_after_an_arguments_name_is_that_arguments():
+    sides = {"type": "object", "properties": {"width": {"type": "integer"}, "length": {"type": "integer"},
+                                              "rate": {"type": "number"}}}
+    props = copied(sides, *offered_values(["a length of 50 m and a width of 30 m, at a rate of 5%"]))["properties"]
+    assert props["width"]["enum"] == [30] and props["length"]["enum"] == [50]  # not swapped
+    assert props["rate"]["enum"] == [0.05]  # a percentage named as the rate, as a fraction
+    rooms = {"type": "object", "properties": {"bedrooms": {"type": "integer"}, "bathrooms": {"type": "integer"},
+                                              "area": {"type": "integer"}}}
+    props = copied(rooms, *offered_values(["3 bedrooms, 2 bathrooms and an area of 1800 sq ft"]))["properties"]
+    assert props["bathrooms"]["enum"] == [3, 2] and props["area"]["enum"] == [3, 2, 1800]  # a comma names nothing
+    props = copied(sides, *offered_values(["a width of 30 and then 30 again, length 50"]))["properties"]
+    assert props["length"]["enum"] == [30, 50]  # 30 is also written unnamed
+    props = copied(sides, *offered_values(["Breite 30, Länge 50"]))["properties"]
+    assert props["width"]["enum"] == [30, 50]  # words it cannot read name nothing: every number stays

@@ -44,8 +44,10 @@ from gbnf.shape._rank import (
 from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._shaped import bounded, copied, kept_apart
 from gbnf.shape._values import (
+    Labels,
     Values,
     copy_bias,
+    labelled,
     number_lists,
     number_runs,
     numbers,
@@ -57,10 +59,10 @@ from gbnf.shape._values import (
 )
 
 __all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN", "ModelRelevance",
-           "Policy", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
+           "Labels", "Policy", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
            "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
-           "is_english", "kept_apart", "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone",
-           "offered_values", "own_values", "pool_decisions",
+           "is_english", "kept_apart", "labelled", "load_policy", "number_lists", "number_runs", "numbers",
+           "numbers_alone", "offered_values", "own_values", "pool_decisions",
            "rank_tools", "read_request", "repeated_value", "select_tools", "spans", "still_to_do", "switched_on",
            "terms", "tool_card", "tool_document", "unasked", "value_texts"]

@@ -10,13 +10,13 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from gbnf._text import fold, name_words, word_key
+from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
 from gbnf.shape._dates import date_format, written_dates
 from gbnf.shape._english import either, words
-from gbnf.shape._values import shared_value
+from gbnf.shape._values import Labels, shared_value
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -40,8 +40,8 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
 
 
 def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
-           runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = (), *,
-           echoes: Collection[str] = frozenset()) -> Any:
+           runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = (),
+           labels: Labels = (), *, echoes: Collection[str] = frozenset()) -> Any:
     """``schema`` with every free string one of ``strings``, every free integer or number (no
     enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
     numbers written as one list), where any of them satisfies the part (a part none satisfies
@@ -61,7 +61,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     dates the request writes, in that format (:func:`~gbnf.shape._dates.written_dates`: "March
     8th, 2023" is ``2023-03-08``), when it writes any. A free string takes none of the names of
     ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
-    ("upcoming month": not ``month``)."""
+    ("upcoming month": not ``month``). A number written right after the name of one of the
+    schema's numeric properties (``labels``: "a length of 50 and a width of 30") is not offered to
+    another (``width`` takes 30, not 50), unless it is also written as that one's or unnamed."""
     shares = [float(as_decimal(number) / 100) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
@@ -92,7 +94,34 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         kept = [value for value in values if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    return _each_part(schema, copy)
+    return _named_numbers(_each_part(schema, copy), labels)
+
+
+def _named_numbers(schema: Any, labels: Labels) -> Any:
+    """``schema`` whose top-level numeric properties list their values without the numbers
+    ``labels`` name as another of them only (see :func:`copied`); a property left with
+    nothing keeps its values."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not labels or not isinstance(properties, dict):
+        return schema
+    numeric = [key for key, sub in properties.items() if isinstance(sub, dict) and sub.get("type") in
+               ("integer", "number") and isinstance(sub.get("enum"), list)]
+    names = {key: identifier_words(key).lower().split() for key in numeric}
+    named = [(number, [key for key, name in names.items() if _label_names(label, name)]) for label, number in labels]
+    kept = dict(properties)
+    for key in numeric:
+        others = {number for number, keys in named if keys and key not in keys}
+        others -= {number for number, keys in named if not keys or key in keys}
+        listed = [value for value in properties[key]["enum"] if value not in others]
+        if listed and len(listed) < len(properties[key]["enum"]):
+            kept[key] = {**properties[key], "enum": listed}
+    return {**schema, "properties": kept}
+
+
+def _label_names(label: str, name: list[str]) -> bool:
+    """Whether a number's ``label`` ends with a property's ``name`` (its words, lowercase; at
+    least three letters)."""
+    return len("".join(name)) >= 3 and label.split()[-len(name):] == name
 
 
 def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> Any:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from gbnf._text import mentions
-from gbnf.compiler._canonical import is_number
+from gbnf.compiler._canonical import as_decimal, is_number
 from gbnf.shape._english import either, table, words
 
 LONGEST = 8
@@ -23,10 +23,13 @@ MOST_RUNS = 200
 offers none, and several texts offer their first runs up to this many."""
 
 Number = int | float
-Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...]]
+Labels = tuple[tuple[str, "Number"], ...]
+"""Each number a request writes (and each percentage as a fraction too), with the words written
+right before it as its name (:func:`labelled`)."""
+Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels]
 """What arguments may be copied from: stretches of words (for strings), numbers, runs of
-numbers written as one list (for arrays of numbers), and the numbers written as percentages
-(``5%``: 5), which a rate may take as a fraction (0.05)."""
+numbers written as one list (for arrays of numbers), the numbers written as percentages
+(``5%``: 5), which a rate may take as a fraction (0.05), and the numbers' labels."""
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -50,6 +53,9 @@ _SCALES = {**table("scales"), "k": 10**3, "m": 10**6, "b": 10**9}
 _SCALE = re.compile(rf"(?i: ?({either('scales')})\b)|([KMB])\b")
 """A scale after a number: ``213 million``, ``$1.2M``, ``5K`` (a lowercase ``m`` is metres)."""
 _PERCENT = re.compile(rf" ?(?:%|(?:{either('percent')})\b)", re.IGNORECASE)
+_LINKS = frozenset([*words("value_links"), "=", ":", "$", "€", "£"])
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
+_LABEL_WORDS = 5
 
 
 def spans(text: str, longest: int = LONGEST) -> list[str]:
@@ -118,6 +124,27 @@ def percents(text: str) -> list[Number]:
     return [_read(match.group()) for match in _NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
 
 
+def labelled(text: str) -> Labels:
+    """Each number of ``text`` with its label: the words written right before it, up to
+    :data:`_LABEL_WORDS`, less the words that link a name to its value ("a width of 30":
+    ``width``, "annual rate of 5%": ``annual rate`` for 5 and 0.05), lowercase; the label is
+    empty when punctuation or another number comes first ("3 bedrooms, 2 bathrooms": 2 has none)."""
+    found: list[tuple[str, Number]] = []
+    plain = re.sub(r"['’]s\b", "", text)  # "shareholder's equity" names shareholder_equity
+    for match in _NUMBER.finditer(plain):
+        before = _TOKEN.findall(plain[max(0, match.start() - 80):match.start()].lower())
+        while before and before[-1] in _LINKS:
+            before.pop()
+        label: list[str] = []
+        while before and before[-1].isalpha() and len(label) < _LABEL_WORDS:
+            label.insert(0, before.pop())
+        number = _read(match.group())
+        found.append((" ".join(label), number))
+        if _PERCENT.match(plain, match.end()):
+            found.append((" ".join(label), float(as_decimal(number) / 100)))
+    return tuple(found)
+
+
 def _scaled(number: str, scale: int) -> Number:
     """``number`` (as written) times ``scale``, exactly: a whole number when it is one."""
     value = Decimal(number.replace(",", "")) * scale
@@ -168,16 +195,19 @@ def value_texts(value: object) -> list[str]:
 
 
 def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
-    """The stretches (:func:`spans`), numbers, runs of numbers (:func:`number_runs`) and
-    percentages (:func:`percents`) of ``texts``, in order, each once; no stretch (no number)
+    """The stretches (:func:`spans`), numbers, runs of numbers (:func:`number_runs`),
+    percentages (:func:`percents`) and labels (:func:`labelled`) of ``texts``, in order, each
+    once; no stretch (no number)
     when there are more than ``most`` of them (strings, numbers stay free), and the first
     :data:`MOST_RUNS` runs."""
     stretches = list(dict.fromkeys(stretch for text in texts for stretch in spans(text)))
     found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
     runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
-    return (tuple(stretches) if len(stretches) <= most else (), found if len(found) <= most else (),
-            tuple(runs[:MOST_RUNS]), shares if len(found) <= most else ())
+    labels = tuple(pair for text in texts for pair in labelled(text))
+    few = len(found) <= most
+    return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
+            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else ())
 
 
 def shared_value(one: object, other: object) -> str | Number | None:
@@ -200,10 +230,10 @@ def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: in
              if isinstance(item, str) and item not in own]
     others = {item for k, found in enumerate(items) if k != call for item in found
               if not isinstance(item, str) and item not in own}
-    stretches, found, runs, shares = values
+    stretches, found, runs, shares, labels = values
     return (tuple(text for text in stretches if not any(mentions(text, name) for name in names)),
             tuple(number for number in found if number not in others), runs,
-            tuple(number for number in shares if number not in others))
+            tuple(number for number in shares if number not in others), labels)
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
