@@ -26,9 +26,9 @@ from gbnf.read._validate import ToolCall
 from gbnf.shape._meaning import closeness
 from gbnf.shape._options import Shaping
 from gbnf.shape._rank import (
-    Apart,
     Asked,
     Called,
+    apart_tool,
     as_asked,
     asked_calls,
     asked_items,
@@ -38,7 +38,7 @@ from gbnf.shape._rank import (
     decide_reply,
 )
 from gbnf.shape._request import Request, read_request
-from gbnf.shape._shaped import bounded, copied, kept_apart
+from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, offered_values, own_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
@@ -211,7 +211,7 @@ def _pool_grammar(shape: ReplyShape, called: Called = (), bare: bool = False) ->
     if called:
         asks = dict(zip(names, skip))
         own = [*shape.own, *[shape.values] * len(called)]
-        firsts = [_apart(_shaped_tool(tools_json, name, asks[name], own[i], caps), avoid)
+        firsts = [apart_tool(_shaped_tool(tools_json, name, asks[name], own[i], caps), avoid)
                   for i, (name, avoid) in enumerate(called)]
         if None in firsts:
             return None
@@ -234,13 +234,6 @@ def _shaped_tool(tools_json: str, name: str, asked: Asked | None, chosen: Values
     if chosen is not None:
         parameters = copied(parameters, *chosen, echoes=tool.echoes)
     return replace(tool, parameters=bounded(parameters, *caps))
-
-
-def _apart(tool: Tool, avoid: Apart) -> Tool | None:
-    """``tool`` with each argument ``avoid`` names kept from the value it names
-    (:func:`~gbnf.shape.kept_apart`; None when it cannot be)."""
-    parameters = kept_apart(tool.parameters, avoid)
-    return replace(tool, parameters=parameters) if parameters is not None else None
 
 
 def _string_cap(chars: int | None, max_tokens: int) -> int | None:

@@ -39,6 +39,7 @@ from gbnf.shape._rank import (
     APART_ROUNDS,
     Called,
     ModelRelevance,
+    apart_tool,
     as_asked,
     asked_of,
     calls_apart,
@@ -47,7 +48,7 @@ from gbnf.shape._rank import (
     still_to_do,
 )
 from gbnf.shape._request import Request, read_request
-from gbnf.shape._shaped import bounded, copied, kept_apart
+from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values, copy_bias, offered_values, value_texts
 from gbnf.tools._tool import Tool
 
@@ -322,14 +323,12 @@ class Planner:
 
     def _apart_grammar(self, pool: list[Tool], values: Values, firsts: Called) -> str | None:
         """The grammar of a reply whose first calls are ``firsts`` in turn, each kept from the
-        values it names (:func:`~gbnf.shape.kept_apart`; None when one cannot be)."""
+        values it names (:func:`~gbnf.shape.apart_tool`; None when one cannot be)."""
         shown = {t.name: t for t in self._copied(pool, values)}
-        steps = []
-        for name, avoid in firsts:
-            parameters = kept_apart(shown[name].parameters, avoid)
-            if parameters is None:
-                return None
-            steps.append(replace(shown[name], parameters=parameters))
+        apart = [apart_tool(shown[name], avoid) for name, avoid in firsts]
+        steps = [tool for tool in apart if tool is not None]
+        if len(steps) < len(apart):
+            return None
         if self.options.parallel == 1:
             return compile_pool(steps[-1:], layout=self.options.layout).text
         return compile_pool(list(shown.values()), parallel=self.options.parallel, least=len(steps), order=steps,

@@ -24,6 +24,7 @@ from gbnf.shape._rank import (
     Ranked,
     Repeated,
     Selection,
+    apart_tool,
     as_asked,
     asked_calls,
     asked_items,
@@ -60,8 +61,8 @@ from gbnf.shape._values import (
 
 __all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN", "ModelRelevance",
            "Labels", "Policy", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
-           "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart", "closeness",
-           "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
+           "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart",
+           "closeness", "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
            "is_english", "kept_apart", "labelled", "load_policy", "number_lists", "number_runs", "numbers",
            "numbers_alone", "offered_values", "own_values", "pool_decisions",
            "rank_tools", "read_request", "repeated_value", "select_tools", "spans", "still_to_do", "switched_on",

@@ -19,7 +19,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import bm25s
@@ -30,7 +30,7 @@ from gbnf.shape._codes import is_region
 from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
-from gbnf.shape._shaped import free_string
+from gbnf.shape._shaped import free_string, kept_apart
 from gbnf.shape._values import Number, shared_value
 from gbnf.tools._tool import Tool
 
@@ -574,6 +574,14 @@ def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request
     kept = {i: apart for i, (name, apart) in enumerate(called) if i < len(calls) and calls[i][0] == name}
     return tuple((name, kept.get(i, ()) + (((key, value),) if i == index else ()))
                  for i, (name, _) in enumerate(calls[:index + 1]))
+
+
+def apart_tool(tool: Tool, avoid: Apart) -> Tool | None:
+    """``tool`` with each argument ``avoid`` names kept from the value it names
+    (:func:`~gbnf.shape.kept_apart`; None when it cannot be): one of the first calls of a reply
+    asked again (:func:`calls_apart`)."""
+    parameters = kept_apart(tool.parameters, avoid)
+    return replace(tool, parameters=parameters) if parameters is not None else None
 
 
 def _item_schema(schema: Any) -> Any:
