@@ -130,7 +130,8 @@ def _capability_words() -> list[frozenset[str]]:
     return [_name_words(line.split(":", 1)[0]) for line in _lines("capabilities.txt")]
 
 
-def _lines(name: str) -> list[str]:
-    """The lines of a data file, without blank lines and ``#`` comments."""
+@functools.cache
+def _lines(name: str) -> tuple[str, ...]:
+    """The lines of a data file, without blank lines and ``#`` comments (read once)."""
     text = resources.files("gbnf.shape").joinpath("data", name).read_text(encoding="utf-8")
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))

@@ -11,12 +11,11 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from gbnf._text import fold, identifier_words, name_words, word_key
-from gbnf.compiler._canonical import as_decimal
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
 from gbnf.shape._dates import date_format, written_dates
 from gbnf.shape._english import either, words
-from gbnf.shape._values import Labels, shared_value
+from gbnf.shape._values import Labels, as_fraction, shared_value
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -64,7 +63,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     ("upcoming month": not ``month``). A number written right after the name of one of the
     schema's numeric properties (``labels``: "a length of 50 and a width of 30") is not offered to
     another (``width`` takes 30, not 50), unless it is also written as that one's or unnamed."""
-    shares = [float(as_decimal(number) / 100) for number in percents]
+    shares = [as_fraction(number) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:

@@ -23,7 +23,7 @@ MOST_RUNS = 200
 offers none, and several texts offer their first runs up to this many."""
 
 Number = int | float
-Labels = tuple[tuple[str, "Number"], ...]
+Labels = tuple[tuple[str, Number], ...]
 """Each number a request writes (and each percentage as a fraction too), with the words written
 right before it as its name (:func:`labelled`)."""
 Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels]
@@ -124,6 +124,11 @@ def percents(text: str) -> list[Number]:
     return [_read(match.group()) for match in _NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
 
 
+def as_fraction(percent: Number) -> float:
+    """A percentage as a fraction, exactly where it can be (5 -> 0.05, 3.5 -> 0.035)."""
+    return float(as_decimal(percent) / 100)
+
+
 def labelled(text: str) -> Labels:
     """Each number of ``text`` with its label: the words written right before it, up to
     :data:`_LABEL_WORDS`, less the words that link a name to its value ("a width of 30":
@@ -141,7 +146,7 @@ def labelled(text: str) -> Labels:
         number = _read(match.group())
         found.append((" ".join(label), number))
         if _PERCENT.match(plain, match.end()):
-            found.append((" ".join(label), float(as_decimal(number) / 100)))
+            found.append((" ".join(label), as_fraction(number)))
     return tuple(found)
 
 
