@@ -343,3 +343,16 @@ def test_each_call_asks_for_its_own_item_of_an_enumeration_in_turn():
     assert asked_items([history], read_request("The history of 3, 4 and 5"), 3) == ()  # the list is one array
     rates = _tool("get_exchange_rate", base={"type": "string"}, target={"type": "string"})
     assert asked_items([rates], read_request("Rates of USD to AUD and USD to CAD"), 2) == (("AUD",), ())  # USD twice
+
+
+def test_each_call_takes_the_numbers_its_arguments_name():
+    circles = _tool("calculate_circumference", radius={"type": "number"}, unit={"type": "string"})
+    four = read_request("The first circle has a radius of 5cm, the second a radius of 10cm, the third a radius of "
+                        "15cm and the fourth a radius of 20cm.")
+    assert asked_items([circles], four, 4) == ((5,), (10,), (15,), (20,))
+    growth = _tool("estimate", population={"type": "integer"}, rate={"type": "number"}, years={"type": "integer"})
+    rates = read_request("A population of 500 in 10 years at a rate of 2%, then at a rate of 1.5%")
+    assert asked_items([growth], rates, 2) == ((2,), (1.5,))  # the population and the years are every call's
+    assert asked_items([growth], rates, 3) == ()  # two rates name two calls, not three
+    again = read_request("A rate of 2% for a population of 500, and a rate of 2% for 800")
+    assert asked_items([growth], again, 2) == ()  # one rate named twice asks nothing of each call

@@ -10,6 +10,7 @@ from gbnf.shape import (
     copied,
     kept_apart,
     labelled,
+    numbers_named,
     number_runs,
     numbers,
     offered_values,
@@ -220,6 +221,9 @@ def test_an_argument_kept_apart_lists_its_values_without_what_another_took():
 def test_a_number_is_labelled_with_the_words_written_right_before_it():
     assert labelled("a width of 30, 2 bathrooms and shareholder's equity = $5,000,000 at a rate of 5%") == (
         ("a width", 30), ("", 2), ("bathrooms and shareholder equity", 5000000), ("at a rate", 5), ("at a rate", 0.05))
+    labels = labelled("an interest rate of 5% for 10 years, then an interest rate of 4%, and a rate of 5%")
+    assert numbers_named(labels, "interest_rate") == [5, 4]  # as written, each once, no fractions
+    assert numbers_named(labels, "rate") == [5, 4] and numbers_named(labels, "years") == []
 
 
 def test_a_number_written_after_an_arguments_name_is_that_arguments():

@@ -31,7 +31,7 @@ from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart
-from gbnf.shape._values import Number, shared_value
+from gbnf.shape._values import Number, numbers_named, shared_value
 from gbnf.tools._tool import Tool
 
 RELATIVE = 0.5
@@ -506,15 +506,18 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     call takes the k-th of each, and no other call's (:func:`~gbnf.shape.own_values`): small
     models otherwise copy the first item into every call. An item the request writes twice is
     no one call's own. Empty for several tools, and when no enumeration (or more than one) has
-    that many items."""
+    that many items. A numeric argument whose name is written right before that many numbers
+    ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
+    :func:`~gbnf.shape.numbers_named`) gives each call its own too."""
     if len(tools) != 1 or calls < 2:
         return ()
     props = tools[0].parameters.get("properties") or {}
     names = [found for found in _names_called(props, request.text) if len(found) == calls]
-    scalar = any(_kind(sub) in ("integer", "number") for sub in props.values())
+    scalars = [key for key, sub in props.items() if _kind(sub) in ("integer", "number")]
     held = any(_kind(sub) == "array" and _kind(sub.get("items")) in ("integer", "number") for sub in props.values())
-    numbers = [found for found in request.number_lists if len(found) == calls] if scalar and not held else []
+    numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
+    columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     return tuple(tuple(item for item in items if _once(request, item)) for items in zip(*columns))
 
 

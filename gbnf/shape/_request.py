@@ -19,7 +19,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
 from gbnf.shape._language import is_english
-from gbnf.shape._values import Number, number_lists, numbers, numbers_alone
+from gbnf.shape._values import Labels, Number, labelled, number_lists, numbers, numbers_alone
 
 TEXTS_KEPT = 16384
 """How many texts' words :func:`terms` keeps, and how many requests :func:`read_request` keeps."""
@@ -71,6 +71,11 @@ class Request:
     def number_lists(self) -> tuple[tuple[Number, ...], ...]:
         """Its lists of numbers (``5, 10 and 15``), a number alone a list of one."""
         return tuple(map(tuple, number_lists(self.text)))
+
+    @cached_property
+    def labels(self) -> Labels:
+        """Each of its numbers with the words written right before it (:func:`~gbnf.shape.labelled`)."""
+        return labelled(self.text)
 
 
 @functools.lru_cache(maxsize=TEXTS_KEPT)

@@ -10,12 +10,12 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from gbnf._text import fold, identifier_words, name_words, word_key
+from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
 from gbnf.shape._dates import date_format, written_dates
 from gbnf.shape._english import either, words
-from gbnf.shape._values import Labels, as_fraction, shared_value
+from gbnf.shape._values import Labels, as_fraction, names_argument, shared_value
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -105,8 +105,7 @@ def _named_numbers(schema: Any, labels: Labels) -> Any:
         return schema
     numeric = [key for key, sub in properties.items() if isinstance(sub, dict) and sub.get("type") in
                ("integer", "number") and isinstance(sub.get("enum"), list)]
-    names = {key: identifier_words(key).lower().split() for key in numeric}
-    named = [(number, [key for key, name in names.items() if _label_names(label, name)]) for label, number in labels]
+    named = [(number, [key for key in numeric if names_argument(label, key)]) for label, number in labels]
     kept = dict(properties)
     for key in numeric:
         others = {number for number, keys in named if keys and key not in keys}
@@ -115,12 +114,6 @@ def _named_numbers(schema: Any, labels: Labels) -> Any:
         if listed and len(listed) < len(properties[key]["enum"]):
             kept[key] = {**properties[key], "enum": listed}
     return {**schema, "properties": kept}
-
-
-def _label_names(label: str, name: list[str]) -> bool:
-    """Whether a number's ``label`` ends with a property's ``name`` (its words, lowercase; at
-    least three letters)."""
-    return len("".join(name)) >= 3 and label.split()[-len(name):] == name
 
 
 def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> Any:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from gbnf._text import mentions
+from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
 from gbnf.shape._english import either, table, words
 
@@ -148,6 +148,24 @@ def labelled(text: str) -> Labels:
         if _PERCENT.match(plain, match.end()):
             found.append((" ".join(label), as_fraction(number)))
     return tuple(found)
+
+
+def names_argument(label: str, key: str) -> bool:
+    """Whether a number's ``label`` (:func:`labelled`) ends with the words of argument ``key``'s
+    name (lowercase; at least three letters): "a length of 50" names ``length``."""
+    name = identifier_words(key).lower().split()
+    return len("".join(name)) >= 3 and label.split()[-len(name):] == name
+
+
+def numbers_named(labels: Labels, key: str) -> list[Number]:
+    """The numbers ``labels`` name as argument ``key``'s (:func:`names_argument`), as written,
+    in order, each once ("a rate of 5% ... a rate of 4%": 5, 4)."""
+    found: list[Number] = []
+    for i, (label, number) in enumerate(labels):
+        fraction = i > 0 and labels[i - 1][0] == label and number == as_fraction(labels[i - 1][1])
+        if names_argument(label, key) and not fraction and number not in found:
+            found.append(number)
+    return found
 
 
 def _scaled(number: str, scale: int) -> Number:
