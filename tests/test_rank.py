@@ -356,3 +356,9 @@ def test_each_call_takes_the_numbers_its_arguments_name():
     assert asked_items([growth], rates, 3) == ()  # two rates name two calls, not three
     again = read_request("A rate of 2% for a population of 500, and a rate of 2% for 800")
     assert asked_items([growth], again, 2) == ()  # one rate named twice asks nothing of each call
+    force = _tool("calculate_em_force", b_field={"type": "number"}, area={"type": "number"}, d_time={"type": "number"})
+    repeat = read_request("The induced force for a magnetic field of 5 Tesla, an area of 2 square meters and a change "
+                          "in time of 4 seconds, then repeat with a change in time of 10 seconds.")
+    assert asked_items([force], repeat, 2) == ((4,), (10,))  # each part's time; the field and the area are both calls'
+    powers = _tool("power", base={"type": "integer"}, exponent={"type": "integer"})
+    assert asked_items([powers], read_request("Raise 3 to the power of 5, then 2 to the power of 3."), 2) == ((5,), ())

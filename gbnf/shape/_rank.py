@@ -31,7 +31,7 @@ from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart
-from gbnf.shape._values import Number, numbers_named, shared_value
+from gbnf.shape._values import Number, labelled, numbers_named, shared_value
 from gbnf.tools._tool import Tool
 
 RELATIVE = 0.5
@@ -508,7 +508,8 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     no one call's own. Empty for several tools, and when no enumeration (or more than one) has
     that many items. A numeric argument whose name is written right before that many numbers
     ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
-    :func:`~gbnf.shape.numbers_named`) gives each call its own too."""
+    :func:`~gbnf.shape.numbers_named`) gives each call its own too, as does a request written in
+    as many parts as calls, each naming one thing anew (:func:`_numbers_by_part`)."""
     if len(tools) != 1 or calls < 2:
         return ()
     props = tools[0].parameters.get("properties") or {}
@@ -518,7 +519,25 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
-    return tuple(tuple(item for item in items if _once(request, item)) for items in zip(*columns))
+    rows = [tuple(items) for items in zip(*columns)] or [()] * calls
+    rows = [tuple(dict.fromkeys(row + part)) for row, part in zip(rows, _numbers_by_part(request, calls))]
+    return tuple(tuple(item for item in items if _once(request, item)) for items in rows) if any(rows) else ()
+
+
+_PARTS = re.compile(rf"{_REQUEST_CUT}|\b(?:{either('again')})\b", re.IGNORECASE)
+
+
+def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
+    """Each call's numbers when ``request`` writes its numbers in as many parts (cut at sentence
+    ends, "also", "then", "repeat"...) as it asks ``calls`` and every part names one thing
+    anew: the numbers each part writes after that name's last word ("a change in time of 4
+    seconds, then repeat with a change in time of 10 seconds": 4, then 10). Empty tuples
+    otherwise."""
+    parts = [labels for part in _PARTS.split(request.text) if part and (labels := labelled(part))]
+    heads = [{label.split()[-1] for label, _ in labels if label} for labels in parts]
+    anew = set.intersection(*heads) if len(parts) == calls else set()
+    return [tuple(dict.fromkeys(n for label, n in labels if label and label.split()[-1] in anew)) for labels in parts] \
+        if anew else [()] * calls
 
 
 def _once(request: Request, item: str | Number) -> bool:
