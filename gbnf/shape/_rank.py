@@ -316,6 +316,8 @@ a comma before a question word."""
 _AGAIN = re.compile(rf"\b(?:{either('again')})\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
+_PARTS = re.compile(rf"{_REQUEST_CUT}|{_AGAIN.pattern}", re.IGNORECASE)
+"""Where one part of a request ends and the next starts, each perhaps a call of its own (:func:`_numbers_by_part`)."""
 
 
 def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
@@ -519,12 +521,9 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
-    rows = [tuple(items) for items in zip(*columns)] or [()] * calls
+    rows = list(zip(*columns)) or [()] * calls
     rows = [tuple(dict.fromkeys(row + part)) for row, part in zip(rows, _numbers_by_part(request, calls))]
     return tuple(tuple(item for item in items if _once(request, item)) for items in rows) if any(rows) else ()
-
-
-_PARTS = re.compile(rf"{_REQUEST_CUT}|\b(?:{either('again')})\b", re.IGNORECASE)
 
 
 def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:

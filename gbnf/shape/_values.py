@@ -3,6 +3,7 @@ its numbers, so a small model copies an argument from the request instead of mak
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Sequence
@@ -153,8 +154,14 @@ def labelled(text: str) -> Labels:
 def names_argument(label: str, key: str) -> bool:
     """Whether a number's ``label`` (:func:`labelled`) ends with the words of argument ``key``'s
     name (lowercase; at least three letters): "a length of 50" names ``length``."""
-    name = identifier_words(key).lower().split()
-    return len("".join(name)) >= 3 and label.split()[-len(name):] == name
+    name = _argument_words(key)
+    return len("".join(name)) >= 3 and tuple(label.split()[-len(name):]) == name
+
+
+@functools.lru_cache(maxsize=1024)
+def _argument_words(key: str) -> tuple[str, ...]:
+    """The words of an argument's name, lowercase (read once per name, not per number)."""
+    return tuple(identifier_words(key).lower().split())
 
 
 def numbers_named(labels: Labels, key: str) -> list[Number]:
