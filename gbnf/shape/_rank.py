@@ -25,12 +25,12 @@ from typing import Any, Literal
 import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-from gbnf._text import identifier_words, mentions, word_key
+from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.shape._codes import is_region
 from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
-from gbnf.shape._shaped import free_string, kept_apart
+from gbnf.shape._shaped import free_string, kept_apart, shaped_values
 from gbnf.shape._values import Number, labelled, numbers_named, shared_value
 from gbnf.tools._tool import Tool
 
@@ -225,26 +225,33 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
 @dataclass(frozen=True)
 class Asked:
     """What the user's words ask of one tool: the optional arguments they say nothing about
-    (``left`` out) and the boolean ones they ask to be true (``on``)."""
+    (``left`` out), the boolean ones they ask to be true (``on``), and the units they ask
+    the optional unit arguments (``measured``) to take (``units``, :func:`measured_in`)."""
 
     left: tuple[str, ...]
     on: tuple[str, ...]
+    measured: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
 
 
 def asked_of(tool: Tool, request: Request) -> Asked | None:
     """What ``request`` asks of ``tool``'s optional arguments (:func:`unasked`,
     :func:`switched_on`); None, the tool offered as declared, where the word rules cannot read
     the request (it is not English: :func:`~gbnf.shape.is_english`)."""
-    return Asked(unasked(tool, request), switched_on(tool, request)) if request.english else None
+    if not request.english:
+        return None
+    return Asked(unasked(tool, request), switched_on(tool, request), measured_in(tool, request), request.units)
 
 
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
     """``parameters`` as ``asked`` (None: as they are): without the properties it leaves out,
-    every other property required, and the booleans it switches on true."""
+    every other property required, the booleans it switches on true, and the unit arguments it
+    measures taking the units it asks."""
     properties = parameters.get("properties")
     if asked is None or not isinstance(properties, dict):
         return parameters
-    kept = {k: {**v, "enum": [True]} if k in asked.on else v for k, v in properties.items() if k not in asked.left}
+    given = {**{k: [True] for k in asked.on}, **{k: list(asked.units) for k in asked.measured}}
+    kept = {k: {**v, "enum": given[k]} if k in given else v for k, v in properties.items() if k not in asked.left}
     return {**parameters, "properties": kept, "required": list(kept)}
 
 
@@ -254,19 +261,38 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     has, and no word of its description and listed values that the tool's name and description
     and the properties' names do not also have. Small models otherwise fill every optional
     argument with a value nobody gave. An argument whose listed values (an enum, or its
-    items' enum) the query names is asked for (``all`` of ``root_type``)."""
+    items' enum) the query names is asked for (``all`` of ``root_type``), and so is a unit
+    argument when the request names a unit (:func:`measured_in`: "a radius of 4 inches"), and a
+    string of a shape the request writes (:func:`~gbnf.shape._shaped.shaped_values`: a date
+    "on March 8th, 2023", an email address, a path)."""
     words = request.words
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
+    measured = measured_in(tool, request)
     shared = set(terms(tool.name + " " + tool.description))
     names = [set(terms(key)) for key in props]
     named = set().union(*names)
     left = []
     for (key, sub), own in zip(props.items(), _own_words(names)):
         own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and term not in named}
-        if key not in required and not words & own and not _names_listed(request.text, sub):
+        if key not in required and not words & own and not _names_listed(request.text, sub) \
+                and key not in measured and not shaped_values(key, sub, request.stretches):
             left.append(key)
     return tuple(left)
+
+
+def measured_in(tool: Tool, request: Request) -> tuple[str, ...]:
+    """The optional arguments of ``tool`` that take a unit (a free string whose name says
+    "unit") the request names (:attr:`Request.units`: "in km/h", "a radius of 4 inches"):
+    those it asks for, to take the units it names."""
+    if not request.units:
+        return ()
+    required = tool.parameters.get("required") or []
+    return tuple(key for key, sub in (tool.parameters.get("properties") or {}).items()
+                 if key not in required and free_string(sub) and _UNIT_NAMES & name_words(key))
+
+
+_UNIT_NAMES = frozenset(words("unit_names"))
 
 
 def switched_on(tool: Tool, request: Request) -> tuple[str, ...]:

@@ -19,7 +19,8 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
 from gbnf.shape._language import is_english
-from gbnf.shape._values import Labels, Number, labelled, number_lists, numbers, numbers_alone
+from gbnf.shape._units import units_written
+from gbnf.shape._values import Labels, Number, labelled, number_lists, numbers, numbers_alone, spans
 
 TEXTS_KEPT = 16384
 """How many texts' words :func:`terms` keeps, and how many requests :func:`read_request` keeps."""
@@ -76,6 +77,16 @@ class Request:
     def labels(self) -> Labels:
         """Each of its numbers with the words written right before it (:func:`~gbnf.shape.labelled`)."""
         return labelled(self.text)
+
+    @cached_property
+    def stretches(self) -> tuple[str, ...]:
+        """Its stretches of words, each a value an argument may take (:func:`~gbnf.shape.spans`)."""
+        return tuple(spans(self.text))
+
+    @cached_property
+    def units(self) -> tuple[str, ...]:
+        """The units it asks an answer in or writes its numbers in (:func:`~gbnf.shape._units.units_written`)."""
+        return units_written(self.text)
 
 
 @functools.lru_cache(maxsize=TEXTS_KEPT)

@@ -76,13 +76,12 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
         coded = code_kind(key, out) if kind == "string" and not {"enum", "const", "format"} & set(out) else None
         named = named_codes(coded, strings, key) if coded else []
-        described, free = str(out.get("description", "")), free_string(out)
-        form = date_format(described) if free else None
-        dated = written_dates(strings, form) if form else []
-        if named or dated:
-            values: Sequence[Any] = named or dated
-        elif free and not _ENCODED.search(described):
-            values = [s for s in _globs(out, strings) or _shaped_like(key, strings) if fold(s) not in echoes]
+        described = str(out.get("description", ""))
+        if named:
+            values: Sequence[Any] = named
+        elif free_string(out) and not _ENCODED.search(described):
+            found = _globs(out, strings) or shaped_values(key, out, strings) or strings
+            values = [s for s in found if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
@@ -194,16 +193,26 @@ def _globs(schema: dict[str, Any], strings: Sequence[str]) -> list[str]:
                               if word.isupper() or mimetypes.guess_type(f"x.{word}", strict=False)[0]))
 
 
-def _shaped_like(name: str | None, strings: Sequence[str]) -> Sequence[str]:
+def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list[str]:
+    """The ``strings`` of the shape a free string property asks for: the dates, in the format
+    its description asks (:func:`~gbnf.shape._dates.written_dates`), else the stretches of the
+    shape its name asks for (:func:`_shaped`); none when it asks for no shape or none is written."""
+    if not free_string(schema):
+        return []
+    form = date_format(str(schema.get("description", "")))
+    return (written_dates(strings, form) if form else []) or _shaped(name, strings)
+
+
+def _shaped(name: str | None, strings: Sequence[str]) -> list[str]:
     """The ``strings`` of the shape property ``name`` asks for (``path``: the paths), each whole
-    (not a part of a longer one: ``December 3, 2026``, not ``December 3``), or all of them when
-    it asks for none or none has it."""
+    (not a part of a longer one: ``December 3, 2026``, not ``December 3``); none when it asks
+    for none or none has it."""
     words = name_words(name or "")
     for hint, shape in _SHAPES:
         if words & hint:
             found = [s for s in strings if re.fullmatch(shape, s, re.IGNORECASE)]
-            return [s for s in found if not any(s in other and s != other for other in found)] or strings
-    return strings
+            return [s for s in found if not any(s in other and s != other for other in found)]
+    return []
 
 
 _SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}

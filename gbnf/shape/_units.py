@@ -1,0 +1,72 @@
+"""Units of measurement a request writes ("a radius of 4 inches", "the speed in km/h"), which
+a tool's optional ``unit`` argument asks for. Pint's registry tells a unit from any other word."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+from gbnf.shape._english import either, table, words
+
+_LEADS = frozenset(words("unit_leads"))
+_RAISED = table("unit_powers")
+_NUMBER = r"\d+(?:[.,]\d+)?"
+_WORD = re.compile(rf"(?P<number>{_NUMBER})?(?P<unit>(?:(?:{either('unit_powers')})\.?\s+)?"
+                   rf"(?P<word>[^\W\d_][^\s,;:!?()\"']*))|(?P<alone>{_NUMBER})", re.IGNORECASE)
+"""A word, perhaps with a number written before it (``5cm``) and a power word (``square meters``), or a number alone."""
+_POWERS = {"²": "**2", "³": "**3"}
+_STOPS = frozenset(STOPWORDS_EN_PLUS)
+"""Words that are units to Pint and function words to a reader: "a" (a year), "at", "are", "in"."""
+
+
+def units_written(text: str) -> tuple[str, ...]:
+    """The units ``text`` asks an answer in ("in km/h", "into square miles") or, when it asks
+    none, those its numbers are written in ("5cm", "10 meters") when all of one kind (lengths,
+    times...): "50 kilometers in 2 hours" names no one unit. As written, each once."""
+    tokens = list(_WORD.finditer(text))
+    asked, measured = [], []
+    for before, token in zip([None, *tokens], tokens):
+        unit = (token.group("unit") or "").rstrip(".")
+        if not unit or token.group("word").lower() in _STOPS or _dimension(unit) is None:
+            continue
+        if before is not None and (before.group("word") or "").lower() in _LEADS:
+            asked.append(unit)
+        elif token.group("number") or (before is not None and before.group("alone")
+                                       and not text[before.end():token.start()].strip()):
+            measured.append(unit)
+    if asked:
+        return tuple(dict.fromkeys(asked))
+    return tuple(dict.fromkeys(measured)) if len({_dimension(unit) for unit in measured}) == 1 else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _dimension(unit: str) -> str | None:
+    """What ``unit`` measures (Pint's dimensionality, as text: ``km/h`` a length over a time,
+    ``square meters`` and ``m²`` a length squared), None for words that are no unit. A prefix
+    counts written whole ("kilometers") or in a short symbol ("km"), not hidden in a longer
+    word ("units" is no micro-nits)."""
+    *power, word = unit.split()
+    parts = word.split("/")
+    if len(parts) > 2:
+        return None
+    registry = _registry()
+    measures = []
+    for part in parts:  # a prefix is written whole or as a short symbol
+        bare = part.rstrip("".join(_POWERS))
+        readings = [read for form in dict.fromkeys((bare, bare.lower())) for read in registry.parse_unit_name(form)]
+        units = [unit for prefix, unit, _ in readings if not prefix or len(bare) < 4 or bare.lower().startswith(prefix)]
+        if not units:
+            return None
+        measures.append(str(registry.get_dimensionality(units[0])) + "".join(_POWERS[mark] for mark in part[len(bare):]))
+    raised = f"**{_RAISED[power[0].lower().rstrip('.')]}" if power else ""
+    return "/".join(measures) + raised
+
+
+@functools.cache
+def _registry() -> Any:
+    import pint
+
+    return pint.UnitRegistry()
