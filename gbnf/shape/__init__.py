@@ -44,6 +44,7 @@ from gbnf.shape._rank import (
 )
 from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._shaped import bounded, copied, kept_apart
+from gbnf.shape._units import units_written
 from gbnf.shape._values import (
     Labels,
     Values,
@@ -67,4 +68,4 @@ __all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness",
            "is_english", "kept_apart", "labelled", "load_policy", "number_lists", "number_runs", "numbers",
            "numbers_alone", "numbers_named", "offered_values", "own_values", "pool_decisions",
            "rank_tools", "read_request", "repeated_value", "select_tools", "spans", "still_to_do", "switched_on",
-           "terms", "tool_card", "tool_document", "unasked", "value_texts"]
+           "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts"]

@@ -15,7 +15,7 @@ _LEADS = frozenset(words("unit_leads"))
 _RAISED = table("unit_powers")
 _NUMBER = r"\d+(?:[.,]\d+)?"
 _WORD = re.compile(rf"(?P<number>{_NUMBER})?(?P<unit>(?:(?:{either('unit_powers')})\.?\s+)?"
-                   rf"(?P<word>[^\W\d_][^\s,;:!?()\"']*))|(?P<alone>{_NUMBER})", re.IGNORECASE)
+                   rf"(?P<word>°?[^\W\d_][^\s,;:!?()\"']*))|(?P<alone>{_NUMBER})", re.IGNORECASE)
 """A word, perhaps with a number written before it (``5cm``) and a power word (``square meters``), or a number alone."""
 _POWERS = {"²": "**2", "³": "**3"}
 _STOPS = frozenset(STOPWORDS_EN_PLUS)
@@ -60,7 +60,8 @@ def _dimension(unit: str) -> str | None:
         units = [unit for prefix, unit, _ in readings if not prefix or len(bare) < 4 or bare.lower().startswith(prefix)]
         if not units:
             return None
-        measures.append(str(registry.get_dimensionality(units[0])) + "".join(_POWERS[mark] for mark in part[len(bare):]))
+        powers = "".join(_POWERS[mark] for mark in part[len(bare):])
+        measures.append(f"{registry.get_dimensionality(units[0])}{powers}")
     raised = f"**{_RAISED[power[0].lower().rstrip('.')]}" if power else ""
     return "/".join(measures) + raised
 
