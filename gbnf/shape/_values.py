@@ -67,7 +67,13 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
     spaces with a slash or hyphen is a stretch too, those at its ends kept (``/etc/hostname``), and so is
     each quotation whole, however long (``'I love it! Fresh, always.'``). An abbreviation keeps
     its period (``Washington, D.C.``, ``Apple Inc.``). A possessive ends a stretch, without its
-    ``'s`` (``Maria's email address`` gives ``Maria``, not ``Maria's email``)."""
+    ``'s`` (``Maria's email address`` gives ``Maria``, not ``Maria's email``). Read once per text and kept."""
+    return list(_spans(text, longest))
+
+
+@functools.lru_cache(maxsize=1024)
+def _spans(text: str, longest: int) -> tuple[str, ...]:
+    """:func:`spans`, as a tuple."""
     bounds: list[tuple[int, int]] = []
     possessive: set[int] = set()
     for match in _WORD.finditer(text):
@@ -87,8 +93,8 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
              for j in range(i, _stretch_end(i, len(bounds), longest, possessive)) if words[j] not in _NO_END)
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     quoted = (next(filter(None, match.groups())).strip() for match in _QUOTED.finditer(text))
-    return list(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
-                               *filter(None, quoted)]))
+    return tuple(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
+                                *filter(None, quoted)]))
 
 
 def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> int:
