@@ -136,11 +136,13 @@ def as_fraction(percent: Number) -> float:
     return float(as_decimal(percent) / 100)
 
 
+@functools.lru_cache(maxsize=1024)
 def labelled(text: str) -> Labels:
     """Each number of ``text`` with its label: the words written right before it, up to
     :data:`_LABEL_WORDS`, less the words that link a name to its value ("a width of 30":
     ``width``, "annual rate of 5%": ``annual rate`` for 5 and 0.05), lowercase; the label is
-    empty when punctuation or another number comes first ("3 bedrooms, 2 bathrooms": 2 has none)."""
+    empty when punctuation or another number comes first ("3 bedrooms, 2 bathrooms": 2 has none).
+    Read once per text and kept: the request and its copied values share it."""
     found: list[tuple[str, Number]] = []
     plain = re.sub(r"['’]s\b", "", text)  # "shareholder's equity" names shareholder_equity
     for match in _NUMBER.finditer(plain):
