@@ -10,12 +10,12 @@ from typing import Any
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf.shape._english import either, table, words
+from gbnf.shape._values import NUMBER
 
 _LEADS = frozenset(words("unit_leads"))
 _RAISED = table("unit_powers")
-_NUMBER = r"\d+(?:[.,]\d+)?"
-_WORD = re.compile(rf"(?P<number>{_NUMBER})?(?P<unit>(?:(?:{either('unit_powers')})\.?\s+)?"
-                   rf"(?P<word>°?[^\W\d_][^\s,;:!?()\"']*))|(?P<alone>{_NUMBER})", re.IGNORECASE)
+_WORD = re.compile(rf"(?P<number>{NUMBER.pattern})?(?P<unit>(?:(?:{either('unit_powers')})\.?\s+)?"
+                   rf"(?P<word>°?[^\W\d_][^\s,;:!?()\"']*))|(?P<alone>{NUMBER.pattern})", re.IGNORECASE)
 """A word, perhaps with a number written before it (``5cm``) and a power word (``square meters``), or a number alone."""
 _POWERS = {"²": "**2", "³": "**3"}
 _STOPS = frozenset(STOPWORDS_EN_PLUS)

@@ -44,7 +44,8 @@ _NO_START = frozenset(words("no_start"))
 _NO_END = _NO_START | frozenset(words("no_end"))
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
 ``Oslo for``); written with a capital they may (``To Kill a Mockingbird``, ``Portland, OR``)."""
-_NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
+NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
+"""A number as written: digits, thousands grouped by commas, a decimal point, an exponent."""
 _WORDS = table("numbers")
 _LIST_GAP = re.compile(rf"[\s,;\[\]()]*(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
 """What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets."""
@@ -111,7 +112,7 @@ def numbers(text: str) -> list[int | float]:
     1200000); then those written as one word (``two nights``, ``a dozen``), zero to twenty,
     the tens, a hundred and a thousand."""
     found: list[Number] = []
-    for match in _NUMBER.finditer(text):
+    for match in NUMBER.finditer(text):
         found.append(_read(match.group()))
         scale = _SCALE.match(text, match.end())
         if scale:
@@ -123,12 +124,12 @@ def numbers_alone(text: str) -> list[Number]:
     """The numbers written on their own in ``text``, as :func:`numbers` reads them but without
     those a letter follows (``5km``, ``10th``, ``3x``) and without words: what a request gives
     as values, counted."""
-    return [_read(match.group()) for match in _NUMBER.finditer(text) if not _LETTER.match(text, match.end())]
+    return [_read(match.group()) for match in NUMBER.finditer(text) if not _LETTER.match(text, match.end())]
 
 
 def percents(text: str) -> list[Number]:
     """The numbers ``text`` writes as percentages (``5%``, ``2.5 percent``), as written."""
-    return [_read(match.group()) for match in _NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
+    return [_read(match.group()) for match in NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
 
 
 def as_fraction(percent: Number) -> float:
@@ -145,7 +146,7 @@ def labelled(text: str) -> Labels:
     Read once per text and kept: the request and its copied values share it."""
     found: list[tuple[str, Number]] = []
     plain = re.sub(r"['’]s\b", "", text)  # "shareholder's equity" names shareholder_equity
-    for match in _NUMBER.finditer(plain):
+    for match in NUMBER.finditer(plain):
         before = _TOKEN.findall(plain[max(0, match.start() - 80):match.start()].lower())
         while before and before[-1] in _LINKS:
             before.pop()
@@ -195,7 +196,7 @@ def number_lists(text: str) -> list[list[Number]]:
     number alone is a list of one."""
     lists: list[list[Number]] = []
     end = None
-    for match in _NUMBER.finditer(text):
+    for match in NUMBER.finditer(text):
         if end is None or not _LIST_GAP.fullmatch(text, end, match.start()):
             lists.append([])
         lists[-1].append(_read(match.group()))
