@@ -60,6 +60,19 @@ def test_a_request_close_to_a_tool_without_the_numbers_it_needs_leaves_the_call_
     assert close.lead >= CALL_LEAD and decide_reply([LOAN], read_request(query), close).kind == kind
 
 
+STOCK = Tool("get_stock_price", "Get the latest stock price of a company.", {
+    "type": "object", "properties": {"ticker": {"type": "string"}}, "required": ["ticker"]})
+
+
+def test_one_word_of_a_short_query_or_words_without_the_numbers_leave_the_call_to_the_model():
+    request = read_request("Price of fame?")
+    assert decide_reply([STOCK], request).kind == "call"  # by words alone: one of its two words
+    close = closeness([STOCK], request)
+    assert TEXT_LEAD <= close.lead < CALL_LEAD and decide_reply([STOCK], request, close).kind == "either"
+    assert decide_reply([LOAN], read_request("Why are monthly loan payments so high?")).kind == "either"  # no numbers
+    assert decide_reply([LOAN], read_request("Monthly loan payment on 200000 at 4% for 30 years")).kind == "call"
+
+
 def test_words_still_ask_for_a_tool_the_meaning_is_unsure_of():
     query = "Send an SMS to 555-0100"
     assert decide_reply(TOOLS, read_request(query), closeness(TOOLS, read_request(query))).tools[0] is SMS

@@ -194,16 +194,19 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     """Whether ``request`` asks for one of ``tools``, by its words and, where ``closeness`` is
     given (:func:`~gbnf.shape.closeness`), by its meaning.
 
-    By words: it does when it shares :data:`CALL_WORDS` words, or half of its own words, with
-    what some tools do (those tools are the ones to call); it may when it shares fewer, or words
-    of their parameters only. By meaning: it does when it is :data:`CALL_LEAD` close to a tool
-    (those its words ask for, then the tools within :data:`NEAR` of the closest, closest first)
-    and gives the first of them the numbers it needs (:data:`MISSING`), and it does not when it
-    is not :data:`TEXT_LEAD` close to any, whatever words it shares. Otherwise the model
-    decides. Without ``closeness``, a query that shares no word with any tool gets none."""
+    By words: it does when it shares :data:`CALL_WORDS` words with what some tools do (those
+    tools are the ones to call), or, without ``closeness``, half of its own words ("Weather?");
+    it may when it shares fewer, or words of their parameters only. By meaning: it does when it
+    is :data:`CALL_LEAD` close to a tool (those its words ask for, then the tools within
+    :data:`NEAR` of the closest, closest first), and it does not when it is not
+    :data:`TEXT_LEAD` close to any, whatever words it shares. Either way, the model decides when
+    the first tool to call needs :data:`MISSING` more numbers than the request gives. Otherwise
+    the model decides. Without ``closeness``, a query that shares no word with any tool gets none."""
     words = request.words
     shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
-    asked = [tool for tool, count in shared if count >= CALL_WORDS or (count and 2 * count >= len(words))]
+    alone = closeness is None  # words alone: one shared word of a two-word query is then evidence enough
+    asked = [tool for tool, count in shared
+             if count >= CALL_WORDS or (alone and count and 2 * count >= len(words))]
     if asked:
         own = _own_words([set(terms(tool.name)) - _ACTIONS for tool in tools])
         asked = [tool for tool, mine in zip(tools, own) if tool in asked or words & mine]
@@ -212,10 +215,9 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
             return Decision("text", [])
         if closeness.lead >= CALL_LEAD:
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
-            chosen = asked + [tools[i] for _, i in near if tools[i] not in asked]
-            return Decision("either" if numbers_missing(chosen[0], request) >= MISSING else "call", chosen)
+            asked += [tools[i] for _, i in near if tools[i] not in asked]
     if asked:
-        return Decision("call", asked)
+        return Decision("either" if numbers_missing(asked[0], request) >= MISSING else "call", asked)
     if closeness is not None or any(count for _, count in shared) \
             or any(words & set(terms(tool_document(tool))) for tool in tools):
         return Decision("either", list(tools))
