@@ -309,7 +309,7 @@ def test_a_request_is_read_once_however_many_rules_read_it(monkeypatch):
     forecast = {"type": "function", "function": {**WEATHER["function"], "description": "Weather forecast for days"}}
     shaped = parse_request({"messages": asked, "tools": [forecast, NOTE]}, Shaping(meaning=False))
     assert shaped.required and shaped.least == 2  # the rules did read it: a call, two of them
-    assert counts == {"terms": 1, "is_english": 1, "numbers": 0, "numbers_alone": 1, "number_lists": 1}
+    assert counts == {"terms": 1, "is_english": 1, "numbers": 1, "numbers_alone": 1, "number_lists": 1}
 
 
 def test_calls_of_an_enumeration_each_copy_their_own_item(engine):
