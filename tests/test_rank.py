@@ -243,6 +243,20 @@ def test_an_optional_argument_of_a_shape_the_request_writes_is_asked_for():
     assert unasked(weather, read_request("The weather in Fremont next week")) == ("date", "email")
 
 
+def test_sentences_about_one_call_and_the_digits_of_dates_and_times_ask_no_more_calls():
+    convert = Tool("convert_currency", "Convert an amount of money from one currency to another", {
+        "type": "object", "properties": {"amount": {"type": "number"}, "to": {"type": "string"}}, "required": ["amount"]})
+    rates = Tool("exchange_rate", "The exchange rate between two currencies", {
+        "type": "object", "properties": {"base": {"type": "string"}}, "required": ["base"]})
+    assert asked_calls([convert, rates], read_request("I have 100 euro. How much is it in USD?"), 4) == 1
+    bus = Tool("find_bus", "Find a bus between two cities", {"type": "object", "properties": {
+        "from_city": {"type": "string"}, "date": {"type": "string"}, "passengers": {"type": "integer"}}})
+    for query in ["A bus from Boston to New York for 2 on April 25, 2023", "A bus from Boston for 2 on 2023-04-20",
+                  "A bus from Boston for 2 people, leaving on 03/07/2023 at 14:00", "A bus for 2 on the 7th of March at 7 PM"]:
+        assert asked_calls([bus], read_request(query), 4) == 1, query
+    assert asked_calls([bus], read_request("Buses from Boston for 2, 3 and 4 people"), 4) == 3
+
+
 @pytest.mark.parametrize("query, calls", [
     ("What is the factorial of 5, the factorial of 7, and the factorial of 9?", 3),
     ("What is the factorial of 5?", 1),

@@ -1,7 +1,8 @@
 """Dates a request writes in words ("March 8th, 2023", "8. März 2023", "the 4th of march"),
 written as an argument's description asks ("in the format 'YYYY-MM-DD'"). A small model copies
 the words as written, and cannot reformat them; month names come from the Unicode CLDR (through
-Babel) in the languages whose lists the word rules read."""
+Babel) in the languages whose lists the word rules read. The digits of dates and times are no
+values to count calls by (:func:`without_dates`)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,33 @@ def written_dates(strings: Sequence[str], form: str) -> list[str]:
     return list(dict.fromkeys(date.strftime(form) for date in dates if date is not None))
 
 
+_NUMERIC_DATE = re.compile(r"(?<![\w.])\d{1,2}[/.]\d{1,2}[/.]\d{4}(?![\w.]*\d)")
+"""A date written in digits, day or month first ("03/07/2023", "19.03.2024"); year first is
+one of :func:`_patterns`."""
+_TIME = re.compile(r"(?<![\w.:])\d{1,2}(?::\d{2}){1,2}(?:\s*[ap]\.?m\b\.?)?|(?<![\w.:])\d{1,2}\s*[ap]\.?m\b\.?",
+                   re.IGNORECASE)
+"""A time of day: "14:00", "10:30:00", "10:00 AM", "7 PM"."""
+
+
+def without_dates(text: str, stretches: Sequence[str]) -> str:
+    """``text`` with the dates and times it writes blanked out, so that their digits are not
+    counted as values: the ``stretches`` (a request's, :func:`~gbnf.shape.spans`) that are
+    wholly a date with a year or a month's full name ("April 25, 2023", "the 7th of March",
+    "2023-04-20"; not "Set 5", whose "set" is September only abbreviated, in Italian), dates
+    in digits ("03/07/2023") and times ("14:00", "7 PM")."""
+    for stretch in sorted(filter(_is_date, stretches), key=len, reverse=True):
+        text = text.replace(stretch, " " * len(stretch))
+    for pattern in (_NUMERIC_DATE, _TIME):
+        text = pattern.sub(lambda match: " " * len(match.group()), text)
+    return text
+
+
+def _is_date(string: str) -> bool:
+    parts = _parts(string)
+    return parts is not None and (parts[0] is not None or any(
+        word.lower() in _names("months", ("wide",)) for word in re.findall(r"[^\W\d_]+", string)))
+
+
 def _parts(string: str) -> tuple[int | None, int, int] | None:
     """(year or None, month, day) of a string that is wholly a date; None for any other."""
     for pattern in _patterns():
@@ -63,8 +91,8 @@ def _valid(year: int | None, month: int, day: int) -> datetime.date | None:
 
 
 @functools.cache
-def _names(kind: str) -> dict[str, int]:
-    """The CLDR's names of ``kind`` (``months`` or ``days``; wide and abbreviated, lowercased,
+def _names(kind: str, widths: tuple[str, ...] = ("wide", "abbreviated")) -> dict[str, int]:
+    """The CLDR's names of ``kind`` (``months`` or ``days``; of ``widths``, lowercased,
     without a final period) in :data:`_LANGUAGES`, each with its number (the first language's)."""
     from babel import Locale
 
@@ -72,7 +100,7 @@ def _names(kind: str) -> dict[str, int]:
     for code in _LANGUAGES:
         table = getattr(Locale.parse(code), kind)
         for context in ("format", "stand-alone"):
-            for width in ("wide", "abbreviated"):
+            for width in widths:
                 for number, name in table[context][width].items():
                     names.setdefault(name.lower().rstrip("."), number)
     return names

@@ -337,7 +337,6 @@ def _names_listed(query: str, schema: Any) -> bool:
 
 
 _REQUEST_CUT = rf"[.?!;]\s+|\b(?:{either('request_cuts')})\b"
-_REQUESTS = re.compile(_REQUEST_CUT, re.IGNORECASE)
 _CLAUSES = re.compile(rf"{_REQUEST_CUT}|,\s*(?=(?:{either('question_words')})\b)|\band\b", re.IGNORECASE)
 """Where a request for several tools may turn to another tool: where a request ends, "and", and
 a comma before a question word."""
@@ -356,13 +355,13 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
     comma before "what", "how"...) each ask for the one tool whose own words (those not all the
     tools have; its name's words count twice) they share most; a clause sharing none goes on the
     one before it ("the GCD of 96 and 128, and the LCM of 15 and 25": one call each). Each tool
-    is then asked as often as its clauses' numbers and names ask, as below, and the query asks
-    at least one call of each tool for each of its requests (sentences, "also", "then"). Of one
-    tool, the most of what its numbers, its names, its words that ask again and its ordinals
-    ask for:
+    is then asked as often as its clauses' numbers and names ask, as below; sentences alone ask
+    no more ("I have 100 euro. How much is it in USD?" is one call). Of one tool, the most of
+    what its numbers, its names, its words that ask again and its ordinals ask for:
 
     - numbers: each call takes one for each numeric argument ("the GCD of 3 and 4, 5 and 12":
-      two calls); a written list of more numbers than one call leaves room for is one call
+      two calls), not counting the digits of dates and times ("on April 25, 2023 at 14:00",
+      :attr:`Request.numbers_alone`); a written list of more numbers than one call leaves room for is one call
       each ("$1000 at 5% for 10, 20 and 30 years": three); lists of numbers are the values
       of a tool that takes arrays of numbers, one call for each list it has no room for;
     - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'")
@@ -377,8 +376,7 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
         return 1
     if len(tools) == 1:
         return max(1, min(most, _calls_of_one(tools[0], request)))
-    requests = [part for part in _REQUESTS.split(request.text) if part.strip(" ,.?!")]
-    return max(1, min(most, max(len(_asked_in_turn(tools, request)), min(len(tools), len(requests)))))
+    return max(1, min(most, len(_asked_in_turn(tools, request))))
 
 
 def _calls_of_one(tool: Tool, request: Request) -> int:

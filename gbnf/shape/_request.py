@@ -18,6 +18,7 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
+from gbnf.shape._dates import without_dates
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
 from gbnf.shape._values import Labels, Number, labelled, number_lists, numbers, numbers_alone, spans
@@ -65,13 +66,19 @@ class Request:
 
     @cached_property
     def numbers_alone(self) -> tuple[Number, ...]:
-        """The numbers it writes on their own, as values: no ``5km``, no words."""
-        return tuple(numbers_alone(self.text))
+        """The numbers it writes on their own, as values to count: no ``5km``, no words, none
+        of a date or a time (:func:`~gbnf.shape._dates.without_dates`)."""
+        return tuple(numbers_alone(self._undated))
 
     @cached_property
     def number_lists(self) -> tuple[tuple[Number, ...], ...]:
-        """Its lists of numbers (``5, 10 and 15``), a number alone a list of one."""
-        return tuple(map(tuple, number_lists(self.text)))
+        """Its lists of numbers (``5, 10 and 15``), a number alone a list of one; none of a
+        date or a time ("April 25, 2023" is no list of two)."""
+        return tuple(map(tuple, number_lists(self._undated)))
+
+    @cached_property
+    def _undated(self) -> str:
+        return without_dates(self.text, self.stretches)
 
     @cached_property
     def labels(self) -> Labels:
