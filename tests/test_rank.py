@@ -255,6 +255,12 @@ def test_sentences_about_one_call_and_the_digits_of_dates_and_times_ask_no_more_
                   "A bus from Boston for 2 people, leaving on 03/07/2023 at 14:00", "A bus for 2 on the 7th of March at 7 PM"]:
         assert asked_calls([bus], read_request(query), 4) == 1, query
     assert asked_calls([bus], read_request("Buses from Boston for 2, 3 and 4 people"), 4) == 3
+    derivative = Tool("derivative", "The derivative of a function at a value", {"type": "object", "properties": {
+        "function": {"type": "string"}, "x": {"type": "number"}}})
+    assert asked_calls([derivative], read_request("The derivative of 3x^2 + 2x - 1 at x = 1"), 4) == 1  # a formula's
+    assert asked_calls([derivative], read_request("The derivative of 2x at 1, 2 and 3"), 4) == 3
+    game = Tool("find_game", "Find a game", {"type": "object", "properties": {"rating": {"type": "number"}}})
+    assert asked_calls([game], read_request("A game rated above 4.5 that runs on Windows 10"), 4) == 1  # a name's
 
 
 @pytest.mark.parametrize("query, calls", [

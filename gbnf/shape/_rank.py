@@ -360,9 +360,10 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
     what its numbers, its names, its words that ask again and its ordinals ask for:
 
     - numbers: each call takes one for each numeric argument ("the GCD of 3 and 4, 5 and 12":
-      two calls), not counting the digits of dates and times ("on April 25, 2023 at 14:00",
-      :attr:`Request.numbers_alone`); a written list of more numbers than one call leaves room for is one call
-      each ("$1000 at 5% for 10, 20 and 30 years": three); lists of numbers are the values
+      two calls), not counting the digits of dates, times, formulas and names ("on April 25,
+      2023 at 14:00", "3x^2 + 2x - 1", "Windows 10": :attr:`Request.numbers_alone`); a
+      written list of more numbers than one call leaves room for is one call each ("$1000 at
+      5% for 10, 20 and 30 years": three); lists of numbers are the values
       of a tool that takes arrays of numbers, one call for each list it has no room for;
     - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'")
       is one call each, unless the tool has as many string arguments named alike ("the Bulls

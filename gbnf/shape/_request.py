@@ -21,7 +21,7 @@ from gbnf._text import identifier_words, word_key
 from gbnf.shape._dates import without_dates
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
-from gbnf.shape._values import Labels, Number, labelled, number_lists, numbers, numbers_alone, spans
+from gbnf.shape._values import Labels, Number, labelled, number_lists, numbers, numbers_alone, spans, without_parts
 
 TEXTS_KEPT = 16384
 """How many texts' words :func:`terms` keeps, and how many requests :func:`read_request` keeps."""
@@ -67,18 +67,19 @@ class Request:
     @cached_property
     def numbers_alone(self) -> tuple[Number, ...]:
         """The numbers it writes on their own, as values to count: no ``5km``, no words, none
-        of a date or a time (:func:`~gbnf.shape._dates.without_dates`)."""
-        return tuple(numbers_alone(self._undated))
+        of a date, a time, a formula or a name (:func:`~gbnf.shape._dates.without_dates`,
+        :func:`~gbnf.shape._values.without_parts`)."""
+        return tuple(numbers_alone(self._counted))
 
     @cached_property
     def number_lists(self) -> tuple[tuple[Number, ...], ...]:
         """Its lists of numbers (``5, 10 and 15``), a number alone a list of one; none of a
-        date or a time ("April 25, 2023" is no list of two)."""
-        return tuple(map(tuple, number_lists(self._undated)))
+        date, a time, a formula or a name ("April 25, 2023" is no list of two)."""
+        return tuple(map(tuple, number_lists(self._counted)))
 
     @cached_property
-    def _undated(self) -> str:
-        return without_dates(self.text, self.stretches)
+    def _counted(self) -> str:
+        return without_parts(without_dates(self.text, self.stretches))
 
     @cached_property
     def labels(self) -> Labels:

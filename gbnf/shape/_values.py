@@ -127,6 +127,22 @@ def numbers_alone(text: str) -> list[Number]:
     return [_read(match.group()) for match in NUMBER.finditer(text) if not _LETTER.match(text, match.end())]
 
 
+_TERM = r"\d*(?:\.\d+)?(?:(?!e[-+]?\d)[a-z])(?:\^\d+)?"
+_FORMULA = re.compile(rf"\^\s*\d+|(?<![\w.]){_TERM}(?:\s*[-+*/]\s*(?:{_TERM}|\d+(?:\.\d+)?))+(?!\w)")
+"""A formula's terms ("3x^2 + 2x - 1") and any exponent ("m^3"); not a number's ("1e-9")."""
+_NAMED_NUMBER = re.compile(r"(?<![.?!]\s)(?<!^)(\b[A-Z](?:[a-z]+|&[A-Z])\s+)(\d+)\b")
+"""A number that ends a name: a capitalised word, not a sentence's first, right before it
+("Windows 10", "S&P 500", "Toy Story 4"); not an abbreviation's ("user ID 12345", "CA 94704")."""
+
+
+def without_parts(text: str) -> str:
+    """``text`` with the digits that are parts of something else blanked out, so that they are
+    not counted as values: those of a formula ("the derivative of 3x^2 + 2x - 1", "2 m^3": not
+    2 and 1, nor 3) and those that end a name ("compatible with Windows 10")."""
+    text = _FORMULA.sub(lambda match: " " * len(match.group()), text)
+    return _NAMED_NUMBER.sub(lambda match: match.group(1) + " " * len(match.group(2)), text)
+
+
 def percents(text: str) -> list[Number]:
     """The numbers ``text`` writes as percentages (``5%``, ``2.5 percent``), as written."""
     return [_read(match.group()) for match in NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
