@@ -257,7 +257,7 @@ def test_a_reply_carries_as_many_calls_as_the_users_numbers_ask_for():
 def test_a_reply_repeating_a_call_exactly_has_it_once_counted_or_not():
     factorial = {"type": "function", "function": {"name": "math_factorial", "parameters": {
         "type": "object", "properties": {"number": {"type": "integer"}}, "required": ["number"]}}}
-    asked = [{"role": "user", "content": "The factorial of 5 and the factorial of 7, Maroon 5 style"}]
+    asked = [{"role": "user", "content": "The factorial of 5 and the factorial of 7, within 5 seconds"}]
     request = parse_request({"messages": asked, "tools": [factorial], "tool_choice": "required"})
     assert request.least == 3
     text = json.dumps([{"name": "math_factorial", "arguments": {"number": n}} for n in (5, 7, 5)])
