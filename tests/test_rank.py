@@ -395,6 +395,16 @@ def test_each_call_asks_for_its_own_item_of_an_enumeration_in_turn():
     assert asked_items([rates], read_request("Rates of USD to AUD and USD to CAD"), 2) == (("AUD",), ())  # USD twice
 
 
+def test_each_part_written_for_one_call_gives_that_call_the_names_it_writes():
+    crimes = _tool("law_crimes_search", crime={"type": "string"}, location={"type": "string"}, year={"type": "integer"})
+    again = read_request("Show me all individuals convicted for money laundering from San Francisco in 2019 and ones "
+                         "convicted for the same in Texas in 2018")
+    assert asked_items([crimes], again, 2) == ((2019, "San Francisco"), (2018, "Texas"))
+    another = read_request("Crimes in New York City in the last year and another one in San Diego")
+    assert asked_items([crimes], another, 2) == (("New York City",), ("San Diego",))
+    assert asked_items([crimes], read_request("Convictions for fraud in Ohio, then repeat for the whole country"), 2) == ()
+
+
 def test_each_call_takes_the_numbers_its_arguments_name():
     circles = _tool("calculate_circumference", radius={"type": "number"}, unit={"type": "string"})
     four = read_request("The first circle has a radius of 5cm, the second a radius of 10cm, the third a radius of "

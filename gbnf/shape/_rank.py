@@ -538,7 +538,8 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     that many items. A numeric argument whose name is written right before that many numbers
     ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
     :func:`~gbnf.shape.numbers_named`) gives each call its own too, as does a request written in
-    as many parts as calls, each naming one thing anew (:func:`_numbers_by_part`)."""
+    as many parts as calls, each naming one thing anew (:func:`_numbers_by_part`) or each
+    writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`)."""
     if len(tools) != 1 or calls < 2:
         return ()
     props = tools[0].parameters.get("properties") or {}
@@ -549,8 +550,10 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     rows = list(zip(*columns)) or [()] * calls
-    rows = [tuple(dict.fromkeys(row + part)) for row, part in zip(rows, _numbers_by_part(request, calls))]
-    return tuple(tuple(item for item in items if _once(request, item)) for items in rows) if any(rows) else ()
+    rows = [tuple(dict.fromkeys(row + numbers + names)) for row, numbers, names
+            in zip(rows, _numbers_by_part(request, calls), _names_by_part(request, calls))]
+    own = tuple(tuple(item for item in items if _once(request, item)) for items in rows)
+    return own if any(own) else ()
 
 
 def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
@@ -564,6 +567,22 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
     anew = set.intersection(*heads) if len(parts) == calls else set()
     return [tuple(dict.fromkeys(n for label, n in labels if label and label.split()[-1] in anew)) for labels in parts] \
         if anew else [()] * calls
+
+
+_NAMED = re.compile(rf"(?<=[\w,;:] ){_NAME}")
+"""A name written inside a part, not as its first word ("Show me ... from San Francisco": San Francisco)."""
+
+
+def _names_by_part(request: Request, calls: int) -> list[tuple[str, ...]]:
+    """Each call's names when ``request`` is written in as many parts as it asks ``calls``
+    (as :func:`_numbers_by_part` cuts it) and every part writes a name: the names each part
+    writes ("money laundering in San Francisco in 2019, and the same in Texas in 2018": San
+    Francisco, then Texas; :func:`asked_items` keeps those no other part writes). Empty
+    tuples otherwise."""
+    parts = [part for part in _PARTS.split(request.text) if part and part.strip(" ,.?!")]
+    names = [tuple(dict.fromkeys(name for match in _NAMED.finditer(part) for name in _places(match.group())))
+             for part in parts]
+    return names if len(parts) == calls and all(names) else [()] * calls
 
 
 def _once(request: Request, item: str | Number) -> bool:
