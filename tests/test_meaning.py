@@ -156,3 +156,15 @@ RETURN = Tool("calculate_return", "Calculate the return of an investment after s
 def test_a_request_for_another_finance_tool_gets_none(query):
     close = closeness([RETURN], read_request(query))
     assert close.elsewhere > close.best and decide_reply([RETURN], read_request(query), close).kind == "text"
+
+
+def test_warming_loads_what_reading_a_request_would_and_only_that():
+    from gbnf.shape import _dates, _meaning, _units, warm
+
+    loaders = (_meaning._encoder, _units._registry, _dates._patterns)
+    for loader in loaders:
+        loader.cache_clear()
+    warm(Shaping(meaning=False, asked_only=False))
+    assert [loader.cache_info().currsize for loader in loaders] == [0, 0, 1]  # dates: the values copied
+    warm(Shaping())
+    assert [loader.cache_info().currsize for loader in loaders] == [1, 1, 1]

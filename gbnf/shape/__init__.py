@@ -60,6 +60,7 @@ from gbnf.shape._values import (
     spans,
     value_texts,
 )
+from gbnf.shape._warm import warm
 
 __all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN", "ModelRelevance",
            "Labels", "Policy", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
@@ -68,4 +69,4 @@ __all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness",
            "is_english", "kept_apart", "labelled", "load_policy", "number_lists", "number_runs", "numbers",
            "numbers_alone", "numbers_named", "offered_values", "own_values", "pool_decisions",
            "rank_tools", "read_request", "repeated_value", "select_tools", "spans", "still_to_do", "switched_on",
-           "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts"]
+           "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts", "warm"]

@@ -1,0 +1,20 @@
+"""Loading now what the shaping stage otherwise loads on the first request that needs it."""
+
+from __future__ import annotations
+
+from gbnf.shape._dates import _names, _patterns
+from gbnf.shape._meaning import _encoder
+from gbnf.shape._options import Shaping
+from gbnf.shape._units import _registry
+
+
+def warm(shaping: Shaping) -> None:
+    """Load what reading requests under ``shaping`` needs, so that the first reply takes no
+    longer than the next: the sentence encoder (``decide`` by ``meaning``, seconds), Pint's
+    unit registry (``asked_only``) and the CLDR's month and day names (dates)."""
+    if shaping.decide and shaping.meaning:
+        _encoder()
+    if shaping.asked_only:
+        _registry()
+    _patterns()
+    _names("months", ("wide",))
