@@ -249,6 +249,8 @@ def test_sentences_about_one_call_and_the_digits_of_dates_and_times_ask_no_more_
     rates = Tool("exchange_rate", "The exchange rate between two currencies", {
         "type": "object", "properties": {"base": {"type": "string"}}, "required": ["base"]})
     assert asked_calls([convert, rates], read_request("I have 100 euro. How much is it in USD?"), 4) == 1
+    turns = read_request("First, I have 5000 yen to change into dollars. After that, what is the yen worth?")
+    assert asked_calls([convert, rates], turns, 4) == 2  # a sentence that starts another turn
     bus = Tool("find_bus", "Find a bus between two cities", {"type": "object", "properties": {
         "from_city": {"type": "string"}, "date": {"type": "string"}, "passengers": {"type": "integer"}}})
     for query in ["A bus from Boston to New York for 2 on April 25, 2023", "A bus from Boston for 2 on 2023-04-20",

@@ -340,6 +340,9 @@ _REQUEST_CUT = rf"[.?!;]\s+|\b(?:{either('request_cuts')})\b"
 _CLAUSES = re.compile(rf"{_REQUEST_CUT}|,\s*(?=(?:{either('question_words')})\b)|\band\b", re.IGNORECASE)
 """Where a request for several tools may turn to another tool: where a request ends, "and", and
 a comma before a question word."""
+_TURNS = re.compile(rf"(?:[.?!]\s+|\n)\W*(?:{either('request_cuts')}|{either('again')}|{either('ordinals')})\b",
+                    re.IGNORECASE)
+"""Where a sentence starts another turn of a request for several tools ("First, ... After that, ...")."""
 _AGAIN = re.compile(rf"\b(?:{either('again')})\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
@@ -355,9 +358,11 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
     comma before "what", "how"...) each ask for the one tool whose own words (those not all the
     tools have; its name's words count twice) they share most; a clause sharing none goes on the
     one before it ("the GCD of 96 and 128, and the LCM of 15 and 25": one call each). Each tool
-    is then asked as often as its clauses' numbers and names ask, as below; sentences alone ask
-    no more ("I have 100 euro. How much is it in USD?" is one call). Of one tool, the most of
-    what its numbers, its names, its words that ask again and its ordinals ask for:
+    is then asked as often as its clauses' numbers and names ask, as below, and the query asks
+    at least one call of each tool for each of its turns: its start and each sentence that
+    starts with a word of another turn ("Also", "Then", "After that", "Second"). Sentences alone
+    ask no more ("I have 100 euro. How much is it in USD?" is one call). Of one tool, the most
+    of what its numbers, its names, its words that ask again and its ordinals ask for:
 
     - numbers: each call takes one for each numeric argument ("the GCD of 3 and 4, 5 and 12":
       two calls), not counting the digits of dates, times, formulas and names ("on April 25,
@@ -377,7 +382,8 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
         return 1
     if len(tools) == 1:
         return max(1, min(most, _calls_of_one(tools[0], request)))
-    return max(1, min(most, len(_asked_in_turn(tools, request))))
+    turns = 1 + len(_TURNS.findall(request.text))
+    return max(1, min(most, max(len(_asked_in_turn(tools, request)), min(len(tools), turns))))
 
 
 def _calls_of_one(tool: Tool, request: Request) -> int:
