@@ -24,7 +24,7 @@ from gbnf.endpoint._process import ServeProcess
 from gbnf.endpoint._request import MAX_PARALLEL, parse_request
 from gbnf.endpoint._served import ServedTools
 from gbnf.errors import GbnfError
-from gbnf.shape._options import Shaping
+from gbnf.shape import Shaping, warm
 
 __all__ = ["MAX_PARALLEL", "Limits", "LocalModel", "Model", "RemoteModels", "ServeProcess", "ServedTools",
            "create_app", "parse_request", "read", "reply", "serve"]
@@ -43,6 +43,7 @@ def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retrie
         raise GbnfError(f"serving on {host} without an API key lets anyone who reaches the port use the model: "
                         "give --api-key (or $GBNF_API_KEY, --api-key-file), or --no-api-key to allow it")
     sock = _bind(host, port)
+    warm(shaping)  # the encoder and the word data, before the first request and the model's health checks
     app = create_app(model, max_retries=max_retries, shaping=shaping, served=served, limits=limits, keys=keys)
     config = uvicorn.Config(app, log_level=log_level, access_log=log_level in ("info", "debug"),
                             timeout_graceful_shutdown=drain_seconds)

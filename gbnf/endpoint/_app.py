@@ -47,7 +47,7 @@ from gbnf.errors import (
     ServerTimeout,
 )
 from gbnf.plan._planner import Planner
-from gbnf.shape import Shaping, warm
+from gbnf.shape._options import Shaping
 
 log = logging.getLogger("gbnf.serve")
 
@@ -65,7 +65,6 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal planner
         await model.start()
-        await asyncio.to_thread(warm, shaping)  # the encoder and the word data, before the first request
         if served is not None:
             planner = served_planner(served, model, asyncio.get_running_loop(), shaping)
         yield
