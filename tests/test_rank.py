@@ -243,7 +243,7 @@ def test_an_optional_argument_of_a_shape_the_request_writes_is_asked_for():
     assert unasked(weather, read_request("The weather in Fremont next week")) == ("date", "email")
 
 
-def test_sentences_about_one_call_and_the_digits_of_dates_and_times_ask_no_more_calls():
+def test_sentences_about_one_call_and_the_digits_of_dates_times_formulas_and_names_ask_no_more_calls():
     convert = Tool("convert_currency", "Convert an amount of money from one currency to another", {
         "type": "object", "properties": {"amount": {"type": "number"}, "to": {"type": "string"}}, "required": ["amount"]})
     rates = Tool("exchange_rate", "The exchange rate between two currencies", {

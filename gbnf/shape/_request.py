@@ -79,6 +79,7 @@ class Request:
 
     @cached_property
     def _counted(self) -> str:
+        """Its text with the digits that are no values to count blanked out."""
         return without_parts(without_dates(self.text, self.stretches))
 
     @cached_property
