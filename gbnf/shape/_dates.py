@@ -44,12 +44,11 @@ def written_dates(strings: Sequence[str], form: str) -> list[str]:
     return list(dict.fromkeys(date.strftime(form) for date in dates if date is not None))
 
 
-_NUMERIC_DATE = re.compile(r"(?<![\w.])\d{1,2}[/.]\d{1,2}[/.]\d{4}(?![\w.]*\d)")
-"""A date written in digits, day or month first ("03/07/2023", "19.03.2024"); year first is
-one of :func:`_patterns`."""
-_TIME = re.compile(r"(?<![\w.:])\d{1,2}(?::\d{2}){1,2}(?:\s*[ap]\.?m\b\.?)?|(?<![\w.:])\d{1,2}\s*[ap]\.?m\b\.?",
-                   re.IGNORECASE)
-"""A time of day: "14:00", "10:30:00", "10:00 AM", "7 PM"."""
+NUMERIC_DATE = r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+"""A date written in digits ("2023-04-20", "03/07/2023", "19.03.24"), as a regular expression."""
+TIME = r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?"
+"""A time of day ("14:00", "10:30:00", "10:00 AM", "7 PM"), as a regular expression."""
+_IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
 
 
 def without_dates(text: str, stretches: Sequence[str]) -> str:
@@ -60,9 +59,7 @@ def without_dates(text: str, stretches: Sequence[str]) -> str:
     in digits ("03/07/2023") and times ("14:00", "7 PM")."""
     for stretch in sorted(filter(_is_date, stretches), key=len, reverse=True):
         text = text.replace(stretch, " " * len(stretch))
-    for pattern in (_NUMERIC_DATE, _TIME):
-        text = pattern.sub(lambda match: " " * len(match.group()), text)
-    return text
+    return _IN_DIGITS.sub(lambda match: " " * len(match.group()), text)
 
 
 def _is_date(string: str) -> bool:

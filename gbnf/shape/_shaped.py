@@ -13,7 +13,7 @@ from typing import Any
 from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
-from gbnf.shape._dates import date_format, written_dates
+from gbnf.shape._dates import NUMERIC_DATE, TIME, date_format, written_dates
 from gbnf.shape._english import either, words
 from gbnf.shape._values import Labels, as_fraction, names_argument, shared_value
 
@@ -170,10 +170,9 @@ _SHAPES = [
     (set(words("email_names")), r"[^\s@]+@[^\s@]+"),
     (set(words("url_names")), r"(?:https?://|www\.)[^\s]+"),
     (set(words("phone_names")), r"\+?\d[\d\s().-]{5,}\d"),
-    (set(words("date_names")), r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
-     rf"(?:[a-z]+day,? )?(?:{_MONTH} {_DAY}|{_DAY} (?:of )?{_MONTH})(?:,?\s?\d{{4}})?"),
-    (set(words("time_names")),
-     rf"\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|{either('day_times')}"),
+    (set(words("date_names")),
+     rf"{NUMERIC_DATE}|(?:[a-z]+day,? )?(?:{_MONTH} {_DAY}|{_DAY} (?:of )?{_MONTH})(?:,?\s?\d{{4}})?"),
+    (set(words("time_names")), rf"{TIME}|{either('day_times')}"),
 ]
 """The words of a property name that ask for a shape, and the shape (a whole stretch, any case)."""
 
