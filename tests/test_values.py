@@ -190,6 +190,11 @@ def test_a_call_of_an_enumeration_copies_its_own_item_and_what_all_share():
     assert "London" in second[0] and "Boston" in second[0] and not any("Paris" in text for text in second[0])
     assert 3 in first[1] and 4 not in first[1] and 4 in second[1] and 3 not in second[1]
     assert own_values(values, (("Paris", 3), ("Paris", 4)), 0)[0] == values[0]  # a name both calls share stays
+    cities = offered_values(["Hotels in San Francisco in 2019 and in San Jose and Texas in 2018"])
+    texas = own_values(cities, (("San Francisco", 2019), ("Texas", 2018)), 1)[0]
+    assert "Texas" in texas and "San" not in texas and "Francisco" not in texas  # nor a part of another's name
+    jose = own_values(cities, (("San Francisco", 2019), ("San Jose", 2018)), 1)[0]
+    assert "San" in jose and "San Jose" in jose and "Francisco" not in jose  # a part of its own name stays
 
 
 def test_a_value_the_user_wrote_once_fills_one_argument_of_a_call():

@@ -279,14 +279,20 @@ def shared_value(one: object, other: object) -> str | Number | None:
 def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: int) -> Values:
     """``values`` for the ``call``-th (from 0) of calls that each ask for their own ``items``
     (:func:`~gbnf.shape.asked_items`): without the stretches that mention another call's name
-    and the numbers (and percentages) of another call, unless they are its own too."""
+    or are part of it ("San" of "San Francisco"), unless part of its own name too, and the
+    numbers (and percentages) of another call, unless they are its own too."""
     own = set(items[call])
+    mine = [item for item in own if isinstance(item, str)]
     names = [item for k, found in enumerate(items) if k != call for item in found
              if isinstance(item, str) and item not in own]
     others = {item for k, found in enumerate(items) if k != call for item in found
               if not isinstance(item, str) and item not in own}
     stretches, found, runs, shares, labels = values
-    return (tuple(text for text in stretches if not any(mentions(text, name) for name in names)),
+
+    def another(text: str) -> bool:
+        return any(mentions(text, name) or (mentions(name, text) and not any(mentions(m, text) for m in mine))
+                   for name in names)
+    return (tuple(text for text in stretches if not another(text)),
             tuple(number for number in found if number not in others), runs,
             tuple(number for number in shares if number not in others), labels)
 
