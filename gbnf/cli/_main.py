@@ -156,6 +156,11 @@ def command_line() -> argparse.ArgumentParser:
     serve.add_argument("--no-meaning", action="store_true",
                        help="decide by the request's words alone (by default also by its meaning, in sixteen "
                             "languages: a multilingual sentence encoder compares it with each tool)")
+    serve.add_argument("--no-model-relevance", action="store_true",
+                       help="leave an auto reply the request's words and meaning leave open to the model's reply (by "
+                            "default, for an English request, the in-process model first reads how likely the request "
+                            "is after each of the closest tools' descriptions: when no more likely than after any, "
+                            "the reply is text)")
     serve.add_argument("--prose-tokens", type=int, default=256, metavar="N",
                        help="token limit of an auto reply that can only be text; it ends at its first blank line "
                             "(default 256; 0: no bound)")
@@ -437,7 +442,8 @@ def _serve(args: argparse.Namespace) -> int:
                         format="%(levelname)s:     %(name)s: %(message)s")
     shaping = Shaping(string_chars=args.string_chars or None, array_items=args.array_items or None,
                       number_digits=args.number_digits or None, decide=not args.no_decide,
-                      meaning=not args.no_meaning, prose_tokens=args.prose_tokens or None,
+                      meaning=not args.no_meaning, model_relevance=not args.no_model_relevance,
+                      prose_tokens=args.prose_tokens or None,
                       asked_only=not args.all_optional,
                       copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls,
                       copy_values=not args.no_copy_values, values_apart=not args.no_values_apart)

@@ -72,10 +72,19 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
 
     async def parsed_body(body: Any) -> ChatRequest:
         """``body`` checked against the limits, then parsed and compiled (in a worker thread:
-        compiling may take a while), within the compile limit."""
+        compiling may take a while), within the compile limit; when the parse names tools whose
+        relevance the model is to read (:attr:`ChatRequest.scored`), parsed again with it."""
         if isinstance(body, dict):
             check_limits(body, limits)
-        parsing = asyncio.to_thread(parse_request, body, shaping)
+        parsed = await compiled(body, None)
+        if not parsed.scored:
+            return parsed
+        relevance = await model.relevance(list(parsed.scored), parsed.query)
+        return parsed if relevance is None else await compiled(body, relevance)
+
+    async def compiled(body: Any, relevance: list[float] | None) -> ChatRequest:
+        """``body`` parsed and compiled in a worker thread, within the compile limit."""
+        parsing = asyncio.to_thread(parse_request, body, shaping, relevance)
         try:
             return await asyncio.wait_for(parsing, limits.compile_seconds)
         except TimeoutError:

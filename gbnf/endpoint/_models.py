@@ -28,6 +28,8 @@ from gbnf.backends._inprocess import GrammarEngine, LlamaCppBackend
 from gbnf.backends._model import resolve_model
 from gbnf.compiler._dialects import Dialect
 from gbnf.errors import Cancelled, ConnectionFailed, Overloaded, ServerError, ServerLoading
+from gbnf.shape._rank import ModelRelevance
+from gbnf.tools._tool import Tool
 
 log = logging.getLogger("gbnf.serve")
 Health = Literal["ok", "loading"]
@@ -41,6 +43,10 @@ class Model(Protocol):
     async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                        on_text: TextSink | None = None) -> Completion:
         """One completion; ``on_text`` (called on the event loop) gets the text as it is decoded."""
+
+    async def relevance(self, tools: list[Tool], query: str) -> list[float] | None:
+        """The model's relevance of each of ``tools`` to ``query`` (:class:`~gbnf.shape.ModelRelevance`);
+        None when the model cannot score text."""
 
     async def health(self) -> Health: ...
 
@@ -101,6 +107,19 @@ class LocalModel:
         finally:
             self._in_flight -= 1
 
+    async def relevance(self, tools: list[Tool], query: str) -> list[float] | None:
+        """Read in turn with the completions, as one of them."""
+        if self._backend is None:
+            raise ServerLoading(f"{self.path.name} is not loaded")
+        if self._in_flight > self.queue:
+            raise Overloaded(f"{self._in_flight} requests already wait for the model (queue of {self.queue})")
+        self._in_flight += 1
+        try:
+            async with self._lock:
+                return await asyncio.to_thread(ModelRelevance(self._backend.loglik), tools, query)
+        finally:
+            self._in_flight -= 1
+
     async def health(self) -> Health:
         return "loading" if self._backend is None else "ok"
 
@@ -152,6 +171,10 @@ class RemoteModels:
                 tried.append(i)
             finally:
                 self._busy[i] -= 1
+
+    async def relevance(self, tools: list[Tool], query: str) -> list[float] | None:
+        """None: an upstream server's likelihoods are not read."""
+        return None
 
     def _pick(self, tried: list[int]) -> int:
         """The least busy replica, among the healthy ones not yet tried, else those not tried, else all."""

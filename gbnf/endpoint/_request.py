@@ -36,6 +36,7 @@ from gbnf.shape._rank import (
     asked_order,
     calls_apart,
     decide_reply,
+    scored_tools,
 )
 from gbnf.shape._request import Request, read_request
 from gbnf.shape._shaped import bounded, copied
@@ -87,7 +88,9 @@ class ChatRequest:
     ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
     fewest calls the grammar lets a reply carry (``least``). ``shape`` is what ``grammar`` was
     compiled from when tools are offered, to compile it again shortened (:attr:`short_grammar`)
-    or with calls kept apart (:meth:`asked_apart`) from the user's ``words``."""
+    or with calls kept apart (:meth:`asked_apart`) from the user's ``words``. ``scored``: the
+    tools whose relevance to the user's last words (``query``) the model is to read before the
+    reply (:func:`~gbnf.shape.scored_tools`), for :func:`parse_request` to decide again."""
 
     model: str
     messages: list[Message]
@@ -101,6 +104,8 @@ class ChatRequest:
     least: int = 1
     shape: ReplyShape | None = None
     words: Request | None = None
+    scored: tuple[Tool, ...] = ()
+    query: str = ""
 
     @property
     def short_grammar(self) -> str | None:
@@ -126,9 +131,11 @@ class ChatRequest:
         return (grammar, firsts) if grammar is not None and firsts is not None else None
 
 
-def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
+def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[float] | None = None) -> ChatRequest:
     """Check an OpenAI ``/v1/chat/completions`` body, shaped by ``shaping``; raise
-    :class:`ApiError` naming what is wrong."""
+    :class:`ApiError` naming what is wrong. ``relevance``: the model's relevance of the tools
+    an earlier parse of the same body named (:attr:`ChatRequest.scored`), to decide the reply
+    with (:func:`~gbnf.shape.decide_reply`)."""
     if not isinstance(body, dict):
         raise bad(None, "the body must be a JSON object")
     for key, default in _REFUSED.items():
@@ -148,8 +155,12 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     request = read_request(last)
     sampling = _sampling(body)
     decided = False  # the user's words named the tools offered
+    scored: tuple[Tool, ...] = ()
     if shaping.decide and choice in ("auto", "required") and from_user:
-        decision = decide_reply(list(offered), request, closeness(list(offered), request) if shaping.meaning else None)
+        near = closeness(list(offered), request) if shaping.meaning else None
+        decision = decide_reply(list(offered), request, near, relevance)
+        if shaping.model_relevance and relevance is None and not required:
+            scored = tuple(scored_tools(list(offered), request, decision, near))
         if decision.kind == "call":
             offered, required, decided = tuple(decision.tools), True, True
         elif decision.kind == "text" and not required:
@@ -179,7 +190,8 @@ def parse_request(body: Any, shaping: Shaping = Shaping()) -> ChatRequest:
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
                        required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       least=least, shape=shape, words=request if shaping.values_apart and from_user else None)
+                       least=least, shape=shape, words=request if shaping.values_apart and from_user else None,
+                       scored=scored, query=last if scored else "")
 
 
 @functools.lru_cache(maxsize=64)

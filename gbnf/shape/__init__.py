@@ -15,6 +15,7 @@ from gbnf.shape._rank import (
     APART_ROUNDS,
     CALL_LEAD,
     MARGIN,
+    RELATED,
     TEXT_LEAD,
     Apart,
     Asked,
@@ -36,6 +37,7 @@ from gbnf.shape._rank import (
     follow_up,
     rank_tools,
     repeated_value,
+    scored_tools,
     select_tools,
     still_to_do,
     switched_on,
@@ -63,10 +65,12 @@ from gbnf.shape._values import (
 from gbnf.shape._warm import warm
 
 __all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN", "ModelRelevance",
-           "Labels", "Policy", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD", "Values",
+           "Labels", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD",
+           "Values",
            "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart",
            "closeness", "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
            "is_english", "kept_apart", "labelled", "load_policy", "number_lists", "number_runs", "numbers",
            "numbers_alone", "numbers_named", "offered_values", "own_values", "pool_decisions",
-           "rank_tools", "read_request", "repeated_value", "select_tools", "spans", "still_to_do", "switched_on",
+           "rank_tools", "read_request", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do",
+           "switched_on",
            "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts", "warm"]

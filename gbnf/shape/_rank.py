@@ -121,7 +121,8 @@ def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *
     without the final tool; when the query has several clauses ("... and ...", "... then ...")
     and its first clause names a tool, those the first clause names (what to do first). When it
     names none and ``meaning`` is given (:func:`~gbnf.shape.closeness`), the reply is decided
-    as :func:`decide_reply` decides it: the tools a request by meaning asks for (at most ``k``,
+    as :func:`decide_reply` decides it (with the model's relevance of :func:`scored_tools`
+    when there is a model): the tools a request by meaning asks for (at most ``k``,
     without the final tool with ``act_first``), or only the final tool for a request
     confidently unrelated to every tool. Otherwise the model's relevance (when there is a
     model) breaks BM25's ties, and a tool it puts ``MARGIN`` ahead of all others is offered
@@ -138,7 +139,11 @@ def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *
         if named:
             return Selection(ranking, named)
     if meaning is not None and candidates:
-        decision = decide_reply(candidates, request, meaning(candidates, request))
+        near = meaning(candidates, request)
+        decision = decide_reply(candidates, request, near)
+        scored = scored_tools(candidates, request, decision, near) if model else []
+        if scored and model:
+            decision = decide_reply(candidates, request, near, model(scored, request.text))
         if decision.kind == "call":
             return Selection(ranking, decision.tools[:k] + ([] if act_first else final))
         if decision.kind == "text":
@@ -190,7 +195,27 @@ def numbers_missing(tool: Tool, request: Request) -> int:
     return needed - len(request.numbers)
 
 
-def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | None = None) -> Decision:
+RELATED = 0.0
+"""A request no more likely after a tool's card than after a card for any request (its
+:class:`ModelRelevance` below this) is unrelated to that tool in the model's view."""
+SCORED = 3
+"""How many of the tools closest by meaning the model's relevance is read for (:func:`scored_tools`)."""
+
+
+def scored_tools(tools: list[Tool], request: Request, decision: Decision, closeness: Closeness | None) -> list[Tool]:
+    """The tools whose model relevance (:class:`ModelRelevance`) decides a reply that words and
+    meaning leave to the model (``decision`` is ``either``): the :data:`SCORED` closest to
+    ``request`` by meaning. None for any other decision, without ``closeness``, and for a request
+    not in English: the embedded models read English, and a request in another language is then
+    left to the model."""
+    if decision.kind != "either" or closeness is None or not request.english:
+        return []
+    nearest = sorted(range(len(tools)), key=lambda i: -closeness.tools[i])
+    return [tools[i] for i in nearest[:SCORED]]
+
+
+def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | None = None,
+                 relevance: Sequence[float] | None = None) -> Decision:
     """Whether ``request`` asks for one of ``tools``, by its words and, where ``closeness`` is
     given (:func:`~gbnf.shape.closeness`), by its meaning.
 
@@ -201,7 +226,18 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     :data:`NEAR` of the closest, closest first), and it does not when it is not
     :data:`TEXT_LEAD` close to any, whatever words it shares. Either way, the model decides when
     the first tool to call needs :data:`MISSING` more numbers than the request gives. Otherwise
-    the model decides. Without ``closeness``, a query that shares no word with any tool gets none."""
+    the model decides. Without ``closeness``, a query that shares no word with any tool gets
+    none. Where the model would decide, ``relevance`` (the model's relevance of
+    :func:`scored_tools`, :class:`ModelRelevance`) below :data:`RELATED` for each of them makes
+    the reply text: in the model's own view the request is unrelated to every tool."""
+    decision = _by_words_and_meaning(tools, request, closeness)
+    if decision.kind == "either" and relevance and max(relevance) < RELATED:
+        return Decision("text", [])
+    return decision
+
+
+def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closeness | None) -> Decision:
+    """:func:`decide_reply` before the model's relevance is read."""
     words = request.words
     shared = [(tool, len(words & set(terms(tool.name + " " + tool.description)))) for tool in tools]
     alone = closeness is None  # words alone: one shared word of a two-word query is then evidence enough
