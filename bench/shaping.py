@@ -1,8 +1,9 @@
 """What shaping one request costs before the model writes a word: the relevance by meaning
 (:func:`gbnf.shape.closeness`), the decision (:func:`gbnf.shape.decide_reply`), and the whole of
 ``parse_request`` (the decision, the request's values, and the grammar compiled for them), at
-8 and 100 tools; and, beside the meaning's time, the time to a reply's first token (the shaped
-prompt read and one token sampled, the embedded model in-process).
+8 and 100 tools; and, beside the meaning's time and the model's relevance where ``gbnf serve``
+reads it, the time to a reply's first token (the shaped prompt read and one token sampled, the
+embedded model in-process).
 
     python -m bench.shaping [-o FILE]
 """
@@ -23,7 +24,7 @@ from bench.intent import cases, set_tools
 from gbnf.backends import LlamaCppBackend
 from gbnf.endpoint import parse_request
 from gbnf.plan import openai_tools
-from gbnf.shape import Shaping, closeness, decide_reply, read_request
+from gbnf.shape import ModelRelevance, Shaping, closeness, decide_reply, read_request
 from gbnf.tools import Tool, import_tools
 
 SIZES = (8, 100)
@@ -86,20 +87,28 @@ def shaping_rows(count: int) -> list[dict[str, Any]]:
 
 def first_token_rows(count: int) -> list[dict[str, Any]]:
     """The time to a reply's first token (the shaped prompt read and one token sampled, the
-    embedded model in-process) beside the time the meaning takes, for ``count`` dev requests."""
+    embedded model in-process) beside the time the meaning takes, for ``count`` dev requests;
+    and the time the model's relevance takes (:class:`gbnf.shape.ModelRelevance`) for each dev
+    request that ``gbnf serve`` reads it for (:attr:`gbnf.endpoint.ChatRequest.scored`)."""
     backend = LlamaCppBackend()
     tools = set_tools("dev")
     body = {"tools": openai_tools(tools)}
     closeness(tools, read_request("warm up"))
-    first, relevance = [], []
-    for text in [c["query"] for c in cases("dev")][:count]:
+    first, meaning, model = [], [], []
+    scorer = ModelRelevance(backend.loglik)
+    for i, text in enumerate(c["query"] for c in cases("dev")):
         parsed = parse_request({**body, "messages": [{"role": "user", "content": text}]})
+        if parsed.scored:
+            model += _timed(lambda q: scorer(list(parsed.scored), q), [text])
+        if i >= count:
+            continue
         start = time.perf_counter()
         backend.complete(parsed.messages, parsed.grammar, replace(parsed.sampling, max_tokens=1))
         first.append(time.perf_counter() - start)
-        relevance += _timed(lambda q: closeness(tools, read_request(q)), [text])
+        meaning += _timed(lambda q: closeness(tools, read_request(q)), [text])
     return [{"part": "first token (prompt read, one token)", "requests": len(first), **_percentiles(first)},
-            {"part": "meaning", "requests": len(relevance), **_percentiles(relevance)}]
+            {"part": "meaning", "requests": len(meaning), **_percentiles(meaning)},
+            {"part": "model relevance, where read", "requests": len(model), **_percentiles(model)}]
 
 
 def main(argv: list[str] | None = None) -> int:
