@@ -1,9 +1,9 @@
 """What shaping one request costs before the model writes a word: the relevance by meaning
 (:func:`gbnf.shape.closeness`), the decision (:func:`gbnf.shape.decide_reply`), and the whole of
 ``parse_request`` (the decision, the request's values, and the grammar compiled for them), at
-8 and 100 tools; and, beside the meaning's time and the model's relevance where ``gbnf serve``
-reads it, the time to a reply's first token (the shaped prompt read and one token sampled, the
-embedded model in-process).
+8 and 100 tools; and, beside the meaning's time and the model's relevance where ``gbnf serve
+--model-relevance`` reads it, the time to a reply's first token (the shaped prompt read and
+one token sampled, the embedded model in-process).
 
     python -m bench.shaping [-o FILE]
 """
@@ -28,6 +28,8 @@ from gbnf.shape import ModelRelevance, Shaping, closeness, decide_reply, read_re
 from gbnf.tools import Tool, import_tools
 
 SIZES = (8, 100)
+READ = Shaping(model_relevance=True)
+"""Shaping that reads the model's relevance where words and meaning leave the reply open."""
 
 
 def bfcl_pool(size: int) -> list[Tool]:
@@ -89,7 +91,7 @@ def first_token_rows(count: int) -> list[dict[str, Any]]:
     """The time to a reply's first token (the shaped prompt read and one token sampled, the
     embedded model in-process) beside the time the meaning takes, for ``count`` dev requests;
     and the time the model's relevance takes (:class:`gbnf.shape.ModelRelevance`) for each dev
-    request that ``gbnf serve`` reads it for (:attr:`gbnf.endpoint.ChatRequest.scored`)."""
+    request that ``gbnf serve --model-relevance`` reads it for (:attr:`gbnf.endpoint.ChatRequest.scored`)."""
     backend = LlamaCppBackend()
     tools = set_tools("dev")
     body = {"tools": openai_tools(tools)}
@@ -98,8 +100,9 @@ def first_token_rows(count: int) -> list[dict[str, Any]]:
     scorer = ModelRelevance(backend.loglik)
     for i, text in enumerate(c["query"] for c in cases("dev")):
         parsed = parse_request({**body, "messages": [{"role": "user", "content": text}]})
-        if parsed.scored:
-            model += _timed(lambda q: scorer(list(parsed.scored), q), [text])
+        scored = parse_request({**body, "messages": [{"role": "user", "content": text}]}, READ).scored
+        if scored:
+            model += _timed(lambda q: scorer(list(scored), q), [text])
         if i >= count:
             continue
         start = time.perf_counter()

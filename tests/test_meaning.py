@@ -104,20 +104,26 @@ def test_a_reply_left_to_the_model_is_text_when_the_model_finds_the_request_unre
     assert scored_tools(TOOLS, spanish, decide_reply(TOOLS, spanish, closeness(TOOLS, spanish)),
                         closeness(TOOLS, spanish)) == []
     pool = [*TOOLS, FINAL_ANSWER]
-    unrelated = select_tools(pool, pizza, 3, "final_answer", meaning=closeness, model=ModelRelevance(
-        lambda pairs: [0.0] + [-1.0] * (len(pairs) - 1)))  # the planner alike: each card makes it less likely
-    assert unrelated.first == [FINAL_ANSWER]
+    likelier = ModelRelevance(lambda pairs: [0.0] + [-1.0] * (len(pairs) - 1))  # each card makes it less likely
+    unrelated = select_tools(pool, pizza, 3, "final_answer", meaning=closeness, model=likelier, model_decides=True)
+    assert unrelated.first == [FINAL_ANSWER]  # the planner reads it alike when asked to
+    assert select_tools(pool, pizza, 3, "final_answer", meaning=closeness, model=likelier).first != [FINAL_ANSWER]
+
+
+READ = Shaping(model_relevance=True)
 
 
 def test_the_embedded_models_relevance_decides_what_words_and_meaning_leave_open(inprocess):
     relevance = ModelRelevance(inprocess.loglik)
     for query, text in (("Get me a pizza", True), ("What city has the best food?", False)):
         body = {"messages": [{"role": "user", "content": query}], "tools": openai_tools([WEATHER, STOCK])}
-        first = parse_request(body)
+        assert parse_request(body).scored == ()  # off by default
+        first = parse_request(body, READ)
         assert first.offered and not first.required and len(first.scored) == 2 and first.query == query
-        decided = parse_request(body, relevance=relevance(list(first.scored), query))
+        decided = parse_request(body, READ, relevance(list(first.scored), query))
         assert (decided.offered == ()) is text and decided.scored == ()
-    spanish = parse_request({"messages": [{"role": "user", "content": "Dame una pizza"}], "tools": openai_tools(TOOLS)})
+    spanish = parse_request({"messages": [{"role": "user", "content": "Dame una pizza"}], "tools": openai_tools(TOOLS)},
+                            READ)
     assert spanish.offered and spanish.scored == ()
 
 
@@ -230,7 +236,7 @@ def test_gbnf_serve_reads_the_models_relevance_before_a_reply_left_to_it():
 
     async def ask(queries: list[str]) -> list[httpx.Response]:
         await model.start()
-        transport = httpx.ASGITransport(app=create_app(model))
+        transport = httpx.ASGITransport(app=create_app(model, shaping=READ))
         async with httpx.AsyncClient(transport=transport, base_url="http://gbnf", timeout=120) as http:
             return [await http.post("/v1/chat/completions", json={
                 "messages": [{"role": "user", "content": query}], "tools": openai_tools([WEATHER, STOCK]),

@@ -156,11 +156,11 @@ def command_line() -> argparse.ArgumentParser:
     serve.add_argument("--no-meaning", action="store_true",
                        help="decide by the request's words alone (by default also by its meaning, in sixteen "
                             "languages: a multilingual sentence encoder compares it with each tool)")
-    serve.add_argument("--no-model-relevance", action="store_true",
-                       help="leave an auto reply the request's words and meaning leave open to the model's reply (by "
-                            "default, for an English request, the in-process model first reads how likely the request "
-                            "is after each of the closest tools' descriptions: when no more likely than after any, "
-                            "the reply is text)")
+    serve.add_argument("--model-relevance", action="store_true",
+                       help="before an auto reply that the request's words and meaning leave to the model, read, for "
+                            "an English request, how likely the in-process model finds it after each of the closest "
+                            "tools' descriptions: when no more likely than after any, the reply is text (off by "
+                            "default: it reads the request once per tool, longer than the reply's first token)")
     serve.add_argument("--prose-tokens", type=int, default=256, metavar="N",
                        help="token limit of an auto reply that can only be text; it ends at its first blank line "
                             "(default 256; 0: no bound)")
@@ -442,7 +442,7 @@ def _serve(args: argparse.Namespace) -> int:
                         format="%(levelname)s:     %(name)s: %(message)s")
     shaping = Shaping(string_chars=args.string_chars or None, array_items=args.array_items or None,
                       number_digits=args.number_digits or None, decide=not args.no_decide,
-                      meaning=not args.no_meaning, model_relevance=not args.no_model_relevance,
+                      meaning=not args.no_meaning, model_relevance=args.model_relevance,
                       prose_tokens=args.prose_tokens or None,
                       asked_only=not args.all_optional,
                       copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls,

@@ -203,7 +203,8 @@ class Planner:
         first = pool
         if self.options.top_k is not None:
             chosen = select_tools(pool, request, self.options.top_k, self.options.final_tool, model=relevance,
-                                  meaning=self._meaning, act_first=self.options.shaping.decide)
+                                  meaning=self._meaning, act_first=self.options.shaping.decide,
+                                  model_decides=self.options.shaping.model_relevance)
             first = chosen.first
             final = [t for t in pool if t.name == self.options.final_tool]
             pool = [r.tool for r in chosen.ranking[:self.options.top_k]] + final

@@ -25,11 +25,12 @@ class Shaping:
     planner answers at once); otherwise the model chooses. Small models otherwise answer a
     request for a tool in prose, or call a tool for a request none fits. In ``gbnf serve``,
     under ``auto``, prose ends at its first blank line, and a reply that can only be text at
-    ``prose_tokens`` tokens (None: neither bound). With ``model_relevance`` too, where the model
-    would choose and the request is in English, the model's own relevance of the tools closest
-    to it by meaning is read first, when the model can score text (in-process): a request no
-    more likely after any of their descriptions than after a description of any request is
-    answered in text (:func:`gbnf.shape.scored_tools`, :class:`gbnf.shape.ModelRelevance`).
+    ``prose_tokens`` tokens (None: neither bound). With ``model_relevance`` too (off by default:
+    it costs more than the first token of the reply), where the model would choose and the
+    request is in English, the model's own relevance of the tools closest to it by meaning is
+    read first, when the model can score text (in-process): a request no more likely after any
+    of their descriptions than after a description of any request is answered in text
+    (:func:`gbnf.shape.scored_tools`, :class:`gbnf.shape.ModelRelevance`).
 
     With ``asked_only``, when the user has the last word in English (:func:`gbnf.shape.asked_of`;
     in another language every tool is offered as declared), a tool's optional arguments that the
@@ -68,7 +69,7 @@ class Shaping:
     number_digits: int | None = 15
     decide: bool = True
     meaning: bool = True
-    model_relevance: bool = True
+    model_relevance: bool = False
     prose_tokens: int | None = 256
     asked_only: bool = True
     copy_bias: float | None = None

@@ -112,13 +112,14 @@ class Selection:
 
 def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *,
                  model: ModelRelevance | None = None, meaning: Callable[[list[Tool], Request], Closeness] | None = None,
-                 act_first: bool = True, ratio: float = RELATIVE) -> Selection:
+                 act_first: bool = True, ratio: float = RELATIVE, model_decides: bool = False) -> Selection:
     """The tools step 1 offers for ``request``: of the ``k`` most relevant, those scoring at least
     ``ratio`` of the best BM25 score, and the final tool.
 
     With ``act_first``, the reply is decided as ``gbnf serve`` decides it (:func:`decide_reply`,
     by the request's words and, with ``meaning``, its meaning, :func:`~gbnf.shape.closeness`;
-    with a ``model``, its relevance of :func:`scored_tools` where they leave the reply open):
+    with a ``model`` and ``model_decides``, its relevance of :func:`scored_tools` where they
+    leave the reply open):
     a request that asks for some tools must act, and step 1 offers those (at most ``k``), without
     the final tool; when its first clause ("... and ...", "... then ...") has a word of what
     some of them do, only those (what to do first). A request unrelated to every tool gets only
@@ -133,7 +134,7 @@ def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *
     if act_first and candidates:
         near = meaning(candidates, request) if meaning is not None else None
         decision = decide_reply(candidates, request, near)
-        scored = scored_tools(candidates, request, decision, near) if model else []
+        scored = scored_tools(candidates, request, decision, near) if model and model_decides else []
         if scored and model:
             decision = decide_reply(candidates, request, near, model(scored, request.text))
         if decision.kind == "call":
