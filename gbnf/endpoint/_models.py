@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -78,8 +79,10 @@ class LocalModel:
             self._backend = LlamaCppBackend(self.path, n_ctx=self.n_ctx, grammar_engine=self.engine,
                                             n_gpu_layers=self.n_gpu_layers)
 
-    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
-                       on_text: TextSink | None = None) -> Completion:
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[LlamaCppBackend]:
+        """The model, once the requests before this one are done with it; refused while it is
+        not loaded or when the queue is full."""
         if self._backend is None:
             raise ServerLoading(f"{self.path.name} is not loaded")
         if self._in_flight > self.queue:
@@ -87,38 +90,34 @@ class LocalModel:
         self._in_flight += 1
         try:
             async with self._lock:
-                loop, stop = asyncio.get_running_loop(), threading.Event()
-
-                def sink(piece: str) -> None:  # called by the decode at each token; stops it when cancelled
-                    if stop.is_set():
-                        raise Cancelled("the request was cancelled")
-                    if on_text is not None:
-                        loop.call_soon_threadsafe(on_text, piece)
-
-                work = asyncio.ensure_future(asyncio.to_thread(self._backend.complete, messages, grammar, sampling,
-                                                               None, sink))
-                try:
-                    return await asyncio.shield(work)
-                except asyncio.CancelledError:
-                    stop.set()
-                    with contextlib.suppress(BaseException):
-                        await work  # the model is free again before the next request takes the lock
-                    raise
+                yield self._backend
         finally:
             self._in_flight -= 1
+
+    async def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
+                       on_text: TextSink | None = None) -> Completion:
+        async with self._turn() as backend:
+            loop, stop = asyncio.get_running_loop(), threading.Event()
+
+            def sink(piece: str) -> None:  # called by the decode at each token; stops it when cancelled
+                if stop.is_set():
+                    raise Cancelled("the request was cancelled")
+                if on_text is not None:
+                    loop.call_soon_threadsafe(on_text, piece)
+
+            work = asyncio.ensure_future(asyncio.to_thread(backend.complete, messages, grammar, sampling, None, sink))
+            try:
+                return await asyncio.shield(work)
+            except asyncio.CancelledError:
+                stop.set()
+                with contextlib.suppress(BaseException):
+                    await work  # the model is free again before the next request takes the lock
+                raise
 
     async def relevance(self, tools: list[Tool], query: str) -> list[float] | None:
         """Read in turn with the completions, as one of them."""
-        if self._backend is None:
-            raise ServerLoading(f"{self.path.name} is not loaded")
-        if self._in_flight > self.queue:
-            raise Overloaded(f"{self._in_flight} requests already wait for the model (queue of {self.queue})")
-        self._in_flight += 1
-        try:
-            async with self._lock:
-                return await asyncio.to_thread(ModelRelevance(self._backend.loglik), tools, query)
-        finally:
-            self._in_flight -= 1
+        async with self._turn() as backend:
+            return await asyncio.to_thread(ModelRelevance(backend.loglik), tools, query)
 
     async def health(self) -> Health:
         return "loading" if self._backend is None else "ok"
