@@ -331,13 +331,18 @@ def test_requests_spread_over_llama_server_replicas():
     assert after[0] > before[0] and after[1] > before[1]
 
 
-def test_text_under_auto_streams_as_the_plain_reply_reads(url):
+def test_text_under_auto_streams_as_the_plain_reply_reads(url, request):
     api = client(url)
     question = [{"role": "user", "content": "Write a long story about a dragon."}]
     plain = api.chat.completions.create(model="m", messages=question, tools=TOOLS, max_tokens=60)
     stream = api.chat.completions.create(model="m", messages=question, tools=TOOLS, max_tokens=60, stream=True)
     pieces = [c.choices[0].delta.content for c in stream if c.choices and c.choices[0].delta.content]
-    assert plain.choices[0].message.content and "".join(pieces) == plain.choices[0].message.content
+    # llama-server holds back text that may begin a stop string ("\n" of the "\n\n" prose ends
+    # at) and drops it when the token limit ends its stream; its plain reply keeps it
+    upstream = request.node.callspec.params["url"] == "llama-server"
+    held = "\n" if upstream and plain.choices[0].finish_reason == "length" else ""
+    assert plain.choices[0].message.content
+    assert "".join(pieces) in (plain.choices[0].message.content, plain.choices[0].message.content.removesuffix(held))
 
 
 def test_streamed_upstream_text_and_its_faults():
