@@ -372,11 +372,14 @@ def test_act_first_and_single_use_shape_each_step(tools):
     assert rank.data["first"] == ["get_weather"] and rank.data["ranking"][0][0] == "get_weather"
 
 
-def test_a_request_unrelated_by_meaning_or_sharing_no_word_with_any_tool_is_answered_at_once(tools):
-    for meaning in (True, False):  # as gbnf serve answers it in text, with and without --no-meaning
-        p, backend, events = planner(tools, FINAL, top_k=3, meaning=meaning)
-        assert p.run("Who wrote Romeo and Juliet?").converged
-        assert next(e for e in events if e.kind == "rank").data["first"] == ["final_answer"]
+def test_a_request_unrelated_by_meaning_is_answered_at_once_and_by_words_the_model_may_answer(tools):
+    p, backend, events = planner(tools, FINAL, top_k=3)
+    assert p.run("Who wrote Romeo and Juliet?").converged
+    assert next(e for e in events if e.kind == "rank").data["first"] == ["final_answer"]
+    p, backend, events = planner(tools, FINAL, top_k=3, meaning=False)
+    assert p.run("Who wrote Romeo and Juliet?").converged
+    assert "callFinalAnswer" in backend.requests[0][1]
+    assert len(next(e for e in events if e.kind == "rank").data["first"]) == 4  # the top 3 and final_answer
 
 
 @pytest.mark.parametrize("option", [{"max_steps": 0}, {"max_blocked": 0}, {"top_k": -1}, {"result_chars": 0},

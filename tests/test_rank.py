@@ -78,7 +78,7 @@ def test_select_keeps_tools_within_half_of_the_best_score():
 
 @pytest.mark.parametrize("query, first", [
     ("Check the weather in Rome and add an umbrella to my shopping list", ["get_weather"]),
-    ("Look up the current time in Tokyo, then remind me to call", ["get_now"]),
+    ("Look up the time in Tokyo, then remind me to call", ["get_now"]),
     ("Add milk and eggs to my shopping list", ["add_to_shopping_list"]),  # the rest says where
     ("Turn the lights on in the kitchen", ["set_lights"]),  # one clause: the whole query
 ])
@@ -105,12 +105,10 @@ def test_first_clause_splits_at_and_or_then():
     assert first_clause(read_request("Android phones")) is None  # a word, not the conjunction
 
 
-def test_a_request_sharing_no_word_with_any_tool_gets_the_final_tool_alone_as_gbnf_serve_answers_it_in_text(tools):
+def test_select_without_evidence_lets_the_model_decide(tools):
     chosen = select_tools(tools, read_request("Who wrote Romeo and Juliet?"), 2, "final_answer")
-    assert not chosen.evidence and [t.name for t in chosen.first] == ["final_answer"]
-    either = select_tools(tools, read_request("Who wrote Romeo and Juliet?"), 2, "final_answer",
-                          act_first=False)  # nothing decided: the model chooses among the top tools and the final one
-    assert [t.name for t in either.first][-1] == "final_answer" and len(either.first) == 3
+    assert not chosen.evidence
+    assert [t.name for t in chosen.first][-1] == "final_answer" and len(chosen.first) == 3
     assert select_tools([], read_request("q"), 3, "final_answer").first == []
 
 

@@ -116,32 +116,37 @@ def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *
     """The tools step 1 offers for ``request``: of the ``k`` most relevant, those scoring at least
     ``ratio`` of the best BM25 score, and the final tool.
 
-    With ``act_first``, the reply is decided as ``gbnf serve`` decides it (:func:`decide_reply`,
-    by the request's words and, with ``meaning``, its meaning, :func:`~gbnf.shape.closeness`;
-    with a ``model`` and ``model_decides``, its relevance of :func:`scored_tools` where they
-    leave the reply open):
-    a request that asks for some tools must act, and step 1 offers those (at most ``k``), without
-    the final tool; when its first clause ("... and ...", "... then ...") has a word of what
-    some of them do, only those (what to do first). A request unrelated to every tool gets only
-    the final tool; without ``meaning``, one that shares no word with any tool is left to the
-    model's relevance when there is a model. Otherwise the model's relevance (when there is a
+    With ``act_first``, when the query names what some of these tools do (a word of a tool's
+    name or description, not only of its parameters), step 1 must act: it offers those tools,
+    without the final tool; when the query has several clauses ("... and ...", "... then ...")
+    and its first clause names a tool, those the first clause names (what to do first). When it
+    names none and ``meaning`` is given (:func:`~gbnf.shape.closeness`), the reply is decided
+    as :func:`decide_reply` decides it (with the model's relevance of :func:`scored_tools`
+    when there is a model and ``model_decides``): the tools a request by meaning asks for (at most ``k``,
+    without the final tool with ``act_first``), or only the final tool for a request
+    confidently unrelated to every tool. Otherwise the model's relevance (when there is a
     model) breaks BM25's ties, and a tool it puts ``MARGIN`` ahead of all others is offered
     alone (with ``act_first``); otherwise the model decides among the top ``k`` and the final tool.
     """
     final = [t for t in tools if t.name == final_tool]
     candidates = [t for t in tools if t.name != final_tool]
     ranking = rank_tools(candidates, request)
-    if act_first and candidates:
-        near = meaning(candidates, request) if meaning is not None else None
+    strong = _strong([(r.tool, r.score) for r in ranking[:k]], ratio)
+    if act_first:
+        clause = first_clause(request)
+        named = ((clause is not None and _tools_named(candidates, read_request(clause), k, ratio))
+                 or _naming_tools(strong, request.words))
+        if named:
+            return Selection(ranking, named)
+    if meaning is not None and candidates:
+        near = meaning(candidates, request)
         decision = decide_reply(candidates, request, near)
         scored = scored_tools(candidates, request, decision, near) if model and model_decides else []
         if scored and model:
             decision = decide_reply(candidates, request, near, model(scored, request.text))
         if decision.kind == "call":
-            clause = first_clause(request)
-            first = _naming_tools(decision.tools, read_request(clause).words) if clause is not None else []
-            return Selection(ranking, (first or decision.tools)[:k])
-        if decision.kind == "text" and (near is not None or not model):
+            return Selection(ranking, decision.tools[:k] + ([] if act_first else final))
+        if decision.kind == "text":
             return Selection(ranking, final)
     if model and candidates:
         relevance = model(candidates, request.text)
@@ -149,7 +154,6 @@ def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *
         best, second = sorted(relevance, reverse=True)[:2] if len(relevance) > 1 else (0.0, 0.0)
         if best - second >= MARGIN:
             return Selection(ranking, [candidates[relevance.index(best)]] + ([] if act_first else final))
-    strong = _strong([(r.tool, r.score) for r in ranking[:k]], ratio)
     return Selection(ranking, (strong or [r.tool for r in ranking[:k]]) + final)
 
 
@@ -752,6 +756,11 @@ def first_clause(request: Request) -> str | None:
     """The part of a request before its first "and" or "then", when it has one: what to do first."""
     parts = clauses(request.text)
     return parts[0] if len(parts) > 1 else None
+
+
+def _tools_named(tools: list[Tool], request: Request, k: int, ratio: float) -> list[Tool]:
+    """The tools ``request`` names, among its ``k`` best by BM25 within ``ratio`` of the best."""
+    return _naming_tools(_strong([(r.tool, r.score) for r in rank_tools(tools, request)[:k]], ratio), request.words)
 
 
 def _strong(top: list[tuple[Tool, float]], ratio: float) -> list[Tool]:
