@@ -119,7 +119,7 @@ def test_the_embedded_models_relevance_decides_what_words_and_meaning_leave_open
         body = {"messages": [{"role": "user", "content": query}], "tools": openai_tools([WEATHER, STOCK])}
         assert parse_request(body).scored == ()  # off by default
         first = parse_request(body, READ)
-        assert first.offered and not first.required and len(first.scored) == 2 and first.query == query
+        assert first.offered and not first.required and len(first.scored) == 2 and first.messages[-1]["content"] == query
         decided = parse_request(body, READ, relevance(list(first.scored), query))
         assert (decided.offered == ()) is text and decided.scored == ()
     spanish = parse_request({"messages": [{"role": "user", "content": "Dame una pizza"}], "tools": openai_tools(TOOLS)},
@@ -223,7 +223,9 @@ def test_warming_loads_what_reading_a_request_would_and_only_that():
 class _Recording(LocalModel):
     """The embedded model in-process, recording the grammar each completion was asked under."""
 
-    grammars: list[str | None] = []
+    def __init__(self) -> None:
+        super().__init__()
+        self.grammars: list[str | None] = []
 
     async def complete(self, messages, grammar, sampling, on_text=None):  # type: ignore[no-untyped-def]
         self.grammars.append(grammar)

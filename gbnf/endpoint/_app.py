@@ -79,7 +79,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         parsed = await compiled(body, None)
         if not parsed.scored:
             return parsed
-        relevance = await model.relevance(list(parsed.scored), parsed.query)
+        relevance = await model.relevance(list(parsed.scored), parsed.messages[-1]["content"])
         return parsed if relevance is None else await compiled(body, relevance)
 
     async def compiled(body: Any, relevance: list[float] | None) -> ChatRequest:

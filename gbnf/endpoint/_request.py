@@ -89,8 +89,8 @@ class ChatRequest:
     fewest calls the grammar lets a reply carry (``least``). ``shape`` is what ``grammar`` was
     compiled from when tools are offered, to compile it again shortened (:attr:`short_grammar`)
     or with calls kept apart (:meth:`asked_apart`) from the user's ``words``. ``scored``: the
-    tools whose relevance to the user's last words (``query``) the model is to read before the
-    reply (:func:`~gbnf.shape.scored_tools`), for :func:`parse_request` to decide again."""
+    tools whose relevance to the user's last words (the last message) the model is to read
+    before the reply (:func:`~gbnf.shape.scored_tools`), for :func:`parse_request` to decide again."""
 
     model: str
     messages: list[Message]
@@ -105,7 +105,6 @@ class ChatRequest:
     shape: ReplyShape | None = None
     words: Request | None = None
     scored: tuple[Tool, ...] = ()
-    query: str = ""
 
     @property
     def short_grammar(self) -> str | None:
@@ -191,7 +190,7 @@ def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[f
                        required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
                        least=least, shape=shape, words=request if shaping.values_apart and from_user else None,
-                       scored=scored, query=last if scored else "")
+                       scored=scored)
 
 
 @functools.lru_cache(maxsize=64)
