@@ -17,6 +17,7 @@ from gbnf.shape import (
     CALL_LEAD,
     RELATED,
     TEXT_LEAD,
+    Decision,
     ModelRelevance,
     Shaping,
     closeness,
@@ -130,6 +131,19 @@ def test_the_embedded_models_relevance_decides_what_words_and_meaning_leave_open
 def test_words_still_ask_for_a_tool_the_meaning_is_unsure_of():
     query = "Send an SMS to 555-0100"
     assert decide_reply(TOOLS, read_request(query), closeness(TOOLS, read_request(query))).tools[0] is SMS
+
+
+NOTES = Tool("search_notes", "Find the user's note about a topic and return its text.", {
+    "type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]})
+COUNT = Tool("count_notes", "How many notes the user has.", {"type": "object", "properties": {}})
+
+
+def test_words_that_name_a_tool_leave_the_reply_to_the_model_where_the_meaning_finds_it_unrelated():
+    dentist, joke = read_request("Search my notes for the dentist"), read_request("Tell me a joke about notes")
+    close = closeness([NOTES, COUNT], dentist)
+    assert close.lead < TEXT_LEAD  # closer to a capability the tools lack than to search_notes
+    assert decide_reply([NOTES, COUNT], dentist, close) == Decision("either", [NOTES])
+    assert decide_reply([NOTES, COUNT], joke, closeness([NOTES, COUNT], joke)).kind == "text"  # one word of a name
 
 
 def test_closeness_is_one_score_per_tool_in_the_tools_order():

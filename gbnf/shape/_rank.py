@@ -224,7 +224,9 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     it may when it shares fewer, or words of their parameters only. By meaning: it does when it
     is :data:`CALL_LEAD` close to a tool (those its words ask for, then the tools within
     :data:`NEAR` of the closest, closest first), and it does not when it is not
-    :data:`TEXT_LEAD` close to any, whatever words it shares. Either way, the model decides when
+    :data:`TEXT_LEAD` close to any, unless its words ask for a tool and include a word of that
+    tool's name ("Search my notes for the dentist" beside ``search_notes``): the two
+    signals then disagree, and the model decides among those tools. Either way, the model decides when
     the first tool to call needs :data:`MISSING` more numbers than the request gives. Otherwise
     the model decides. Without ``closeness``, a query that shares no word with any tool gets
     none. Where the model would decide, ``relevance`` (the model's relevance of
@@ -243,12 +245,14 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
     alone = closeness is None  # words alone: one shared word of a two-word query is then evidence enough
     asked = [tool for tool, count in shared
              if count >= CALL_WORDS or (alone and count and 2 * count >= len(words))]
+    names = [set(terms(tool.name)) - _ACTIONS for tool in tools]
+    named = [tool for (tool, count), name in zip(shared, names) if count >= CALL_WORDS and words & name]
     if asked:
-        own = _own_words([set(terms(tool.name)) - _ACTIONS for tool in tools])
+        own = _own_words(names)
         asked = [tool for tool, mine in zip(tools, own) if tool in asked or words & mine]
     if closeness is not None and tools:
         if closeness.lead < TEXT_LEAD:
-            return Decision("text", [])
+            return Decision("either", named) if named else Decision("text", [])
         if closeness.lead >= CALL_LEAD:
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
             asked += [tools[i] for _, i in near if tools[i] not in asked]
