@@ -99,10 +99,9 @@ def first_token_rows(count: int) -> list[dict[str, Any]]:
     first, meaning, model = [], [], []
     scorer = ModelRelevance(backend.loglik)
     for i, text in enumerate(c["query"] for c in cases("dev")):
-        parsed = parse_request({**body, "messages": [{"role": "user", "content": text}]})
-        scored = parse_request({**body, "messages": [{"role": "user", "content": text}]}, READ).scored
-        if scored:
-            model += _timed(lambda q: scorer(list(scored), q), [text])
+        parsed = parse_request({**body, "messages": [{"role": "user", "content": text}]}, READ)
+        if parsed.scored:  # the default parse but for naming the tools whose relevance is to be read
+            model += _timed(lambda q: scorer(list(parsed.scored), q), [text])
         if i >= count:
             continue
         start = time.perf_counter()

@@ -246,12 +246,12 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
     asked = [tool for tool, count in shared
              if count >= CALL_WORDS or (alone and count and 2 * count >= len(words))]
     names = [set(terms(tool.name)) - _ACTIONS for tool in tools]
-    named = [tool for (tool, count), name in zip(shared, names) if count >= CALL_WORDS and words & name]
     if asked:
         own = _own_words(names)
         asked = [tool for tool, mine in zip(tools, own) if tool in asked or words & mine]
     if closeness is not None and tools:
-        if closeness.lead < TEXT_LEAD:
+        if closeness.lead < TEXT_LEAD:  # unrelated by meaning; words that ask for a tool and name it disagree
+            named = [tool for (tool, count), name in zip(shared, names) if count >= CALL_WORDS and words & name]
             return Decision("either", named) if named else Decision("text", [])
         if closeness.lead >= CALL_LEAD:
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
