@@ -146,6 +146,21 @@ def test_words_that_name_a_tool_leave_the_reply_to_the_model_where_the_meaning_f
     assert decide_reply([NOTES, COUNT], joke, closeness([NOTES, COUNT], joke)).kind == "text"  # one word of a name
 
 
+_TEAM = {"type": "object", "properties": {"team": {"type": "string"}, "rounds": {"type": "integer"}}, "required": ["team"]}
+SOCCER = Tool("soccer_scores", "Get the scores of a soccer team's recent games.", _TEAM)
+BASKETBALL = Tool("basketball_scores", "Get the scores of a basketball team's recent games.", _TEAM)
+
+
+@pytest.mark.parametrize(("query", "called"), [
+    ("Get the soccer scores for Real Madrid in the last 5 rounds", [SOCCER]),
+    ("What were the scores of Real Madrid's last football games?", [SOCCER]),  # paraphrased
+    ("Get the scores of the Lakers' recent games", [BASKETBALL]),  # by what the encoder knows of the Lakers
+    ("Get the soccer scores for Real Madrid and the basketball scores for the Lakers", [BASKETBALL, SOCCER])])
+def test_of_several_tools_asked_the_one_far_closest_by_meaning_is_called_alone_where_one_call_is_asked(query, called):
+    request = read_request(query)
+    assert decide_reply([BASKETBALL, SOCCER], request, closeness([BASKETBALL, SOCCER], request)) == Decision("call", called)
+
+
 def test_closeness_is_one_score_per_tool_in_the_tools_order():
     first = closeness(TOOLS, read_request("Make it warmer in here"))
     assert len(first.tools) == 3 and first.best == first.tools[0]  # the thermostat

@@ -179,6 +179,13 @@ even when it shares words with one."""
 NEAR = 0.02
 """Tools within this similarity of the closest one are among those a request by meaning asks for
 (0.05 let the embedded model pick a wrong one of several near tools on ``bench/intent/dev.json``)."""
+ALONE = 0.06
+"""A tool this much closer by meaning than every other tool a request's words ask for is the
+only one offered when the request asks for one call (:func:`asked_calls`): of
+``soccer_scores`` and ``basketball_scores``, "the soccer scores for Real Madrid" leaves the
+model no wrong choice. Chosen on BFCL entries outside the harness samples that are reported,
+where the closest tool was the right one for 29 of 29 multiple and 166 of 180 live multiple
+requests it would narrow."""
 MISSING = 2
 """A request close by meaning to a tool that needs this many more numbers than it writes
 (required number or integer arguments, against the numbers in the request, :func:`numbers`)
@@ -227,8 +234,9 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     :data:`TEXT_LEAD` close to any, unless its words ask for a tool and include a word of that
     tool's name ("Search my notes for the dentist" beside ``search_notes``): the two
     signals then disagree, and the model decides among those tools. Either way, the model decides when
-    the first tool to call needs :data:`MISSING` more numbers than the request gives. Otherwise
-    the model decides. Without ``closeness``, a query that shares no word with any tool gets
+    the first tool to call needs :data:`MISSING` more numbers than the request gives. Of several
+    tools to call, one :data:`ALONE` closer by meaning than the others is called alone where the
+    request asks for one call. Otherwise the model decides. Without ``closeness``, a query that shares no word with any tool gets
     none. Where the model would decide, ``relevance`` (the model's relevance of
     :func:`scored_tools`, :class:`ModelRelevance`) below :data:`RELATED` for each of them makes
     the reply text: in the model's own view the request is unrelated to every tool."""
@@ -257,11 +265,23 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
             asked += [tools[i] for _, i in near if tools[i] not in asked]
     if asked:
-        return Decision("either" if numbers_missing(asked[0], request) >= MISSING else "call", asked)
+        if numbers_missing(asked[0], request) >= MISSING:
+            return Decision("either", asked)
+        return Decision("call", _alone(asked, tools, request, closeness))
     if closeness is not None or any(count for _, count in shared) \
             or any(words & set(terms(tool_document(tool))) for tool in tools):
         return Decision("either", list(tools))
     return Decision("text", [])
+
+
+def _alone(asked: list[Tool], tools: list[Tool], request: Request, closeness: Closeness | None) -> list[Tool]:
+    """``asked``, or the one of them :data:`ALONE` closer to ``request`` by meaning than the
+    others where the request asks for one call (see :func:`decide_reply`)."""
+    if closeness is None or len(asked) < 2:
+        return asked
+    near = sorted(((closeness.tools[tools.index(tool)], i) for i, tool in enumerate(asked)), reverse=True)
+    (best, first), (second, _) = near[:2]
+    return [asked[first]] if best - second >= ALONE and asked_calls(asked, request, 2) == 1 else asked
 
 
 @dataclass(frozen=True)
