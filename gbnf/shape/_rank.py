@@ -236,8 +236,8 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     signals then disagree, and the model decides among those tools. Either way, the model decides when
     the first tool to call needs :data:`MISSING` more numbers than the request gives. Of several
     tools to call, one :data:`ALONE` closer by meaning than the others is called alone where the
-    request asks for one call. Otherwise the model decides. Without ``closeness``, a query that shares no word with any tool gets
-    none. Where the model would decide, ``relevance`` (the model's relevance of
+    request asks for one call. Otherwise the model decides. Without ``closeness``, a query that
+    shares no word with any tool gets none. Where the model would decide, ``relevance`` (the model's relevance of
     :func:`scored_tools`, :class:`ModelRelevance`) below :data:`RELATED` for each of them makes
     the reply text: in the model's own view the request is unrelated to every tool."""
     decision = _by_words_and_meaning(tools, request, closeness)
