@@ -155,7 +155,8 @@ BASKETBALL = Tool("basketball_scores", "Get the scores of a basketball team's re
     ("Get the soccer scores for Real Madrid in the last 5 rounds", [SOCCER]),
     ("What were the scores of Real Madrid's last football games?", [SOCCER]),  # paraphrased
     ("Get the scores of the Lakers' recent games", [BASKETBALL]),  # by what the encoder knows of the Lakers
-    ("Get the soccer scores for Real Madrid and the basketball scores for the Lakers", [BASKETBALL, SOCCER])])
+    ("Get the soccer scores for Real Madrid and the basketball scores for the Lakers", [BASKETBALL, SOCCER]),
+    ("Die soccer scores von Real Madrid und auch die basketball scores", [BASKETBALL, SOCCER])])  # calls not read
 def test_of_several_tools_asked_the_one_far_closest_by_meaning_is_called_alone_where_one_call_is_asked(query, called):
     request = read_request(query)
     assert decide_reply([BASKETBALL, SOCCER], request, closeness([BASKETBALL, SOCCER], request)) == Decision("call", called)

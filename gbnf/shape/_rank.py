@@ -236,7 +236,7 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     signals then disagree, and the model decides among those tools. Either way, the model decides when
     the first tool to call needs :data:`MISSING` more numbers than the request gives. Of several
     tools to call, one :data:`ALONE` closer by meaning than the others is called alone where the
-    request asks for one call. Otherwise the model decides. Without ``closeness``, a query that
+    request, in English, asks for one call. Otherwise the model decides. Without ``closeness``, a query that
     shares no word with any tool gets none. Where the model would decide, ``relevance`` (the model's relevance of
     :func:`scored_tools`, :class:`ModelRelevance`) below :data:`RELATED` for each of them makes
     the reply text: in the model's own view the request is unrelated to every tool."""
@@ -276,8 +276,11 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
 
 def _alone(asked: list[Tool], tools: list[Tool], request: Request, closeness: Closeness | None) -> list[Tool]:
     """``asked``, or the one of them :data:`ALONE` closer to ``request`` by meaning than the
-    others where the request asks for one call (see :func:`decide_reply`)."""
-    if closeness is None or len(asked) < 2:
+    others where the request asks for one call (see :func:`decide_reply`). How many calls a
+    request asks for is read from English words (:func:`asked_calls`), so a request in another
+    language keeps every tool asked: "Die soccer scores von Real Madrid und auch die basketball
+    scores" asks for two."""
+    if closeness is None or len(asked) < 2 or not request.english:
         return asked
     near = sorted(((closeness.tools[tools.index(tool)], i) for i, tool in enumerate(asked)), reverse=True)
     (best, first), (second, _) = near[:2]
