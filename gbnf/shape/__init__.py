@@ -12,6 +12,7 @@ from gbnf.shape._meaning import Closeness, closeness, tool_card
 from gbnf.shape._options import Shaping
 from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.shape._rank import (
+    ALONE,
     APART_ROUNDS,
     CALL_LEAD,
     MARGIN,
@@ -64,9 +65,9 @@ from gbnf.shape._values import (
 )
 from gbnf.shape._warm import warm
 
-__all__ = ["APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN", "ModelRelevance",
-           "Labels", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection", "Shaping", "TEXT_LEAD",
-           "Values",
+__all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN",
+           "ModelRelevance", "Labels", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection", "Shaping",
+           "TEXT_LEAD", "Values",
            "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart",
            "closeness", "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
            "is_english", "kept_apart", "labelled", "load_policy", "number_lists", "number_runs", "numbers",
