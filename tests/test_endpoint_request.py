@@ -382,3 +382,39 @@ def test_a_call_that_copies_a_value_into_two_arguments_is_asked_again_with_the_s
                         Shaping(values_apart=False))
     assert [c.arguments for c in asyncio.run(reply(off, model(repeated, apart), 2)).calls] == [
         {"metal": "Gold", "measure": "Gold"}] and len(grammars) == 1
+
+
+def _physics(name: str, **numbers: str) -> dict:
+    return {"type": "function", "function": {"name": name, "description": numbers.pop("about"), "parameters": {
+        "type": "object", "properties": {key: {"type": "number", "description": text} for key, text in numbers.items()},
+        "required": list(numbers)}}}
+
+
+ELECTRIC = _physics("physics_electric_field", about="The electric field of a point charge",
+                    charge="The charge in coulombs", distance="The distance from the charge in meters")
+MAGNETIC = _physics("physics_magnetic_field", about="The magnetic field inside a solenoid",
+                    current="The current in amperes", turns="Turns per meter", length="The solenoid's length")
+
+
+def test_calls_of_several_tools_each_copy_from_the_words_that_ask_for_them(engine):
+    """Each call of a reply that calls several tools takes the values its own clauses write, and
+    those no other call's clauses write: 25 turns is not the distance from the charge."""
+    asked = [{"role": "user", "content": "What is the electric field at 3m from a point charge of 4C? Also, the "
+              "magnetic field of a current of 0.5A through a solenoid with 25 turns per meter and a length of 2m."}]
+    shaped = parse_request({"messages": asked, "tools": [ELECTRIC, MAGNETIC]}, Shaping(meaning=False))
+    assert shaped.least == 2
+
+    def reply(charge: float, distance: float, turns: float = 25) -> str:
+        return json.dumps([{"name": "physics_electric_field", "arguments": {"charge": charge, "distance": distance}},
+                           {"name": "physics_magnetic_field", "arguments": {"current": 0.5, "turns": turns,
+                                                                           "length": 2}}], indent=2)
+
+    assert engine.accepts(shaped.grammar, reply(4, 3))
+    assert not engine.accepts(shaped.grammar, reply(4, 25))  # the solenoid's
+    assert not engine.accepts(shaped.grammar, reply(4, 3, turns=3))  # the charge's distance
+    free = parse_request({"messages": asked, "tools": [ELECTRIC, MAGNETIC]}, Shaping(meaning=False, copy_values=False))
+    assert engine.accepts(free.grammar, reply(4, 25))
+    same = [{"role": "user", "content": "What is the electric field at 3m from a point charge of 4C? Also, the "
+             "magnetic field of a current of 0.5A through a solenoid of the same length with 25 turns per meter."}]
+    back = parse_request({"messages": same, "tools": [ELECTRIC, MAGNETIC]}, Shaping(meaning=False))
+    assert engine.accepts(back.grammar, reply(4, 3).replace('"length": 2', '"length": 3'))  # points back: 3m its too

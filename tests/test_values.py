@@ -15,6 +15,7 @@ from gbnf.shape import (
     numbers_named,
     offered_values,
     own_values,
+    part_values,
     read_request,
     repeated_value,
     spans,
@@ -195,6 +196,16 @@ def test_a_call_of_an_enumeration_copies_its_own_item_and_what_all_share():
     assert "Texas" in texas and "San" not in texas and "Francisco" not in texas  # nor a part of another's name
     jose = own_values(cities, (("San Francisco", 2019), ("San Jose", 2018)), 1)[0]
     assert "San" in jose and "San Jose" in jose and "Francisco" not in jose  # a part of its own name stays
+
+
+def test_a_call_of_several_tools_copies_what_its_own_words_write():
+    text = "Find the chess rating of Magnus Carlsen. Then the price of 20 shares of Apple for 3 days"
+    values = offered_values([text])
+    chess = part_values(values, "Find the chess rating of Magnus Carlsen. for 3 days", "the price of 20 shares of Apple")
+    assert "Magnus Carlsen" in chess[0] and "Apple" not in chess[0] and "3 days" in chess[0]
+    assert "Carlsen. Then" in values[0] and not any("Then" in text for text in chess[0])  # runs on into the next
+    assert 20 not in chess[1] and 3 in chess[1]
+    assert part_values(values, text, "") == values  # the whole request: nothing left out
 
 
 def test_a_value_the_user_wrote_once_fills_one_argument_of_a_call():

@@ -34,13 +34,14 @@ from gbnf.shape._rank import (
     asked_items,
     asked_of,
     asked_order,
+    asked_parts,
     calls_apart,
     decide_reply,
     scored_tools,
 )
 from gbnf.shape._request import Request, read_request
 from gbnf.shape._shaped import bounded, copied
-from gbnf.shape._values import Values, copy_bias, offered_values, own_values
+from gbnf.shape._values import Values, copy_bias, offered_values, own_values, part_values
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -66,8 +67,9 @@ class ReplyShape:
     as declared), ``least``..``parallel`` calls (the first calls those ``order`` names in
     turn), or text (``text``); free strings and numbers among ``values`` where given and any
     fits, unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits),
-    and, with ``own`` (one tool), its first calls each copying from their own values in turn
-    (:func:`~gbnf.shape.own_values`)."""
+    and, with ``own``, its first calls (of the tools ``order`` names, or of the one tool) each
+    copying from their own values in turn (:func:`~gbnf.shape.own_values`,
+    :func:`~gbnf.shape.part_values`)."""
 
     tools_json: str
     names: tuple[str, ...]
@@ -178,7 +180,9 @@ def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[f
     order = asked_order(shown, request, least) if counted else ()
     values = offered_values([last]) if shaping.copy_values and from_user and last else None
     items = asked_items(shown, request, least) if counted and values is not None else ()
-    own = tuple(own_values(values, items, call) for call in range(len(items))) if items and values else ()
+    parts = asked_parts(shown, request, least) if counted and values is not None else ()
+    own = (tuple(own_values(values, items, call) for call in range(len(items))) if items and values
+           else tuple(part_values(values, *part) for part in parts) if values else ())
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
     shape = ReplyShape(tools_json, names, skip, parallel, least, order, not required, caps, values, own) \
         if offered else None
@@ -215,12 +219,14 @@ def _pool_grammar(shape: ReplyShape, called: Called = (), bare: bool = False) ->
     when an argument does not list that value among others); a ``bare`` reply is that one call
     alone."""
     tools_json, names, skip, caps = shape.tools_json, shape.names, shape.skip, shape.caps
+    asks = dict(zip(names, skip))
     pool = [_shaped_tool(tools_json, name, asked, shape.values, caps) for name, asked in zip(names, skip)]
-    steps: list[str | Tool] = [_shaped_tool(tools_json, names[0], skip[0], chosen, caps) for chosen in shape.own]
-    steps = steps or list(shape.order)
+    in_turn = shape.order or (names[0],) * len(shape.own)
+    steps: list[str | Tool] = [_shaped_tool(tools_json, name, asks[name], chosen, caps)
+                               for name, chosen in zip(in_turn, shape.own)]
+    steps += shape.order[len(steps):]
     least = shape.least
     if called:
-        asks = dict(zip(names, skip))
         own = [*shape.own, *[shape.values] * len(called)]
         firsts = [apart_tool(_shaped_tool(tools_json, name, asks[name], own[i], caps), avoid)
                   for i, (name, avoid) in enumerate(called)]

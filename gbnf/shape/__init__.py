@@ -32,6 +32,7 @@ from gbnf.shape._rank import (
     asked_items,
     asked_of,
     asked_order,
+    asked_parts,
     calls_apart,
     decide_reply,
     first_clause,
@@ -60,18 +61,18 @@ from gbnf.shape._values import (
     numbers_named,
     offered_values,
     own_values,
+    part_values,
     spans,
     value_texts,
 )
 from gbnf.shape._warm import warm
 
-__all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "MARGIN",
-           "ModelRelevance", "Labels", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection", "Shaping",
-           "TEXT_LEAD", "Values",
-           "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "bounded", "calls_apart",
-           "closeness", "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "follow_up", "has_marker",
-           "is_english", "kept_apart", "labelled", "load_policy", "number_lists", "number_runs", "numbers",
-           "numbers_alone", "numbers_named", "offered_values", "own_values", "pool_decisions",
-           "rank_tools", "read_request", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do",
-           "switched_on",
-           "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts", "warm"]
+__all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
+           "MARGIN", "ModelRelevance", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection",
+           "Shaping", "TEXT_LEAD", "Values", "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of",
+           "asked_order", "asked_parts", "bounded", "calls_apart", "closeness", "copied", "copy_bias", "decide_reply",
+           "filter_pool", "first_clause", "follow_up", "has_marker", "is_english", "kept_apart", "labelled",
+           "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone", "numbers_named", "offered_values",
+           "own_values", "part_values", "pool_decisions", "rank_tools", "read_request", "repeated_value",
+           "scored_tools", "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card",
+           "tool_document", "unasked", "units_written", "value_texts", "warm"]

@@ -491,14 +491,36 @@ def _asked_in_turn(tools: list[Tool], request: Request) -> list[int]:
     """The index in ``tools`` of each call the clauses of ``request`` ask for (see
     :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for them."""
     texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), request.text)
-    return [i for i, text in texts for _ in range(_calls_by_values(tools[i], read_request(text)))]
+    return [i for i, text in texts if i is not None for _ in range(_calls_by_values(tools[i], read_request(text)))]
+
+
+_BACK = re.compile(rf"\b(?:{either('back_references')})\b", re.IGNORECASE)
+
+
+def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[str, str], ...]:
+    """For each of the first calls :func:`asked_order` names, in turn: the words of ``request``
+    that may ask for it (its tool's clauses, and those that ask for no one tool; the whole
+    request where its clauses point back: "for the same city", "its GDP") and those that ask for
+    another tool ("the electric field at 3m from a charge of 4C. Also, the magnetic field of a
+    current of 0.5A": 3m and 4C for the first call, 0.5A for the other's). Empty for one tool."""
+    if len(tools) < 2:
+        return ()
+    texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), request.text)
+
+    def part(i: int) -> tuple[str, str]:
+        if _BACK.search(". ".join(text for tool, text in texts if tool == i)):
+            return request.text, ""
+        return (". ".join(text for tool, text in texts if tool in (i, None)),
+                ". ".join(text for tool, text in texts if tool not in (i, None)))
+    return tuple(part(i) for i in _asked_in_turn(tools, request)[:most])
 
 
 @functools.lru_cache(maxsize=64)
-def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tuple[int, str], ...]:
+def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tuple[int | None, str], ...]:
     """For tools given as (name, description), the index of each one the clauses of ``query``
     ask for and those clauses, in the order the query first asks for it (see
-    :func:`asked_calls`); :func:`asked_calls` and :func:`asked_order` both read it."""
+    :func:`asked_calls`), and None with the clauses that ask for no one tool;
+    :func:`asked_calls`, :func:`asked_order` and :func:`asked_parts` read it."""
     own = [set(terms(f"{name} {description}")) for name, description in tools]
     common = set.intersection(*own)
     own = [words - common for words in own]
@@ -516,10 +538,9 @@ def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tu
         else:
             runs.append((tool, start, end))
         start = cut.end() if cut else end
-    texts: dict[int, list[str]] = {}
+    texts: dict[int | None, list[str]] = {}
     for tool, start, end in runs:
-        if tool is not None:
-            texts.setdefault(tool, []).append(query[start:end])
+        texts.setdefault(tool, []).append(query[start:end])
     return tuple((tool, ". ".join(parts)) for tool, parts in texts.items())
 
 

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
@@ -295,6 +296,19 @@ def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: in
     return (tuple(text for text in stretches if not another(text)),
             tuple(number for number in found if number not in others), runs,
             tuple(number for number in shares if number not in others), labels)
+
+
+def part_values(values: Values, own: str, others: str) -> Values:
+    """``values`` for one of several calls: the stretches ``own`` (the words that may ask for
+    it) writes, not those that run on from them into other words ("Carlsen. Could you"), and
+    the numbers, runs of numbers and percentages ``own`` writes too, or ``others`` (the words
+    that ask for other calls) does not."""
+    mine, theirs = offered_values([own]), offered_values([others])
+
+    def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
+        return tuple(value for value in found if value in mine[k] or value not in theirs[k])
+    return tuple(text for text in values[0] if text in mine[0]), kept(values[1], 1), kept(values[2], 2), \
+        kept(values[3], 3), values[4]
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
