@@ -13,6 +13,7 @@ from gbnf.shape import (
     asked_items,
     asked_of,
     asked_order,
+    asked_parts,
     decide_reply,
     first_clause,
     follow_up,
@@ -348,6 +349,21 @@ def test_the_tools_of_several_calls_come_in_the_order_the_query_asks_for_them():
     assert asked_order(tools, read_request(query), 3) == ("country_capital", "country_population", "country_largest_city")
     assert asked_order(tools, read_request(query), 2) == ("country_capital", "country_population")
     assert asked_order([capital], read_request(query), 3) == ()  # one tool: its calls need no order
+
+
+def test_each_call_of_several_tools_is_asked_by_its_own_clauses():
+    capital = _tool("country_capital", country={"type": "string"})
+    population = _tool("country_population", country={"type": "string"})
+    query = "What is the capital of Australia, and the population of Canada?"
+    parts = asked_parts([population, capital], read_request(query), 2)
+    assert [(own.strip(" ,"), others.strip(" ,")) for own, others in parts] == [
+        ("What is the capital of Australia", "the population of Canada?"),
+        ("the population of Canada?", "What is the capital of Australia")]
+    same = asked_parts([population, capital], read_request("The capital of Australia and its population"), 2)
+    assert same[1] == ("The capital of Australia and its population", "")  # points back: the whole request
+    assert asked_parts([capital], read_request(query), 2) == ()
+    assert asked_parts([population, capital], read_request("Bitte die capital von Australia. Dann die population von Canada"),
+                       2) == ()  # not English: its clauses are not read
 
 
 def test_a_query_that_counts_things_off_asks_for_each():

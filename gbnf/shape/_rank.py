@@ -502,8 +502,9 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
     that may ask for it (its tool's clauses, and those that ask for no one tool; the whole
     request where its clauses point back: "for the same city", "its GDP") and those that ask for
     another tool ("the electric field at 3m from a charge of 4C. Also, the magnetic field of a
-    current of 0.5A": 3m and 4C for the first call, 0.5A for the other's). Empty for one tool."""
-    if len(tools) < 2:
+    current of 0.5A": 3m and 4C for the first call, 0.5A for the other's). Empty for one tool, and
+    for a request not in English, whose clauses these words do not read."""
+    if len(tools) < 2 or not request.english:
         return ()
     texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), request.text)
 
