@@ -417,4 +417,4 @@ def test_calls_of_several_tools_each_copy_from_the_words_that_ask_for_them(engin
     same = [{"role": "user", "content": "What is the electric field at 3m from a point charge of 4C? Also, the "
              "magnetic field of a current of 0.5A through a solenoid of the same length with 25 turns per meter."}]
     back = parse_request({"messages": same, "tools": [ELECTRIC, MAGNETIC]}, Shaping(meaning=False))
-    assert engine.accepts(back.grammar, reply(4, 3).replace('"length": 2', '"length": 3'))  # points back: 3m its too
+    assert engine.accepts(back.grammar, reply(4, 3).replace('"length": 2', '"length": 3'))  # points back: the first clause's 3m is offered too

@@ -303,7 +303,7 @@ def part_values(values: Values, own: str, others: str) -> Values:
     it) writes, not those that run on from them into other words ("Carlsen. Could you"), and
     the numbers, runs of numbers and percentages ``own`` writes too, or ``others`` (the words
     that ask for other calls) does not."""
-    mine, theirs = offered_values([own]), offered_values([others])
+    mine, theirs = [set(found) for found in offered_values([own])], [set(found) for found in offered_values([others])]
 
     def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
         return tuple(value for value in found if value in mine[k] or value not in theirs[k])
