@@ -418,3 +418,17 @@ def test_calls_of_several_tools_each_copy_from_the_words_that_ask_for_them(engin
              "magnetic field of a current of 0.5A through a solenoid of the same length with 25 turns per meter."}]
     back = parse_request({"messages": same, "tools": [ELECTRIC, MAGNETIC]}, Shaping(meaning=False))
     assert engine.accepts(back.grammar, reply(4, 3).replace('"length": 2', '"length": 3'))  # points back: the first clause's 3m is offered too
+
+
+def test_calls_of_one_tool_do_not_copy_the_word_that_counts_them(engine):
+    """"Two charges" asks for two calls; 2 is no charge nor distance of either."""
+    asked = [{"role": "user", "content": "The electric field of two charges: 4 coulombs at 3 meters, and 6 coulombs at 5 meters."}]
+    shaped = parse_request({"messages": asked, "tools": [ELECTRIC]}, Shaping(meaning=False))
+    assert shaped.least == 2
+
+    def reply(*calls: tuple[float, float]) -> str:
+        return json.dumps([{"name": "physics_electric_field", "arguments": {"charge": charge, "distance": distance}}
+                           for charge, distance in calls], indent=2)
+
+    assert engine.accepts(shaped.grammar, reply((4, 3), (6, 5)))
+    assert not engine.accepts(shaped.grammar, reply((4, 3), (6, 2)))

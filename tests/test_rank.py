@@ -423,6 +423,19 @@ def test_each_part_written_for_one_call_gives_that_call_the_names_it_writes():
     assert asked_items([crimes], read_request("Convictions for fraud in Ohio, then repeat for the whole country"), 2) == ()
 
 
+def test_each_part_that_names_a_thing_anew_gives_its_call_its_numbers():
+    odds = _tool("binomial_probability", trials={"type": "integer"}, successes={"type": "integer"},
+                 p={"type": "number"})
+    shots = read_request("A player has a 60% chance of making a shot. In a series of 10 shots, what is the probability "
+                         "of exactly 7? Also, in a series of 15 shots, the probability of exactly 10? Finally, in a "
+                         "series of 20 shots, the probability of exactly 15?")
+    # the first part sets the scene for every call; 10 and 15 are each written as two calls' own
+    assert asked_items([odds], shots, 3) == ((10, 7), (15, 10), (20, 15))
+    twice = read_request("In a series of 10 shots, the probability of exactly 7? Also, in a series of 15 shots, the "
+                         "probability of exactly 10? And with a series of 20 shots?")
+    assert asked_items([odds], twice, 2) == ()  # two runs of two parts would do: neither is chosen
+
+
 def test_each_call_takes_the_numbers_its_arguments_name():
     circles = _tool("calculate_circumference", radius={"type": "number"}, unit={"type": "string"})
     four = read_request("The first circle has a radius of 5cm, the second a radius of 10cm, the third a radius of "

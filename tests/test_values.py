@@ -20,6 +20,7 @@ from gbnf.shape import (
     repeated_value,
     spans,
     value_texts,
+    without_count,
 )
 from gbnf.tools import Tool
 
@@ -45,6 +46,8 @@ def test_numbers_read_thousands_and_lists_as_written():
         5, 10, 15, 5000, 1000000, 1e-09, -3.5]
     assert numbers("version 1.2.3, room B4, 5km") == [5]
     assert numbers("Two nights for 3 adults and one child, a dozen eggs; someone, often") == [3, 2, 1, 12]
+    # a unit's or a variable's power is no value; a number's power is
+    assert numbers("9.81 m/s^2 over 10 m^3 of y = x^-1, and 2^10") == [9.81, 10, 2, 10]
 
 
 def test_a_results_texts_are_its_values_each_on_its_own():
@@ -196,6 +199,14 @@ def test_a_call_of_an_enumeration_copies_its_own_item_and_what_all_share():
     assert "Texas" in texas and "San" not in texas and "Francisco" not in texas  # nor a part of another's name
     jose = own_values(cities, (("San Francisco", 2019), ("San Jose", 2018)), 1)[0]
     assert "San" in jose and "San Jose" in jose and "Francisco" not in jose  # a part of its own name stays
+
+
+def test_the_word_that_counts_the_calls_is_no_value_of_one():
+    text = "The magnetic field of two loops: one of radius 0.5 m carrying 10 A, the other 1 m and 15 A."
+    assert without_count(offered_values([text]), text, 2)[1] == (0.5, 10, 1, 15)
+    assert 2 in without_count(offered_values([text]), text, 3)[1]  # it counts something else
+    both = "Two loops: 2 m and 3 m."
+    assert 2 in without_count(offered_values([both]), both, 2)[1]  # also written as a value
 
 
 def test_a_call_of_several_tools_copies_what_its_own_words_write():

@@ -41,7 +41,7 @@ from gbnf.shape._rank import (
 )
 from gbnf.shape._request import Request, read_request
 from gbnf.shape._shaped import bounded, copied
-from gbnf.shape._values import Values, copy_bias, offered_values, own_values, part_values
+from gbnf.shape._values import Values, copy_bias, offered_values, own_values, part_values, without_count
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -179,6 +179,8 @@ def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[f
     least = asked_calls(shown, request, parallel) if counted else 1
     order = asked_order(shown, request, least) if counted else ()
     values = offered_values([last]) if shaping.copy_values and from_user and last else None
+    if values is not None and len(shown) == 1:
+        values = without_count(values, last, least)
     items = asked_items(shown, request, least) if counted and values is not None else ()
     parts = asked_parts(shown, request, least) if counted and values is not None else ()
     own = (tuple(own_values(values, items, call) for call in range(len(items))) if items and values

@@ -64,6 +64,7 @@ from gbnf.shape._values import (
     part_values,
     spans,
     value_texts,
+    without_count,
 )
 from gbnf.shape._warm import warm
 
@@ -75,4 +76,4 @@ __all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Cl
            "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone", "numbers_named", "offered_values",
            "own_values", "part_values", "pool_decisions", "rank_tools", "read_request", "repeated_value",
            "scored_tools", "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card",
-           "tool_document", "unasked", "units_written", "value_texts", "warm"]
+           "tool_document", "unasked", "units_written", "value_texts", "warm", "without_count"]

@@ -625,11 +625,12 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     years"), or both ("Apple, Amazon and Tesla over 1, 2 and 3 weeks": Apple with 1...). The k-th
     call takes the k-th of each, and no other call's (:func:`~gbnf.shape.own_values`): small
     models otherwise copy the first item into every call. An item the request writes twice is
-    no one call's own. Empty for several tools, and when no enumeration (or more than one) has
+    no one call's own, unless each writing is one part's own (:func:`_numbers_by_part`: "10
+    shots", then "exactly 10 shots"). Empty for several tools, and when no enumeration (or more than one) has
     that many items. A numeric argument whose name is written right before that many numbers
     ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
     :func:`~gbnf.shape.numbers_named`) gives each call its own too, as does a request written in
-    as many parts as calls, each naming one thing anew (:func:`_numbers_by_part`) or each
+    as many parts in a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts each
     writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`)."""
     if len(tools) != 1 or calls < 2:
         return ()
@@ -641,23 +642,32 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     rows = list(zip(*columns)) or [()] * calls
+    by_part = _numbers_by_part(request, calls)
+    parted = Counter(number for numbers in by_part for number in numbers)
     rows = [tuple(dict.fromkeys(row + numbers + names)) for row, numbers, names
-            in zip(rows, _numbers_by_part(request, calls), _names_by_part(request, calls))]
-    own = tuple(tuple(item for item in items if _once(request, item)) for items in rows)
+            in zip(rows, by_part, _names_by_part(request, calls))]
+    own = tuple(tuple(item for item in items if _once(request, item) or _parted(request, item, parted))
+                for items in rows)
     return own if any(own) else ()
 
 
 def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
-    """Each call's numbers when ``request`` writes its numbers in as many parts (cut at sentence
-    ends, "also", "then", "repeat"...) as it asks ``calls`` and every part names one thing
-    anew: the numbers each part writes after that name's last word ("a change in time of 4
-    seconds, then repeat with a change in time of 10 seconds": 4, then 10). Empty tuples
-    otherwise."""
+    """Each call's numbers when ``request`` writes its numbers in parts (cut at sentence ends,
+    "also", "then", "repeat"...), ``calls`` of them in a row each naming one thing anew that no
+    other part names: the numbers each of those parts writes after that name's last word ("a
+    change in time of 4 seconds, then repeat with a change in time of 10 seconds": 4, then 10).
+    A part before or after them that names none of it sets the scene for every call ("a player
+    has a 60% chance. In a series of 10 shots..."). Empty tuples otherwise, or when more than one
+    run of parts would do."""
     parts = [labels for part in _PARTS.split(request.text) if part and (labels := labelled(part))]
     heads = [{label.split()[-1] for label, _ in labels if label} for labels in parts]
-    anew = set.intersection(*heads) if len(parts) == calls else set()
-    return [tuple(dict.fromkeys(n for label, n in labels if label and label.split()[-1] in anew)) for labels in parts] \
-        if anew else [()] * calls
+    found = []
+    for start in range(len(parts) - calls + 1) if calls >= 2 else ():
+        anew = set.intersection(*heads[start:start + calls])
+        if anew and not any(anew & named for named in heads[:start] + heads[start + calls:]):
+            found.append([tuple(dict.fromkeys(n for label, n in labels if label and label.split()[-1] in anew))
+                          for labels in parts[start:start + calls]])
+    return found[0] if len(found) == 1 else [()] * calls
 
 
 _NAMED = re.compile(rf"(?<=[\w,;:] ){_NAME}")
@@ -683,6 +693,13 @@ def _once(request: Request, item: str | Number) -> bool:
         key = word_key(item)
         return f" {request.key} ".count(f" {key} ") == 1 if key else False
     return request.numbers.count(item) == 1
+
+
+def _parted(request: Request, item: str | Number, parted: Counter[Number]) -> bool:
+    """Whether ``item`` is a number each writing of which is one part's own (``parted`` counts
+    them, :func:`_numbers_by_part`): "exactly 10 shots" in one part and "a series of 10 shots"
+    in the next are each their call's, not a value every call shares."""
+    return not isinstance(item, str) and parted[item] > 0 and request.numbers.count(item) == parted[item]
 
 
 Repeated = tuple[int, str, "str | Number"]

@@ -45,8 +45,10 @@ _NO_START = frozenset(words("no_start"))
 _NO_END = _NO_START | frozenset(words("no_end"))
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
 ``Oslo for``); written with a capital they may (``To Kill a Mockingbird``, ``Portland, OR``)."""
-NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
-"""A number as written: digits, thousands grouped by commas, a decimal point, an exponent."""
+NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
+                    r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
+"""A number as written: digits, thousands grouped by commas, a decimal point, an exponent; not
+the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value."""
 _WORDS = table("numbers")
 _LIST_GAP = re.compile(rf"[\s,;\[\]()]*(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
 """What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets."""
@@ -309,6 +311,18 @@ def part_values(values: Values, own: str, others: str) -> Values:
         return tuple(value for value in found if value in mine[k] or value not in theirs[k])
     return tuple(text for text in values[0] if text in mine[0]), kept(values[1], 1), kept(values[2], 2), \
         kept(values[3], 3), values[4]
+
+
+def without_count(values: Values, text: str, calls: int) -> Values:
+    """``values`` for ``calls`` calls of one tool, without that number where ``text`` writes it
+    only as a word, which counts the calls ("the area of two triangles", "three different
+    setups"), not a value of one: small models otherwise copy it into an argument."""
+    written = {_read(match.group()) for match in NUMBER.finditer(text)}
+    worded = {_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)}
+    if calls < 2 or calls in written or calls not in worded:
+        return values
+    stretches, found, runs, shares, labels = values
+    return stretches, tuple(number for number in found if number != calls), runs, shares, labels
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
