@@ -46,6 +46,9 @@ def test_numbers_read_thousands_and_lists_as_written():
         5, 10, 15, 5000, 1000000, 1e-09, -3.5]
     assert numbers("version 1.2.3, room B4, 5km") == [5]
     assert numbers("Two nights for 3 adults and one child, a dozen eggs; someone, often") == [3, 2, 1, 12]
+    # a scale in a word is the number's; a scale's letter may be a unit's (kelvins)
+    assert numbers("213 million people on 8.5 million km², $1.2M, 300K") == [213000000, 8500000, 1.2, 1200000, 300,
+                                                                             300000]
     # a unit's or a variable's power is no value; a number's power is
     assert numbers("9.81 m/s^2 over 10 m^3 of y = x^-1, and 2^10") == [9.81, 10, 2, 10]
 

@@ -110,14 +110,16 @@ def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> 
 
 def numbers(text: str) -> list[int | float]:
     """The numbers written in ``text``, in order (``1,000,000`` as one number, ``5,10`` as two,
-    ``$5`` and ``5km`` as 5), as JSON reads them, each followed by its value at the scale
-    written after it, if any (``213 million``: 213, then 213000000; ``$1.2M``: 1.2, then
-    1200000); then those written as one word (``two nights``, ``a dozen``), zero to twenty,
-    the tens, a hundred and a thousand."""
+    ``$5`` and ``5km`` as 5), as JSON reads them; one with a scale written after it in a word
+    at that scale alone (``213 million``: 213000000), and one with a scale's letter after it as
+    written, then at that scale (``$1.2M``: 1.2, then 1200000; ``300K`` may be kelvins); then
+    those written as one word (``two nights``, ``a dozen``), zero to twenty, the tens, a
+    hundred and a thousand."""
     found: list[Number] = []
     for match in NUMBER.finditer(text):
-        found.append(_read(match.group()))
         scale = _SCALE.match(text, match.end())
+        if not scale or not scale.group(1):
+            found.append(_read(match.group()))
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
     return found + [_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
