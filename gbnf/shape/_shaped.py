@@ -49,7 +49,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     number (not an integer) whose description does not say "percent" takes the ``percents``
     (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. An array of such
     strings (listed or copied) takes each at most once (``uniqueItems``, where the schema does
-    not say), so a small model's loop (``["Area", "Area", ...]``) ends. A string that takes a
+    not say), so a small model's loop (``["Area", "Area", ...]``) ends where the grammar can
+    hold it: over a few listed values, not over the many stretches of a request. A string that takes a
     currency, a time zone, or a language or country code (:func:`~gbnf.shape._codes.code_kind`,
     even with a pattern) takes the codes the request names in words (:func:`named_codes`: "Swiss
     francs", ``CHF``); any other whose description asks for a code (an ISO code, a ticker
