@@ -433,7 +433,11 @@ def test_each_part_that_names_a_thing_anew_gives_its_call_its_numbers():
     assert asked_items([odds], shots, 3) == ((10, 7), (15, 10), (20, 15))
     twice = read_request("In a series of 10 shots, the probability of exactly 7? Also, in a series of 15 shots, the "
                          "probability of exactly 10? And with a series of 20 shots?")
-    assert asked_items([odds], twice, 2) == ()  # two runs of two parts would do: neither is chosen
+    assert asked_items([odds], twice, 2) == ()  # a part outside either run of two names "series" too
+    drops = _tool("final_speed", h={"type": "number"}, v={"type": "number"})
+    runs = read_request("Drop it from a height of 10 with a speed of 3. Then from a height of 20 with a weight of 5. "
+                        "Then with a weight of 7.")
+    assert asked_items([drops], runs, 2) == ()  # heights in parts 1-2, weights in parts 2-3: neither run is chosen
 
 
 def test_each_call_takes_the_numbers_its_arguments_name():
