@@ -320,6 +320,27 @@ def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     assert asked_calls([brand], read_request("I prefer the brand 'Yamaha' and I want it silver"), 4) == 1  # "I": no name
 
 
+def test_names_written_before_the_same_noun_or_in_pairs_after_between_are_one_call_each():
+    recipes = _tool("recipe_search", dish={"type": "string"}, diet={"type": "string"})
+    assert asked_calls([recipes], read_request("Search for a Chicken Noodle Soup recipe and a Vegan Salad recipe."), 4) == 2
+    items = asked_items([recipes], read_request("Find a Chicken Noodle Soup recipe, a Lentil Dal recipe or a Vegan Salad recipe"),
+                        3)
+    assert items == (("Chicken Noodle Soup",), ("Lentil Dal",), ("Vegan Salad",))
+    charts = _tool("most_played", genre={"type": "string"}, region={"type": "string"})
+    assert asked_calls([charts], read_request("The most played Pop song and also the most played Rock song in Australia"),
+                       4) == 2
+    assert asked_calls([charts], read_request("The most played Pop song and the most played Pop album"), 4) == 1
+    zones = _tool("convert_time", time={"type": "string"}, from_zone={"type": "string"}, to_zone={"type": "string"})
+    assert asked_calls([zones], read_request("Convert 3pm from New York time zone to London time zone"), 4) == 1  # no list
+    movies = _tool("find_movie", cast={"type": "string"}, genre={"type": "string"})
+    assert asked_calls([movies], read_request("A movie with Ronald Young and Herbert Ross and a Family genre"), 4) == 2
+    assert asked_calls([movies], read_request("A movie acted by Ronald Young and directed by Herbert Ross"), 4) == 1
+    distance = _tool("calc_distance", start={"type": "string"}, end={"type": "string"})
+    pairs = "The distance between New York and Washington DC, and between Los Angeles and San Francisco"
+    assert asked_calls([distance], read_request(pairs), 4) == 2
+    assert asked_calls([distance], read_request("The distance between New York and Washington DC"), 4) == 1
+
+
 def test_a_place_with_its_region_is_one_name_of_an_enumeration():
     hotels = _tool("find_hotels", location={"type": "string"}, stars={"type": "integer"})
     assert asked_calls([hotels], read_request("Hotels in Paris, France and Austin, TX with 4 stars"), 4) == 2
@@ -337,6 +358,15 @@ def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():
     assert asked_calls([factorial, gcd], read_request("The factorial of 5 and 7, and the GCD of 12 and 18"), 4) == 3
     assert asked_calls([factorial, gcd, lcm], read_request("The GCD of 12 and 18"), 4) == 1  # the others not asked
     assert asked_calls([gcd, lcm], read_request("The LCM of 3 and 4 and then the LCM of 5 and 6"), 4) == 2
+
+
+def test_a_clause_that_points_back_at_several_things_asks_as_many_calls():
+    life = _tool("life_expectancy", year={"type": "integer"})
+    gdp = _tool("gross_domestic_product", year={"type": "integer"})
+    query = "The life expectancy in the USA in 1900 and 1950? Also, the gross domestic product in these years?"
+    assert asked_order([life, gdp], read_request(query), 6) == ("life_expectancy",) * 2 + ("gross_domestic_product",) * 2
+    once = "The life expectancy in the USA in 1900 and 1950? Also, the gross domestic product today?"
+    assert asked_order([life, gdp], read_request(once), 6) == ("life_expectancy",) * 2 + ("gross_domestic_product",)
 
 
 def test_the_tools_of_several_calls_come_in_the_order_the_query_asks_for_them():

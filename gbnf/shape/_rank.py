@@ -421,7 +421,9 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
     comma before "what", "how"...) each ask for the one tool whose own words (those not all the
     tools have; its name's words count twice) they share most; a clause sharing none goes on the
     one before it ("the GCD of 96 and 128, and the LCM of 15 and 25": one call each). Each tool
-    is then asked as often as its clauses' numbers and names ask, as below, and the query asks
+    is then asked as often as its clauses' numbers and names ask, as below, or as often as an
+    earlier tool when its clauses ask once and point back at several things ("in 1900 and 1950?
+    Also, the GDP in these years": two calls each, :data:`_MANY`), and the query asks
     at least one call of each tool for each of its turns: its start and each sentence that
     starts with a word of another turn ("Also", "Then", "After that", "Second"). Sentences alone
     ask no more ("I have 100 euro. How much is it in USD?" is one call). Of one tool, the most
@@ -433,10 +435,11 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       written list of more numbers than one call leaves room for is one call each ("$1000 at
       5% for 10, 20 and 30 years": three); lists of numbers are the values
       of a tool that takes arrays of numbers, one call for each list it has no room for;
-    - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'")
-      is one call each, unless the tool has as many string arguments named alike ("the Bulls
-      and the Lakers" fill ``team1`` and ``team2``) or, for quoted names, as many string
-      arguments; after "between", one call;
+    - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'",
+      "a Chicken Soup recipe and a Vegan Salad recipe") is one call each, unless the tool has
+      as many string arguments named alike ("the Bulls and the Lakers" fill ``team1`` and
+      ``team2``) or, for quoted names, as many string arguments; after "between", one call
+      (for each pair, when there are several);
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one);
     - ordinals: "the first circle..., the second..., the third" is three.
@@ -491,7 +494,19 @@ def _asked_in_turn(tools: list[Tool], request: Request) -> list[int]:
     """The index in ``tools`` of each call the clauses of ``request`` ask for (see
     :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for them."""
     texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), request.text)
-    return [i for i, text in texts if i is not None for _ in range(_calls_by_values(tools[i], read_request(text)))]
+    turns: list[int] = []
+    for i, text in texts:
+        if i is not None:
+            calls = _calls_by_values(tools[i], read_request(text))
+            if calls == 1 and turns and _MANY.search(text):
+                calls = max(Counter(turns).values())
+            turns += [i] * calls
+    return turns
+
+
+_MANY = re.compile(rf"\b(?:{either('back_to_many')})\b", re.IGNORECASE)
+"""Words by which a tool's clauses point back at several things an earlier tool's wrote ("the
+life expectancy in 1900 and 1950, and the GDP in these years"): as many calls as that tool's."""
 
 
 _BACK = re.compile(rf"\b(?:{either('back_references')})\b", re.IGNORECASE)
@@ -599,8 +614,10 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     """The enumerations of names in ``query`` that ask for one call of a tool with properties
     ``props`` each, each as its names: those with more names than the tool's free string
     arguments named alike (``team1``, ``team2``), or, quoted, more than all its free string
-    arguments; none after "between", none that names a value an argument lists (those are its
-    values), and none when it takes an array of free strings, which holds them."""
+    arguments; none after "between" (but two pairs or more after it are one call each: "between
+    New York and Boston, and between Lyon and Nice"), none that names a value an argument lists
+    (those are its values), and none when it takes an array of free strings, which holds them.
+    Names listed before one noun (:func:`_names_of_a_kind`) are an enumeration too."""
     strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
     if not strings or any(_kind(sub) == "array" and free_string(_item_schema(sub)) for sub in props.values()):
         return []
@@ -615,6 +632,36 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
                 continue  # values one argument lists ("Personal Info and Job History"), not calls
             if len(names) > (len(strings) if "'" in match.group() or '"' in match.group() else alike):
                 found.append(names)
+    pairs = [match.group(1) for match in _PAIR.finditer(query)]
+    found += [pairs] if len(pairs) >= 2 else []
+    return found + [names for names in _names_of_a_kind(query) if len(names) > alike]
+
+
+_PAIR = re.compile(rf"\bbetween\s+(?:the\s+)?({_NAME}\s+and\s+(?:the\s+)?{_NAME})")
+"""A pair of names after "between", one call's ("between New York and Boston, and between Lyon and Nice": two)."""
+_KIND = re.compile(rf"(?<=[\w,;:] )({_NAME})\s+([a-z]{{3,}})\b")
+"""A name written inside a sentence and the word after it ("a Chicken Soup recipe")."""
+_SENTENCE_END = re.compile(r"[.?!;]\s+")
+_LIST_JOIN = re.compile(rf",|\b(?:{_JOIN})\b")
+"""What joins the items of a list: a comma, "and", "or"."""
+
+
+def _names_of_a_kind(query: str) -> list[list[str]]:
+    """The names each sentence of ``query`` writes before one noun, a comma, "and" or "or"
+    between each and the next ("a Chicken Soup recipe and a Vegan Salad recipe", "the most
+    played Pop song and also the most played Rock song"): things of one kind, one call each.
+    Not names a stop word follows ("Ronald Young and Herbert Ross and"), nor those with no
+    list between them ("from New York time zone to London time zone")."""
+    found = []
+    for sentence in _SENTENCE_END.split(query):
+        kinds: dict[str, list[re.Match[str]]] = {}
+        for match in _KIND.finditer(sentence):
+            if match.group(2) not in STOPWORDS_EN_PLUS:
+                kinds.setdefault(match.group(2), []).append(match)
+        for matches in kinds.values():
+            listed = [matches[0]] + [after for before, after in zip(matches, matches[1:])
+                                     if _LIST_JOIN.search(sentence[before.end():after.start()])]
+            found.append(list(dict.fromkeys(match.group(1) for match in listed)))
     return found
 
 
