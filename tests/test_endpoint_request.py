@@ -362,7 +362,8 @@ def test_a_call_that_copies_a_value_into_two_arguments_is_asked_again_with_the_s
     assert not oracle.accepts(again, call("Gold", "Gold price")) and oracle.accepts(again, call("Gold", "price"))
 
     grammars.clear()
-    both = [{"role": "user", "content": "Get the Silver price per kg, then Gold price per ounce."}]
+    # no enumeration gives each call its own metal here ("Silver price ..., Gold price" would)
+    both = [{"role": "user", "content": "Get the Silver price per kg, then Gold per ounce."}]
     calls = [{"name": "get_metal_price", "arguments": {"metal": metal, "measure": measure}}
              for metal, measure in [("Silver", "kg"), ("Silver", "kg"), ("Gold", "Gold")]]
     written, fixed = json.dumps(calls, indent=2), json.dumps([*calls[:2], {**calls[2], "arguments": {

@@ -706,7 +706,7 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
     A part before or after them that names none of it sets the scene for every call ("a player
     has a 60% chance. In a series of 10 shots..."). Empty tuples otherwise, or when more than one
     run of parts would do."""
-    parts = [labels for part in _parts(request.text) if (labels := labelled(part))]
+    parts = [labels for part in _request_parts(request.text) if (labels := labelled(part))]
     heads = [{label.split()[-1] for label, _ in labels if label} for labels in parts]
     found = []
     for start in range(len(parts) - calls + 1) if calls >= 2 else ():
@@ -718,7 +718,7 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _parts(text: str) -> tuple[str, ...]:
+def _request_parts(text: str) -> tuple[str, ...]:
     """A request's parts, cut at sentence ends, "also", "then", "repeat"... (:data:`_PARTS`),
     those with words: what :func:`_numbers_by_part` and :func:`_names_by_part` read."""
     return tuple(part for part in _PARTS.split(text) if part and part.strip(" ,.?!"))
@@ -734,7 +734,7 @@ def _names_by_part(request: Request, calls: int) -> list[tuple[str, ...]]:
     writes ("money laundering in San Francisco in 2019, and the same in Texas in 2018": San
     Francisco, then Texas; :func:`asked_items` keeps those no other part writes). Empty
     tuples otherwise."""
-    parts = _parts(request.text)
+    parts = _request_parts(request.text)
     names = [tuple(dict.fromkeys(name for match in _NAMED.finditer(part) for name in _places(match.group())))
              for part in parts]
     return names if len(parts) == calls and all(names) else [()] * calls
