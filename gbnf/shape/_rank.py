@@ -399,7 +399,8 @@ def _names_listed(query: str, schema: Any) -> bool:
     return False
 
 
-_REQUEST_CUT = rf"[.?!;]\s+|\b(?:{either('request_cuts')})\b"
+_SENTENCE_END = re.compile(r"[.?!;]\s+")
+_REQUEST_CUT = rf"{_SENTENCE_END.pattern}|\b(?:{either('request_cuts')})\b"
 _CLAUSES = re.compile(rf"{_REQUEST_CUT}|,\s*(?=(?:{either('question_words')})\b)|\band\b", re.IGNORECASE)
 """Where a request for several tools may turn to another tool: where a request ends, "and", and
 a comma before a question word."""
@@ -579,6 +580,8 @@ def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
 
 
 _NAME = r"(?:'[^']+'|\"[^\"]+\"|(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*)"
+_NAMED = re.compile(rf"(?<=[\w,;:] ){_NAME}")
+"""A name written inside a part, not as its first word ("Show me ... from San Francisco": San Francisco)."""
 _JOIN = either("list_joins")
 _NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:{_JOIN})\s+(?:the\s+)?{_NAME}")
 """An enumeration of names: capitalised (not "I") or quoted, ``A, B and C``, ``A or the B``."""
@@ -639,9 +642,8 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
 
 _PAIR = re.compile(rf"\bbetween\s+(?:the\s+)?({_NAME}\s+and\s+(?:the\s+)?{_NAME})")
 """A pair of names after "between", one call's ("between New York and Boston, and between Lyon and Nice": two)."""
-_KIND = re.compile(rf"(?<=[\w,;:] )({_NAME})\s+([a-z]{{3,}})\b")
+_KIND = re.compile(rf"({_NAMED.pattern})\s+([a-z]{{3,}})\b")
 """A name written inside a sentence and the word after it ("a Chicken Soup recipe")."""
-_SENTENCE_END = re.compile(r"[.?!;]\s+")
 _LIST_JOIN = re.compile(rf",|\b(?:{_JOIN})\b")
 """What joins the items of a list: a comma, "and", "or"."""
 
@@ -722,10 +724,6 @@ def _request_parts(text: str) -> tuple[str, ...]:
     """A request's parts, cut at sentence ends, "also", "then", "repeat"... (:data:`_PARTS`),
     those with words: what :func:`_numbers_by_part` and :func:`_names_by_part` read."""
     return tuple(part for part in _PARTS.split(text) if part and part.strip(" ,.?!"))
-
-
-_NAMED = re.compile(rf"(?<=[\w,;:] ){_NAME}")
-"""A name written inside a part, not as its first word ("Show me ... from San Francisco": San Francisco)."""
 
 
 def _names_by_part(request: Request, calls: int) -> list[tuple[str, ...]]:
