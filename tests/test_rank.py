@@ -490,3 +490,10 @@ def test_each_call_takes_the_numbers_its_arguments_name():
     assert asked_items([force], repeat, 2) == ((4,), (10,))  # each part's time; the field and the area are both calls'
     powers = _tool("power", base={"type": "integer"}, exponent={"type": "integer"})
     assert asked_items([powers], read_request("Raise 3 to the power of 5, then 2 to the power of 3."), 2) == ((5,), ())
+
+
+def test_each_call_takes_the_names_its_string_arguments_name():
+    orders = _tool("order_status", order_id={"type": "string"}, note={"type": "string"})
+    two = read_request("Check the order ID 'A-1001' and the order ID 'B-2002', please")
+    assert asked_items([orders], two, 2) == (("A-1001",), ("B-2002",))
+    assert asked_items([orders], two, 3) == ()  # two orders named, not three

@@ -10,6 +10,7 @@ from gbnf.shape import (
     copied,
     kept_apart,
     labelled,
+    named_strings,
     number_runs,
     numbers,
     numbers_named,
@@ -270,3 +271,29 @@ def test_a_number_written_after_an_arguments_name_is_that_arguments():
     assert props["length"]["enum"] == [30, 50]  # 30 is also written unnamed
     props = copied(sides, *offered_values(["Breite 30, Länge 50"]))["properties"]
     assert props["width"]["enum"] == [30, 50]  # words it cannot read name nothing: every number stays
+
+
+def test_a_name_is_labelled_with_the_words_right_before_it_after_a_stop_word():
+    assert named_strings("Create a 'Design Review' event in the 'Blue Lagoon' room. Ask Dr. Lee about the team "
+                         "Falcons; then play high quality Roar by Katy Perry. Thanks") == (
+        (("", "event"), "Design Review"), (("", "room"), "Blue Lagoon"), (("",), "Dr. Lee"), (("team",), "Falcons"),
+        (("play high quality",), "Roar"), (("",), "Katy Perry"))  # a quoted name's next word; a sentence ends a name
+
+
+def test_a_name_written_after_a_string_arguments_name_is_not_another_arguments():
+    event = {"type": "object", "properties": {"title": {"type": "string"}, "room": {"type": "string"}}}
+
+    def offered(request: str) -> dict[str, list[str]]:
+        props = copied(event, *offered_values([request]))["properties"]
+        return {key: [value for value in props[key]["enum"] if value in ("Design Review", "Blue Lagoon")]
+                for key in props}
+    assert offered("Book an event with the title 'Design Review' in the room 'Blue Lagoon'") == {
+        "title": ["Design Review"], "room": ["Blue Lagoon"]}  # each name is its argument's alone
+    assert offered("Book a 'Design Review' event in the 'Blue Lagoon' room") == {
+        "title": ["Design Review"], "room": ["Design Review", "Blue Lagoon"]}  # "event" names no argument
+    assert offered("Book a Design Review in the room Blue Lagoon; the Blue Lagoon is big") == {
+        "title": ["Design Review", "Blue Lagoon"], "room": ["Design Review", "Blue Lagoon"]}  # also written unnamed
+    assert offered("Buche ein Treffen 'Design Review' im Raum 'Blue Lagoon'") == {
+        "title": ["Design Review", "Blue Lagoon"], "room": ["Design Review", "Blue Lagoon"]}  # words it cannot read
+    play = {"type": "object", "properties": {"quality": {"type": "string"}, "song": {"type": "string"}}}
+    assert "Roar" in copied(play, *offered_values(["Play high quality Roar"]))["properties"]["song"]["enum"]

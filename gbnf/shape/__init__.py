@@ -51,9 +51,11 @@ from gbnf.shape._shaped import bounded, copied, kept_apart
 from gbnf.shape._units import units_written
 from gbnf.shape._values import (
     Labels,
+    Names,
     Values,
     copy_bias,
     labelled,
+    named_strings,
     number_lists,
     number_runs,
     numbers,
@@ -63,17 +65,18 @@ from gbnf.shape._values import (
     own_values,
     part_values,
     spans,
+    strings_named,
     value_texts,
     without_count,
 )
 from gbnf.shape._warm import warm
 
 __all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
-           "MARGIN", "ModelRelevance", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection",
+           "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection",
            "Shaping", "TEXT_LEAD", "Values", "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of",
            "asked_order", "asked_parts", "bounded", "calls_apart", "closeness", "copied", "copy_bias", "decide_reply",
            "filter_pool", "first_clause", "follow_up", "has_marker", "is_english", "kept_apart", "labelled",
-           "load_policy", "number_lists", "number_runs", "numbers", "numbers_alone", "numbers_named", "offered_values",
-           "own_values", "part_values", "pool_decisions", "rank_tools", "read_request", "repeated_value",
-           "scored_tools", "select_tools", "spans", "still_to_do", "switched_on", "terms", "tool_card",
-           "tool_document", "unasked", "units_written", "value_texts", "warm", "without_count"]
+           "load_policy", "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone", "numbers_named",
+           "offered_values", "own_values", "part_values", "pool_decisions", "rank_tools", "read_request",
+           "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do", "strings_named", "switched_on",
+           "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts", "warm", "without_count"]

@@ -31,7 +31,7 @@ from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart, shaped_values
-from gbnf.shape._values import Number, labelled, numbers_named, shared_value
+from gbnf.shape._values import CAPITALISED, Number, labelled, numbers_named, shared_value, strings_named
 from gbnf.tools._tool import Tool
 
 RELATIVE = 0.5
@@ -579,7 +579,7 @@ def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
     return count // len(scalars)
 
 
-_NAME = r"(?:'[^']+'|\"[^\"]+\"|(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*)"
+_NAME = rf"(?:'[^']+'|\"[^\"]+\"|{CAPITALISED})"
 _NAMED = re.compile(rf"(?<=[\w,;:] ){_NAME}")
 """A name written inside a part, not as its first word ("Show me ... from San Francisco": San Francisco)."""
 _JOIN = either("list_joins")
@@ -678,7 +678,9 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     shots", then "exactly 10 shots"). Empty for several tools, and when no enumeration (or more than one) has
     that many items. A numeric argument whose name is written right before that many numbers
     ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
-    :func:`~gbnf.shape.numbers_named`) gives each call its own too, as does a request written in
+    :func:`~gbnf.shape.numbers_named`) gives each call its own too, and so does a string argument
+    whose name is written right before that many names ("case number XY1234 ... case number
+    GH5678", :func:`~gbnf.shape._values.strings_named`), as does a request written in
     as many parts in a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts each
     writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`)."""
     if len(tools) != 1 or calls < 2:
@@ -690,6 +692,8 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
+    strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
+    columns += [tuple(found) for key in strings if len(found := strings_named(request.names, key)) == calls]
     rows = list(zip(*columns)) or [()] * calls
     by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)

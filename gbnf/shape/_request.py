@@ -21,7 +21,18 @@ from gbnf._text import identifier_words, word_key
 from gbnf.shape._dates import without_dates
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
-from gbnf.shape._values import Labels, Number, labelled, number_lists, numbers, numbers_alone, spans, without_parts
+from gbnf.shape._values import (
+    Labels,
+    Names,
+    Number,
+    labelled,
+    named_strings,
+    number_lists,
+    numbers,
+    numbers_alone,
+    spans,
+    without_parts,
+)
 
 TEXTS_KEPT = 16384
 """How many texts' words :func:`terms` keeps, and how many requests :func:`read_request` keeps."""
@@ -86,6 +97,11 @@ class Request:
     def labels(self) -> Labels:
         """Each of its numbers with the words written right before it (:func:`~gbnf.shape.labelled`)."""
         return labelled(self.text)
+
+    @cached_property
+    def names(self) -> Names:
+        """Each name it writes with the words around it (:func:`~gbnf.shape._values.named_strings`)."""
+        return named_strings(self.text)
 
     @cached_property
     def stretches(self) -> tuple[str, ...]:

@@ -8,14 +8,23 @@ import functools
 import mimetypes
 import re
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
 from gbnf.shape._dates import NUMERIC_DATE, TIME, date_format, written_dates
 from gbnf.shape._english import either, words
-from gbnf.shape._values import Labels, as_fraction, names_argument, shared_value
+from gbnf.shape._values import (
+    Labels,
+    Names,
+    Number,
+    as_fraction,
+    labels_argument,
+    names_argument,
+    overlaps,
+    shared_value,
+)
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -40,7 +49,7 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
 
 def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
            runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = (),
-           labels: Labels = (), *, echoes: Collection[str] = frozenset()) -> Any:
+           labels: Labels = (), names: Names = (), *, echoes: Collection[str] = frozenset()) -> Any:
     """``schema`` with every free string one of ``strings``, every free integer or number (no
     enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
     numbers written as one list), where any of them satisfies the part (a part none satisfies
@@ -63,7 +72,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
     ("upcoming month": not ``month``). A number written right after the name of one of the
     schema's numeric properties (``labels``: "a length of 50 and a width of 30") is not offered to
-    another (``width`` takes 30, not 50), unless it is also written as that one's or unnamed."""
+    another (``width`` takes 30, not 50), unless it is also written as that one's or unnamed; so is
+a name written right after (or, quoted, right before) the name of one of its string
+properties (``names``: "rank 'Queen' and suit 'Hearts'": ``rank`` takes no ``Hearts``)."""
     shares = [as_fraction(number) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
@@ -93,27 +104,49 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         kept = [value for value in values if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    return _named_numbers(_each_part(schema, copy), labels)
+    return _named_values(_each_part(schema, copy), labels, names)
 
 
-def _named_numbers(schema: Any, labels: Labels) -> Any:
-    """``schema`` whose top-level numeric properties list their values without the numbers
-    ``labels`` name as another of them only (see :func:`copied`); a property left with
-    nothing keeps its values."""
+def _named_values(schema: Any, labels: Labels, names: Names) -> Any:
+    """``schema`` whose top-level properties that list their values (numbers, strings) list
+    them without those ``labels`` and ``names`` name as another of them only (see
+    :func:`copied`); a property left with nothing keeps its values."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    if not labels or not isinstance(properties, dict):
+    if not (labels or names) or not isinstance(properties, dict):
         return schema
-    numeric = [key for key, sub in properties.items() if isinstance(sub, dict) and sub.get("type") in
-               ("integer", "number") and isinstance(sub.get("enum"), list)]
-    named = [(number, [key for key in numeric if names_argument(label, key)]) for label, number in labels]
+    listing = {key: sub for key, sub in properties.items()
+               if isinstance(sub, dict) and isinstance(sub.get("enum"), list)}
+    numeric = _named_apart([key for key, sub in listing.items() if sub.get("type") in ("integer", "number")],
+                           [((label,), number) for label, number in labels], names_argument)
+    strings = _named_apart([key for key, sub in listing.items() if sub.get("type") == "string"], names,
+                           labels_argument)
     kept = dict(properties)
-    for key in numeric:
-        others = {number for number, keys in named if keys and key not in keys}
-        others -= {number for number, keys in named if not keys or key in keys}
-        listed = [value for value in properties[key]["enum"] if value not in others]
-        if listed and len(listed) < len(properties[key]["enum"]):
-            kept[key] = {**properties[key], "enum": listed}
+
+    def keep(key: str, listed: list[Any]) -> None:
+        if listed and len(listed) < len(listing[key]["enum"]):
+            kept[key] = {**listing[key], "enum": listed}
+    for key, (numbers, _) in numeric.items():
+        keep(key, [value for value in listing[key]["enum"] if value not in numbers])
+    for key, (others, mine) in strings.items():
+        keep(key, [value for value in listing[key]["enum"] if not overlaps(value, others, mine)])
     return {**schema, "properties": kept}
+
+
+Named = TypeVar("Named", str, Number)
+
+
+def _named_apart(keys: list[str], pairs: Sequence[tuple[tuple[str, ...], Named]], names: Callable[[str, str], bool]
+                 ) -> dict[str, tuple[list[Named], list[Named]]]:
+    """For each of ``keys``: the values ``pairs`` (each value with its labels) name as another
+    of ``keys`` only, and those they name as it or as none (``names(label, key)``: whether a
+    label names a key)."""
+    named = [(value, [key for key in keys if any(names(label, key) for label in written)])
+             for written, value in pairs]
+    found = {}
+    for key in keys:
+        own = [value for value, by in named if not by or key in by]
+        found[key] = ([value for value, by in named if by and key not in by and value not in own], own)
+    return found
 
 
 def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> Any:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
 from gbnf.shape._english import either, table, words
@@ -28,10 +30,13 @@ Number = int | float
 Labels = tuple[tuple[str, Number], ...]
 """Each number a request writes (and each percentage as a fraction too), with the words written
 right before it as its name (:func:`labelled`)."""
-Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels]
+Names = tuple[tuple[tuple[str, ...], str], ...]
+"""Each name a request writes, with its labels: the words written right before it, and for a
+quoted one the word right after it too (:func:`named_strings`)."""
+Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels, Names]
 """What arguments may be copied from: stretches of words (for strings), numbers, runs of
 numbers written as one list (for arrays of numbers), the numbers written as percentages
-(``5%``: 5), which a rate may take as a fraction (0.05), and the numbers' labels."""
+(``5%``: 5), which a rate may take as a fraction (0.05), and the numbers' and names' labels."""
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -41,6 +46,10 @@ _ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
 _QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`)(?!\w)""")
 """A quotation: quotes with no letter or digit just outside them (``It's`` quotes nothing)."""
+CAPITALISED = r"(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*"
+"""A name in capitals: capitalised words (not "I"), digits and "of" between them ("Bank of America")."""
+_NAMED_VALUE = re.compile(rf"(?<=[\w,;:] )(?:{_QUOTED.pattern}|{CAPITALISED})")
+"""A name written inside a sentence, not as its first word: quoted, or in capitals."""
 _NO_START = frozenset(words("no_start"))
 _NO_END = _NO_START | frozenset(words("no_end"))
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
@@ -168,17 +177,56 @@ def labelled(text: str) -> Labels:
     found: list[tuple[str, Number]] = []
     plain = re.sub(r"['’]s\b", "", text)  # "shareholder's equity" names shareholder_equity
     for match in NUMBER.finditer(plain):
-        before = _TOKEN.findall(plain[max(0, match.start() - 80):match.start()].lower())
-        while before and before[-1] in _LINKS:
-            before.pop()
-        label: list[str] = []
-        while before and before[-1].isalpha() and len(label) < _LABEL_WORDS:
-            label.insert(0, before.pop())
+        label = _label(plain, match.start())
         number = _read(match.group())
-        found.append((" ".join(label), number))
+        found.append((label, number))
         if _PERCENT.match(plain, match.end()):
-            found.append((" ".join(label), as_fraction(number)))
+            found.append((label, as_fraction(number)))
     return tuple(found)
+
+
+def _label(text: str, start: int) -> str:
+    """The words written right before ``start`` in ``text``, as :func:`labelled` reads them."""
+    before = _TOKEN.findall(text[max(0, start - 80):start].lower())
+    while before and before[-1] in _LINKS:
+        before.pop()
+    label: list[str] = []
+    while before and before[-1].isalpha() and len(label) < _LABEL_WORDS:
+        label.insert(0, before.pop())
+    return " ".join(label)
+
+
+@functools.lru_cache(maxsize=1024)
+def named_strings(text: str) -> Names:
+    """Each name ``text`` writes inside a sentence (quoted, or in capitals) with its labels: the
+    words written right before it after a stop word ("the suit 'Hearts'": ``suit``; "for case
+    number XY1234": ``case number``; "play high quality Roar": ``play high quality``, none
+    without a stop word), and for a quoted one the word right after it too ("'Stradivarius'
+    maker": ``maker``). A name in capitals ends at a sentence's end ("Katy Perry. The"), not
+    at an abbreviation's ("D.C."). Read once per text and kept."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    for match in _NAMED_VALUE.finditer(text):
+        quoted = next(filter(None, match.groups()), None)
+        name = quoted.strip() if quoted else _to_sentence_end(match.group())
+        before = _label(text, match.start()).split()
+        stop = max((i for i, word in enumerate(before) if word in _STOPS), default=None)
+        after = _TOKEN.match(text, match.end() + 1) if quoted and text[match.end():match.end() + 1] == " " else None
+        labels = (" ".join(before[stop + 1:]) if stop is not None else "",
+                  *([after.group().lower()] if after and after.group().isalpha() else []))
+        found.append((labels, name))
+    return tuple(found)
+
+
+def _to_sentence_end(name: str) -> str:
+    """``name`` up to its first word whose period ends a sentence: not an initial's (``F.``,
+    ``D.C.``) nor an abbreviation's (``Inc.``)."""
+    for word in re.finditer(r"\S+\.(?=\s|$)", name):
+        if not (_ABBREVIATION.fullmatch(word.group()) or re.fullmatch(r"[A-Z]\.", word.group())):
+            return name[:word.end() - 1]
+    return name
+
+
+_STOPS = frozenset(STOPWORDS_EN_PLUS)
 
 
 def names_argument(label: str, key: str) -> bool:
@@ -186,6 +234,14 @@ def names_argument(label: str, key: str) -> bool:
     name (lowercase; at least three letters): "a length of 50" names ``length``."""
     name = _argument_words(key)
     return len("".join(name)) >= 3 and tuple(label.split()[-len(name):]) == name
+
+
+def labels_argument(label: str, key: str) -> bool:
+    """Whether a name's ``label`` (:func:`named_strings`) is the words of argument ``key``'s name
+    (lowercase; at least three letters): "the suit 'Hearts'" names ``suit``, "high quality Roar"
+    names no ``quality``."""
+    name = _argument_words(key)
+    return len("".join(name)) >= 3 and tuple(label.split()) == name
 
 
 @functools.lru_cache(maxsize=1024)
@@ -203,6 +259,13 @@ def numbers_named(labels: Labels, key: str) -> list[Number]:
         if names_argument(label, key) and not fraction and number not in found:
             found.append(number)
     return found
+
+
+def strings_named(names: Names, key: str) -> list[str]:
+    """The names ``names`` (:func:`named_strings`) name as argument ``key``'s, in order, each once
+    ("case number XY1234 ... and case number GH5678": XY1234, GH5678)."""
+    found = [name for labels, name in names if any(labels_argument(label, key) for label in labels)]
+    return list(dict.fromkeys(found))
 
 
 def _scaled(number: str, scale: int) -> Number:
@@ -265,9 +328,10 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     labels = tuple(pair for text in texts for pair in labelled(text))
+    names = tuple(pair for text in texts for pair in named_strings(text))
     few = len(found) <= most
     return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
-            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else ())
+            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names)
 
 
 def shared_value(one: object, other: object) -> str | Number | None:
@@ -292,14 +356,17 @@ def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: in
              if isinstance(item, str) and item not in own]
     others = {item for k, found in enumerate(items) if k != call for item in found
               if not isinstance(item, str) and item not in own}
-    stretches, found, runs, shares, labels = values
-
-    def another(text: str) -> bool:
-        return any(mentions(text, name) or (mentions(name, text) and not any(mentions(m, text) for m in mine))
-                   for name in names)
-    return (tuple(text for text in stretches if not another(text)),
+    stretches, found, runs, shares, labels, named = values
+    return (tuple(text for text in stretches if not overlaps(text, names, mine)),
             tuple(number for number in found if number not in others), runs,
-            tuple(number for number in shares if number not in others), labels)
+            tuple(number for number in shares if number not in others), labels, named)
+
+
+def overlaps(text: str, names: Sequence[str], mine: Sequence[str]) -> bool:
+    """Whether stretch ``text`` mentions one of ``names`` or is part of one ("San" of "San
+    Francisco"), unless it is part of one of ``mine`` too."""
+    return any(mentions(text, name) or (mentions(name, text) and not any(mentions(m, text) for m in mine))
+               for name in names)
 
 
 def part_values(values: Values, own: str, others: str) -> Values:
@@ -312,7 +379,7 @@ def part_values(values: Values, own: str, others: str) -> Values:
     def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
         return tuple(value for value in found if value in mine[k] or value not in theirs[k])
     return tuple(text for text in values[0] if text in mine[0]), kept(values[1], 1), kept(values[2], 2), \
-        kept(values[3], 3), values[4]
+        kept(values[3], 3), values[4], values[5]
 
 
 def without_count(values: Values, text: str, calls: int) -> Values:
@@ -323,8 +390,8 @@ def without_count(values: Values, text: str, calls: int) -> Values:
     worded = {_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)}
     if calls < 2 or calls in written or calls not in worded:
         return values
-    stretches, found, runs, shares, labels = values
-    return stretches, tuple(number for number in found if number != calls), runs, shares, labels
+    stretches, found, runs, shares, labels, names = values
+    return stretches, tuple(number for number in found if number != calls), runs, shares, labels, names
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
