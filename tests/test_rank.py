@@ -495,5 +495,7 @@ def test_each_call_takes_the_numbers_its_arguments_name():
 def test_each_call_takes_the_names_its_string_arguments_name():
     orders = _tool("order_status", order_id={"type": "string"}, note={"type": "string"})
     two = read_request("Check the order ID 'A-1001' and the order ID 'B-2002', please")
+    assert asked_calls([orders], two, 4) == 2  # one call for each name the argument's name is written before
     assert asked_items([orders], two, 2) == (("A-1001",), ("B-2002",))
+    assert asked_calls([orders], read_request("Check the order ID 'A-1001', the one with the note 'gift'"), 4) == 1
     assert asked_items([orders], two, 3) == ()  # two orders named, not three

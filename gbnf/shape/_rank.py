@@ -440,7 +440,9 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       "a Chicken Soup recipe and a Vegan Salad recipe") is one call each, unless the tool has
       as many string arguments named alike ("the Bulls and the Lakers" fill ``team1`` and
       ``team2``) or, for quoted names, as many string arguments; after "between", one call
-      (for each pair, when there are several);
+      (for each pair, when there are several); and so is each name written right after the
+      name of one of its string arguments ("the compound C6H12O6 ... the compound C12H22O11",
+      :func:`~gbnf.shape.strings_named`);
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one);
     - ordinals: "the first circle..., the second..., the third" is three.
@@ -464,9 +466,14 @@ def _calls_of_one(tool: Tool, request: Request) -> int:
 
 
 def _calls_by_values(tool: Tool, request: Request) -> int:
-    """How many calls of ``tool`` the numbers and names of ``request`` ask for."""
+    """How many calls of ``tool`` the numbers and names of ``request`` ask for: as their
+    enumerations ask, or one for each name written right after the name of one of its string
+    arguments ("the SNP ID 'rs123456' ... and the SNP ID 'rs7891011'": two,
+    :func:`~gbnf.shape.strings_named`)."""
     props = tool.parameters.get("properties") or {}
-    return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text))
+    strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
+    named = max((len(strings_named(request.names, key)) for key in strings), default=0)
+    return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named)
 
 
 _ORDINALS = words("ordinals")
@@ -680,7 +687,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
     :func:`~gbnf.shape.numbers_named`) gives each call its own too, and so does a string argument
     whose name is written right before that many names ("case number XY1234 ... case number
-    GH5678", :func:`~gbnf.shape._values.strings_named`), as does a request written in
+    GH5678", :func:`~gbnf.shape.strings_named`), as does a request written in
     as many parts in a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts each
     writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`)."""
     if len(tools) != 1 or calls < 2:

@@ -100,7 +100,7 @@ class Request:
 
     @cached_property
     def names(self) -> Names:
-        """Each name it writes with the words around it (:func:`~gbnf.shape._values.named_strings`)."""
+        """Each name it writes with the words around it (:func:`~gbnf.shape.named_strings`)."""
         return named_strings(self.text)
 
     @cached_property

@@ -73,8 +73,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     ("upcoming month": not ``month``). A number written right after the name of one of the
     schema's numeric properties (``labels``: "a length of 50 and a width of 30") is not offered to
     another (``width`` takes 30, not 50), unless it is also written as that one's or unnamed; so is
-a name written right after (or, quoted, right before) the name of one of its string
-properties (``names``: "rank 'Queen' and suit 'Hearts'": ``rank`` takes no ``Hearts``)."""
+    a name written right after (or, quoted, right before) the name of one of its string
+    properties (``names``, :func:`~gbnf.shape.named_strings`: "rank 'Queen' and suit 'Hearts'":
+    ``rank`` takes no ``Hearts``, nor a stretch that holds it or is part of it)."""
     shares = [as_fraction(number) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
 
