@@ -31,8 +31,8 @@ Labels = tuple[tuple[str, Number], ...]
 """Each number a request writes (and each percentage as a fraction too), with the words written
 right before it as its name (:func:`labelled`)."""
 Names = tuple[tuple[tuple[str, ...], str], ...]
-"""Each name a request writes, with its labels: the words written right before it, and for a
-quoted one the word right after it too (:func:`named_strings`)."""
+"""Each name a request writes, with its labels: the words written right before it after a stop
+word, and for a quoted one the word right after it too (:func:`named_strings`)."""
 Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels, Names]
 """What arguments may be copied from: stretches of words (for strings), numbers, runs of
 numbers written as one list (for arrays of numbers), the numbers written as percentages
