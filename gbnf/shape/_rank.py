@@ -31,7 +31,7 @@ from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart, shaped_values
-from gbnf.shape._values import CAPITALISED, Number, labelled, numbers_named, shared_value, strings_named
+from gbnf.shape._values import CAPITALISED, INSIDE, Number, labelled, numbers_named, shared_value, strings_named
 from gbnf.tools._tool import Tool
 
 RELATIVE = 0.5
@@ -471,9 +471,19 @@ def _calls_by_values(tool: Tool, request: Request) -> int:
     arguments ("the SNP ID 'rs123456' ... and the SNP ID 'rs7891011'": two,
     :func:`~gbnf.shape.strings_named`)."""
     props = tool.parameters.get("properties") or {}
-    strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
-    named = max((len(strings_named(request.names, key)) for key in strings), default=0)
+    named = max(map(len, _names_by_argument(props, request)), default=0)
     return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named)
+
+
+def _free_strings(props: dict[str, Any]) -> list[str]:
+    """The properties of ``props`` that are strings the model writes freely (no ``enum``)."""
+    return [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
+
+
+def _names_by_argument(props: dict[str, Any], request: Request) -> list[list[str]]:
+    """For each free string property of ``props``, the names ``request`` writes right after its
+    name (:func:`~gbnf.shape.strings_named`)."""
+    return [strings_named(request.names, key) for key in _free_strings(props)]
 
 
 _ORDINALS = words("ordinals")
@@ -587,7 +597,7 @@ def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
 
 
 _NAME = rf"(?:'[^']+'|\"[^\"]+\"|{CAPITALISED})"
-_NAMED = re.compile(rf"(?<=[\w,;:] ){_NAME}")
+_NAMED = re.compile(rf"{INSIDE}{_NAME}")
 """A name written inside a part, not as its first word ("Show me ... from San Francisco": San Francisco)."""
 _JOIN = either("list_joins")
 _NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:{_JOIN})\s+(?:the\s+)?{_NAME}")
@@ -628,7 +638,7 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     New York and Boston, and between Lyon and Nice"), none that names a value an argument lists
     (those are its values), and none when it takes an array of free strings, which holds them.
     Names listed before one noun (:func:`_names_of_a_kind`) are an enumeration too."""
-    strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
+    strings = _free_strings(props)
     if not strings or any(_kind(sub) == "array" and free_string(_item_schema(sub)) for sub in props.values()):
         return []
     alike = Counter(re.sub(r"\d+", "", key) for key in strings).most_common(1)[0][1]
@@ -699,8 +709,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
-    strings = [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
-    columns += [tuple(found) for key in strings if len(found := strings_named(request.names, key)) == calls]
+    columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
     rows = list(zip(*columns)) or [()] * calls
     by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)

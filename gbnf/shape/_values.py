@@ -48,7 +48,9 @@ _QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?
 """A quotation: quotes with no letter or digit just outside them (``It's`` quotes nothing)."""
 CAPITALISED = r"(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*"
 """A name in capitals: capitalised words (not "I"), digits and "of" between them ("Bank of America")."""
-_NAMED_VALUE = re.compile(rf"(?<=[\w,;:] )(?:{_QUOTED.pattern}|{CAPITALISED})")
+INSIDE = r"(?<=[\w,;:] )"
+"""Where a name written inside a sentence starts: after a word or a comma and a space, not as its first word."""
+_NAMED_VALUE = re.compile(rf"{INSIDE}(?:{_QUOTED.pattern}|{CAPITALISED})")
 """A name written inside a sentence, not as its first word: quoted, or in capitals."""
 _NO_START = frozenset(words("no_start"))
 _NO_END = _NO_START | frozenset(words("no_end"))
