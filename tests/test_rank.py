@@ -489,7 +489,30 @@ def test_each_call_takes_the_numbers_its_arguments_name():
                           "in time of 4 seconds, then repeat with a change in time of 10 seconds.")
     assert asked_items([force], repeat, 2) == ((4,), (10,))  # each part's time; the field and the area are both calls'
     powers = _tool("power", base={"type": "integer"}, exponent={"type": "integer"})
-    assert asked_items([powers], read_request("Raise 3 to the power of 5, then 2 to the power of 3."), 2) == ((5,), ())
+    # written call by call, each call has its numbers; 3 is both calls', so neither's own
+    assert asked_items([powers], read_request("Raise 3 to the power of 5, then 2 to the power of 3."), 2) == ((5,), (2,))
+
+
+def test_numbers_written_call_by_call_are_each_calls_own():
+    bmi = _tool("calculate_bmi", weight={"type": "number"}, height={"type": "number"})
+    two = read_request("John weighs 85 kilograms and is 1.8 meters tall, and his friend Sarah weighs 60 kilograms "
+                       "and is 1.65 meters tall.")
+    assert asked_items([bmi], two, 2) == ((85, 1.8), (60, 1.65))
+    gcd = _tool("gcd", num1={"type": "integer"}, num2={"type": "integer"})
+    assert asked_items([gcd], read_request("The GCD of the pairs (45, 60) and (81, 27)"), 2) == ((45, 60), (81, 27))
+    # one call's numbers written as a list: each amount may go with each rate, so no call owns any
+    interest = _tool("interest", principal={"type": "number"}, rate={"type": "number"})
+    assert asked_items([interest], read_request("Interest on $1000 and $2000 at 5% and 6%"), 2) == ()
+    tax = _tool("sales_tax", amount={"type": "number"}, city={"type": "string"})
+    three = read_request("Calculate the sales tax on a purchase of $30.45 in Chicago, Illinois, $52.33 in "
+                         "Sacramento, California and $11.23 in Portland, Oregon.")
+    assert asked_items([tax], three, 3) == ((30.45, "Chicago", "Illinois"), (52.33, "Sacramento", "California"),
+                                            (11.23, "Portland", "Oregon"))
+    before = read_request("Calculate the sales tax in Chicago on $30.45 and in Boston on $52.33.")
+    assert asked_items([tax], before, 2) == ((30.45, "Chicago"), (52.33, "Boston"))
+    # a name that comes before the first call's numbers and after the last may be every call's: numbers only
+    both = read_request("In Chicago, the sales tax on $30.45 and on $52.33 for Acme")
+    assert asked_items([tax], both, 2) == ((30.45,), (52.33,))
 
 
 def test_each_call_takes_the_names_its_string_arguments_name():

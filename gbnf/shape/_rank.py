@@ -31,7 +31,16 @@ from gbnf.shape._english import either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart, shaped_values
-from gbnf.shape._values import CAPITALISED, INSIDE, Number, labelled, numbers_named, shared_value, strings_named
+from gbnf.shape._values import (
+    CAPITALISED,
+    INSIDE,
+    Number,
+    Row,
+    labelled,
+    numbers_named,
+    shared_value,
+    strings_named,
+)
 from gbnf.tools._tool import Tool
 
 RELATIVE = 0.5
@@ -713,11 +722,43 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     rows = list(zip(*columns)) or [()] * calls
     by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)
-    rows = [tuple(dict.fromkeys(row + numbers + names)) for row, numbers, names
-            in zip(rows, by_part, _names_by_part(request, calls))]
+    in_rows = _in_rows(request, request.number_rows(len(scalars), calls) if not held else [], calls)
+    rows = [tuple(dict.fromkeys(row + numbers + written + names)) for row, numbers, written, names
+            in zip(rows, by_part, in_rows, _names_by_part(request, calls))]
     own = tuple(tuple(item for item in items if _once(request, item) or _parted(request, item, parted))
                 for items in rows)
     return own if any(own) else ()
+
+
+def _in_rows(request: Request, rows: list[Row], calls: int) -> list[tuple[str | Number, ...]]:
+    """Each call's numbers where ``request`` writes them call by call (``rows``,
+    :meth:`Request.number_rows`), with the names written with them: after each row's numbers
+    up to the next row's, where the sentence names nothing before the first row ("$30.45 in
+    Chicago, Illinois, $52.33 in Sacramento, California and $11.23 in Portland, Oregon"), or
+    before them, from the previous row's, where it names nothing after the last ("in Chicago
+    $30.45 and in Sacramento $52.33"); every row as many names as the rows between the others
+    write (the first or last row: its nearest ones), else none. Empty tuples without rows."""
+    if not rows:
+        return [()] * calls
+    text = request.text
+    start = max((cut.end() for cut in _SENTENCE_END.finditer(text, 0, rows[0][1])), default=0)
+    end = next((cut.start() for cut in _SENTENCE_END.finditer(text, rows[-1][2])), len(text))
+
+    def names(first: int, last: int) -> list[str]:
+        return [name for match in _NAMED.finditer(text) if first <= match.start() < last
+                for name in _places(match.group()) if not _PARTS.fullmatch(name)]  # not "Also"
+    before, after = names(start, rows[0][1]), names(rows[-1][2], end)
+    numbers = [row[0] for row in rows]
+    if before and after or not before and not after:
+        return list(numbers)
+    between = [names(left[2], right[1]) for left, right in zip(rows, rows[1:])]
+    wide = {len(found) for found in between}
+    if len(wide) != 1 or not (width := wide.pop()):
+        return list(numbers)
+    found = [*between, after[:width]] if after else [before[-width:], *between]
+    if len(found[0 if before else -1]) != width:
+        return list(numbers)
+    return [(*row, *dict.fromkeys(written)) for row, written in zip(numbers, found)]
 
 
 def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:

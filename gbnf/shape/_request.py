@@ -25,9 +25,11 @@ from gbnf.shape._values import (
     Labels,
     Names,
     Number,
+    Row,
     labelled,
     named_strings,
     number_lists,
+    number_rows,
     numbers,
     numbers_alone,
     spans,
@@ -87,6 +89,11 @@ class Request:
         """Its lists of numbers (``5, 10 and 15``), a number alone a list of one; none of a
         date, a time, a formula or a name ("April 25, 2023" is no list of two)."""
         return tuple(map(tuple, number_lists(self._counted)))
+
+    def number_rows(self, width: int, calls: int) -> list[Row]:
+        """Each of ``calls`` calls' numbers, ``width`` each, and where they are written, where it
+        writes them call by call (:func:`~gbnf.shape._values.number_rows`)."""
+        return number_rows(self._counted, width, calls)
 
     @cached_property
     def _counted(self) -> str:

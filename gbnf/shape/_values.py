@@ -140,7 +140,39 @@ def numbers_alone(text: str) -> list[Number]:
     """The numbers written on their own in ``text``, as :func:`numbers` reads them but without
     those a letter follows (``5km``, ``10th``, ``3x``) and without words: what a request gives
     as values, counted."""
-    return [_read(match.group()) for match in NUMBER.finditer(text) if not _LETTER.match(text, match.end())]
+    return [_read(match.group()) for match in _alone(text)]
+
+
+def _alone(text: str) -> list[re.Match[str]]:
+    """Where each of :func:`numbers_alone` is written in ``text``."""
+    return [match for match in NUMBER.finditer(text) if not _LETTER.match(text, match.end())]
+
+
+_SIGNS = re.compile(r"[$€£¥%]")
+"""Signs written by numbers ("$1000 and $2000", "5% and 6%")."""
+Row = tuple[tuple[Number, ...], int, int]
+"""One call's numbers, and where they start and end in the text (:func:`number_rows`)."""
+
+
+def number_rows(text: str, width: int, calls: int) -> list[Row]:
+    """Each of ``calls`` calls' numbers, and where they are written, when ``text`` writes
+    ``width`` numbers alone for each call in turn (:func:`numbers_alone`) and no others: "John
+    weighs 85 kilograms and is 1.8 meters tall, and Sarah weighs 60 kilograms and is 1.65 meters
+    tall" is 85 and 1.8, then 60 and 1.65, and "the pairs (45, 60) and (81, 27)" 45 and 60,
+    then 81 and 27. None when one call's numbers are written as a list, unbracketed ("$1000 and
+    $2000 at 5% and 6%": each amount may go with each rate)."""
+    found = _alone(text)
+    if width < 1 or calls < 2 or len(found) != width * calls:
+        return []
+    rows = [found[k * width:(k + 1) * width] for k in range(calls)]
+    for row in rows:
+        listed = any(_LIST_GAP.fullmatch(_SIGNS.sub(" ", text[before.end():after.start()]))
+                     for before, after in zip(row, row[1:]))
+        bracketed = text[:row[0].start()].rstrip().endswith(("(", "[")) \
+            and text[row[-1].end():].lstrip().startswith((")", "]"))
+        if listed and not bracketed:
+            return []
+    return [(tuple(_read(match.group()) for match in row), row[0].start(), row[-1].end()) for row in rows]
 
 
 _TERM = r"\d*(?:\.\d+)?(?:(?!e[-+]?\d)[a-z])(?:\^\d+)?"
