@@ -515,6 +515,14 @@ def test_numbers_written_call_by_call_are_each_calls_own():
     assert asked_items([tax], both, 2) == ((30.45,), (52.33,))
 
 
+def test_a_unit_is_no_name_a_call_owns():
+    forecast = _tool("forecast", city={"type": "string"}, unit={"type": "string"})
+    parts = read_request("Get the forecast for Oslo in Celsius, then for the coming week in Fahrenheit")
+    assert asked_items([forecast], parts, 2) == ()  # the second part names no city: Oslo is not the first call's alone
+    two = read_request("Get the forecast for Oslo in Celsius, then for Bergen in Fahrenheit")
+    assert asked_items([forecast], two, 2) == (("Oslo",), ("Bergen",))
+
+
 def test_each_call_takes_the_names_its_string_arguments_name():
     orders = _tool("order_status", order_id={"type": "string"}, note={"type": "string"})
     two = read_request("Check the order ID 'A-1001' and the order ID 'B-2002', please")

@@ -745,8 +745,7 @@ def _in_rows(request: Request, rows: list[Row], calls: int) -> list[tuple[str | 
     end = next((cut.start() for cut in _SENTENCE_END.finditer(text, rows[-1][2])), len(text))
 
     def names(first: int, last: int) -> list[str]:
-        return [name for match in _NAMED.finditer(text) if first <= match.start() < last
-                for name in _places(match.group()) if not _PARTS.fullmatch(name)]  # not "Also"
+        return _names_written(request, text[first:last])
     before, after = names(start, rows[0][1]), names(rows[-1][2], end)
     numbers = [row[0] for row in rows]
     if before and after or not before and not after:
@@ -794,9 +793,16 @@ def _names_by_part(request: Request, calls: int) -> list[tuple[str, ...]]:
     Francisco, then Texas; :func:`asked_items` keeps those no other part writes). Empty
     tuples otherwise."""
     parts = _request_parts(request.text)
-    names = [tuple(dict.fromkeys(name for match in _NAMED.finditer(part) for name in _places(match.group())))
-             for part in parts]
+    names = [tuple(dict.fromkeys(_names_written(request, part))) for part in parts]
     return names if len(parts) == calls and all(names) else [()] * calls
+
+
+def _names_written(request: Request, text: str) -> list[str]:
+    """The names written inside sentences of ``text``, a part of ``request``, each place with its
+    region (:func:`_places`): not the units the request writes ("in Celsius") nor a word that
+    starts a part ("..., Also list")."""
+    return [name for match in _NAMED.finditer(text) for name in _places(match.group())
+            if name not in request.units and not _PARTS.fullmatch(name)]
 
 
 def _once(request: Request, item: str | Number) -> bool:
