@@ -363,6 +363,24 @@ def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():
     assert asked_calls([gcd, lcm], read_request("The LCM of 3 and 4 and then the LCM of 5 and 6"), 4) == 2
 
 
+def test_each_turn_that_asks_for_a_tool_again_is_one_call_more():
+    clock = Tool("world_clock", "Get the current local time in a city", {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+    quote = Tool("stock_quote", "Get the latest share price of a listed company", {
+        "type": "object", "properties": {"company": {"type": "string"}}, "required": ["company"]})
+    query = ("What is the local time in Lisbon right now? After that, get me the latest share price of Nokia. "
+             "Lastly, I also need the latest share price of Siemens.")
+    assert asked_order([clock, quote], read_request(query), 4) == ("world_clock", "stock_quote", "stock_quote")
+    (_, _), (nokia, not_nokia), (siemens, not_siemens) = asked_parts([clock, quote], read_request(query), 4)
+    assert "Nokia" in nokia and "Siemens" in not_nokia and "Siemens" in siemens and "Nokia" in not_siemens
+    # a last turn that asks for every tool sums the request up: no call more
+    summed = "What is the local time in Lisbon? Then the share price of Nokia. Finally, give me the local time and the share price."
+    assert asked_order([clock, quote], read_request(summed), 4) == ("world_clock", "stock_quote")
+    # a turn that shares one word with a tool adds to its call ("Also, the price ...")
+    details = "What is the latest share price of Nokia? Also, in euro please, and the local time in Lisbon."
+    assert asked_calls([clock, quote], read_request(details), 4) == 2
+
+
 def test_a_clause_that_points_back_at_several_things_asks_as_many_calls():
     life = _tool("life_expectancy", year={"type": "integer"})
     gdp = _tool("gross_domestic_product", year={"type": "integer"})

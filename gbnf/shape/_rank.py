@@ -520,15 +520,42 @@ def asked_order(tools: list[Tool], request: Request, most: int) -> tuple[str, ..
 def _asked_in_turn(tools: list[Tool], request: Request) -> list[int]:
     """The index in ``tools`` of each call the clauses of ``request`` ask for (see
     :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for them."""
-    texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), request.text)
+    key = tuple((tool.name, tool.description) for tool in tools)
+    by_turn = Counter(i for asked in _turns_asking(key, request.text) for i in asked)
     turns: list[int] = []
-    for i, text in texts:
+    for i, text in _clauses_by_tool(key, request.text):
         if i is not None:
             calls = _calls_by_values(tools[i], read_request(text))
             if calls == 1 and turns and _MANY.search(text):
                 calls = max(Counter(turns).values())
-            turns += [i] * calls
+            turns += [i] * max(calls, by_turn[i])
     return turns
+
+
+@functools.lru_cache(maxsize=64)
+def _turns_asking(tools: tuple[tuple[str, str], ...], query: str) -> tuple[frozenset[int], ...]:
+    """For tools given as (name, description), the tools each turn of ``query`` asks for (its
+    start, and each sentence that starts with "Then", "After that", "Lastly"...: :data:`_TURNS`):
+    those its clauses ask for (:func:`_clauses_by_tool`) that share :data:`CALL_WORDS` of their
+    own words with it. A turn that asks for every tool asks for none: it sums the request up
+    ("Could you calculate the area and plot the sine wave?")."""
+    own = _own_terms(tools)
+    turns = []
+    for turn in _TURNS.split(query):
+        words = set(terms(turn))
+        asked = frozenset(i for i, _ in _clauses_by_tool(tools, turn)
+                          if i is not None and len(words & own[i]) >= CALL_WORDS)
+        turns.append(asked if len(asked) < len(tools) else frozenset())
+    return tuple(turns)
+
+
+@functools.lru_cache(maxsize=64)
+def _own_terms(tools: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], ...]:
+    """For tools given as (name, description), each one's words (:func:`terms`) that not all of
+    them have."""
+    words = [frozenset(terms(f"{name} {description}")) for name, description in tools]
+    common = frozenset.intersection(*words)
+    return tuple(found - common for found in words)
 
 
 _MANY = re.compile(rf"\b(?:{either('back_to_many')})\b", re.IGNORECASE)
@@ -544,18 +571,30 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
     that may ask for it (its tool's clauses, and those that ask for no one tool; the whole
     request where its clauses point back: "for the same city", "its GDP") and those that ask for
     another tool ("the electric field at 3m from a charge of 4C. Also, the magnetic field of a
-    current of 0.5A": 3m and 4C for the first call, 0.5A for the other's). Empty for one tool, and
-    for a request not in English, whose clauses these words do not read."""
+    current of 0.5A": 3m and 4C for the first call, 0.5A for the other's). A tool asked for by as
+    many turns as it has calls (:func:`_turns_asking`: "After that, the share price of Nokia.
+    Lastly, the share price of Siemens") gives its k-th call the k-th of those turns, with the
+    turns that ask for no tool, unless that turn points back. Empty for one tool, and for a
+    request not in English, whose clauses these words do not read."""
     if len(tools) < 2 or not request.english:
         return ()
-    texts = _clauses_by_tool(tuple((tool.name, tool.description) for tool in tools), request.text)
+    key = tuple((tool.name, tool.description) for tool in tools)
+    texts = _clauses_by_tool(key, request.text)
+    turns, asking = _TURNS.split(request.text), _turns_asking(key, request.text)
+    calls = _asked_in_turn(tools, request)
+    seen: Counter[int] = Counter()
 
     def part(i: int) -> tuple[str, str]:
+        mine = [k for k, asked in enumerate(asking) if i in asked]
+        seen[i] += 1
+        if len(mine) == calls.count(i) >= 2 and not _BACK.search(own := turns[mine[seen[i] - 1]]):
+            return (". ".join(turn for turn, asked in zip(turns, asking) if turn == own or not asked),
+                    ". ".join(turn for turn, asked in zip(turns, asking) if turn != own and asked))
         if _BACK.search(". ".join(text for tool, text in texts if tool == i)):
             return request.text, ""
         return (". ".join(text for tool, text in texts if tool in (i, None)),
                 ". ".join(text for tool, text in texts if tool not in (i, None)))
-    return tuple(part(i) for i in _asked_in_turn(tools, request)[:most])
+    return tuple(part(i) for i in calls[:most])
 
 
 @functools.lru_cache(maxsize=64)
@@ -564,9 +603,8 @@ def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tu
     ask for and those clauses, in the order the query first asks for it (see
     :func:`asked_calls`), and None with the clauses that ask for no one tool;
     :func:`asked_calls`, :func:`asked_order` and :func:`asked_parts` read it."""
-    own = [set(terms(f"{name} {description}")) for name, description in tools]
-    common = set.intersection(*own)
-    own = [words - common for words in own]
+    own = _own_terms(tools)
+    common = frozenset(terms(f"{tools[0][0]} {tools[0][1]}")) - own[0]
     named = [set(terms(name)) - common for name, _ in tools]
     runs: list[tuple[int | None, int, int]] = []  # (tool, start, end) of clauses asking for one tool
     start = 0
