@@ -433,7 +433,9 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
     one before it ("the GCD of 96 and 128, and the LCM of 15 and 25": one call each). Each tool
     is then asked as often as its clauses' numbers and names ask, as below, or as often as an
     earlier tool when its clauses ask once and point back at several things ("in 1900 and 1950?
-    Also, the GDP in these years": two calls each, :data:`_MANY`), and the query asks
+    Also, the GDP in these years": two calls each, :data:`_MANY`), or as often as turns ask
+    for it (:func:`_turns_asking`: "After that, the share price of Nokia. Lastly, the share
+    price of Siemens": two), and the query asks
     at least one call of each tool for each of its turns: its start and each sentence that
     starts with a word of another turn ("Also", "Then", "After that", "Second"). Sentences alone
     ask no more ("I have 100 euro. How much is it in USD?" is one call). Of one tool, the most
@@ -746,7 +748,9 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     whose name is written right before that many names ("case number XY1234 ... case number
     GH5678", :func:`~gbnf.shape.strings_named`), as does a request written in
     as many parts in a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts each
-    writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`)."""
+    writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
+    or writing its numbers call by call ("85 kilograms and 1.8 meters tall, and Sarah 60
+    kilograms and 1.65 meters": :func:`_in_rows`)."""
     if len(tools) != 1 or calls < 2:
         return ()
     props = tools[0].parameters.get("properties") or {}
