@@ -9,6 +9,11 @@ from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+STOPS = frozenset(STOPWORDS_EN_PLUS)
+"""English stop words ("the", "of", "for"...), as bm25s lists them: what the word rules skip."""
+
 
 @functools.cache
 def _english() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.shape._codes import is_region
-from gbnf.shape._english import either, words
+from gbnf.shape._english import STOPS, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart, shaped_values
@@ -291,7 +291,8 @@ def _alone(asked: list[Tool], tools: list[Tool], request: Request, closeness: Cl
     scores" asks for two."""
     if closeness is None or len(asked) < 2 or not request.english:
         return asked
-    near = sorted(((closeness.tools[tools.index(tool)], i) for i, tool in enumerate(asked)), reverse=True)
+    score = dict(zip((tool.name for tool in tools), closeness.tools))
+    near = sorted(((score[tool.name], i) for i, tool in enumerate(asked)), reverse=True)
     (best, first), (second, _) = near[:2]
     return [asked[first]] if best - second >= ALONE and asked_calls(asked, request, 2) == 1 else asked
 
@@ -724,7 +725,7 @@ def _names_of_a_kind(query: str) -> list[list[str]]:
     for sentence in _SENTENCE_END.split(query):
         kinds: dict[str, list[re.Match[str]]] = {}
         for match in _KIND.finditer(sentence):
-            if match.group(2) not in STOPWORDS_EN_PLUS:
+            if match.group(2) not in STOPS:
                 kinds.setdefault(match.group(2), []).append(match)
         for matches in kinds.values():
             listed = [matches[0]] + [after for before, after in zip(matches, matches[1:])
@@ -764,7 +765,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     rows = list(zip(*columns)) or [()] * calls
     by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)
-    in_rows = _in_rows(request, request.number_rows(len(scalars), calls) if not held else [], calls)
+    in_rows = _in_rows(request, request.numbers_by_call(len(scalars), calls) if not held else [], calls)
     rows = [tuple(dict.fromkeys(row + numbers + written + names)) for row, numbers, written, names
             in zip(rows, by_part, in_rows, _names_by_part(request, calls))]
     own = tuple(tuple(item for item in items if _once(request, item) or _parted(request, item, parted))
@@ -774,7 +775,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
 
 def _in_rows(request: Request, rows: list[Row], calls: int) -> list[tuple[str | Number, ...]]:
     """Each call's numbers where ``request`` writes them call by call (``rows``,
-    :meth:`Request.number_rows`), with the names written with them: after each row's numbers
+    :meth:`Request.numbers_by_call`), with the names written with them: after each row's numbers
     up to the next row's, where the sentence names nothing before the first row ("$30.45 in
     Chicago, Illinois, $52.33 in Sacramento, California and $11.23 in Portland, Oregon"), or
     before them, from the previous row's, where it names nothing after the last ("in Chicago
@@ -790,15 +791,14 @@ def _in_rows(request: Request, rows: list[Row], calls: int) -> list[tuple[str | 
         return _names_written(request, text[first:last])
     before, after = names(start, rows[0][1]), names(rows[-1][2], end)
     numbers = [row[0] for row in rows]
-    if before and after or not before and not after:
-        return list(numbers)
     between = [names(left[2], right[1]) for left, right in zip(rows, rows[1:])]
     wide = {len(found) for found in between}
-    if len(wide) != 1 or not (width := wide.pop()):
+    if bool(before) == bool(after) or len(wide) != 1 or not (width := wide.pop()):
         return list(numbers)
-    found = [*between, after[:width]] if after else [before[-width:], *between]
-    if len(found[0 if before else -1]) != width:
+    edge = after[:width] if after else before[-width:]
+    if len(edge) != width:
         return list(numbers)
+    found = [*between, edge] if after else [edge, *between]
     return [(*row, *dict.fromkeys(written)) for row, written in zip(numbers, found)]
 
 

@@ -90,7 +90,7 @@ class Request:
         date, a time, a formula or a name ("April 25, 2023" is no list of two)."""
         return tuple(map(tuple, number_lists(self._counted)))
 
-    def number_rows(self, width: int, calls: int) -> list[Row]:
+    def numbers_by_call(self, width: int, calls: int) -> list[Row]:
         """Each of ``calls`` calls' numbers, ``width`` each, and where they are written, where it
         writes them call by call (:func:`~gbnf.shape._values.number_rows`)."""
         return number_rows(self._counted, width, calls)

@@ -7,9 +7,7 @@ import functools
 import re
 from typing import Any
 
-from bm25s.stopwords import STOPWORDS_EN_PLUS
-
-from gbnf.shape._english import either, table, words
+from gbnf.shape._english import STOPS, either, table, words
 from gbnf.shape._values import NUMBER
 
 _LEADS = frozenset(words("unit_leads"))
@@ -18,8 +16,6 @@ _WORD = re.compile(rf"(?P<number>{NUMBER.pattern})?(?P<unit>(?:(?:{either('unit_
                    rf"(?P<word>°?[^\W\d_][^\s,;:!?()\"']*))|(?P<alone>{NUMBER.pattern})", re.IGNORECASE)
 """A word, perhaps with a number written before it (``5cm``) and a power word (``square meters``), or a number alone."""
 _POWERS = {"²": "**2", "³": "**3"}
-_STOPS = frozenset(STOPWORDS_EN_PLUS)
-"""Words that are units to Pint and function words to a reader: "a" (a year), "at", "are", "in"."""
 
 
 def units_written(text: str) -> tuple[str, ...]:
@@ -30,7 +26,8 @@ def units_written(text: str) -> tuple[str, ...]:
     asked, measured = [], []
     for before, token in zip([None, *tokens], tokens):
         unit = (token.group("unit") or "").rstrip(".")
-        if not unit or token.group("word").lower() in _STOPS or _dimension(unit) is None:
+        # stop words are units to Pint and function words to a reader: "a" (a year), "at", "are", "in"
+        if not unit or token.group("word").lower() in STOPS or _dimension(unit) is None:
             continue
         if before is not None and (before.group("word") or "").lower() in _LEADS:
             asked.append(unit)

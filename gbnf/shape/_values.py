@@ -10,11 +10,9 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from bm25s.stopwords import STOPWORDS_EN_PLUS
-
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
-from gbnf.shape._english import either, table, words
+from gbnf.shape._english import STOPS, either, table, words
 
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
@@ -140,10 +138,10 @@ def numbers_alone(text: str) -> list[Number]:
     """The numbers written on their own in ``text``, as :func:`numbers` reads them but without
     those a letter follows (``5km``, ``10th``, ``3x``) and without words: what a request gives
     as values, counted."""
-    return [_read(match.group()) for match in _alone(text)]
+    return [_read(match.group()) for match in _alone_matches(text)]
 
 
-def _alone(text: str) -> list[re.Match[str]]:
+def _alone_matches(text: str) -> list[re.Match[str]]:
     """Where each of :func:`numbers_alone` is written in ``text``."""
     return [match for match in NUMBER.finditer(text) if not _LETTER.match(text, match.end())]
 
@@ -161,7 +159,7 @@ def number_rows(text: str, width: int, calls: int) -> list[Row]:
     tall" is 85 and 1.8, then 60 and 1.65, and "the pairs (45, 60) and (81, 27)" 45 and 60,
     then 81 and 27. None when one call's numbers are written as a list, unbracketed ("$1000 and
     $2000 at 5% and 6%": each amount may go with each rate)."""
-    found = _alone(text)
+    found = _alone_matches(text)
     if width < 1 or calls < 2 or len(found) != width * calls:
         return []
     rows = [found[k * width:(k + 1) * width] for k in range(calls)]
@@ -243,7 +241,7 @@ def named_strings(text: str) -> Names:
         quoted = next(filter(None, match.groups()), None)
         name = quoted.strip() if quoted else _to_sentence_end(match.group())
         before = _label(text, match.start()).split()
-        stop = max((i for i, word in enumerate(before) if word in _STOPS), default=None)
+        stop = max((i for i, word in enumerate(before) if word in STOPS), default=None)
         after = _TOKEN.match(text, match.end() + 1) if quoted and text[match.end():match.end() + 1] == " " else None
         labels = (" ".join(before[stop + 1:]) if stop is not None else "",
                   *([after.group().lower()] if after and after.group().isalpha() else []))
@@ -258,9 +256,6 @@ def _to_sentence_end(name: str) -> str:
         if not (_ABBREVIATION.fullmatch(word.group()) or re.fullmatch(r"[A-Z]\.", word.group())):
             return name[:word.end() - 1]
     return name
-
-
-_STOPS = frozenset(STOPWORDS_EN_PLUS)
 
 
 def names_argument(label: str, key: str) -> bool:
