@@ -527,7 +527,7 @@ def test_numbers_written_call_by_call_are_each_calls_own():
     assert asked_items([tax], three, 3) == ((30.45, "Chicago", "Illinois"), (52.33, "Sacramento", "California"),
                                             (11.23, "Portland", "Oregon"))
     before = read_request("Calculate the sales tax in Chicago on $30.45 and in Boston on $52.33.")
-    assert asked_items([tax], before, 2) == ((30.45, "Chicago"), (52.33, "Boston"))
+    assert asked_items([tax], before, 2) == (("Chicago", 30.45), ("Boston", 52.33))  # names after "in", again
     # a name that comes before the first call's numbers and after the last may be every call's: numbers only
     both = read_request("In Chicago, the sales tax on $30.45 and on $52.33 for Acme")
     assert asked_items([tax], both, 2) == ((30.45,), (52.33,))
@@ -539,6 +539,17 @@ def test_a_unit_is_no_name_a_call_owns():
     assert asked_items([forecast], parts, 2) == ()  # the second part names no city: Oslo is not the first call's alone
     two = read_request("Get the forecast for Oslo in Celsius, then for Bergen in Fahrenheit")
     assert asked_items([forecast], two, 2) == (("Oslo",), ("Bergen",))
+
+
+def test_a_preposition_written_again_after_and_names_another_call():
+    rooms = _tool("hotel_availability", hotel={"type": "string"}, city={"type": "string"},
+                  check_in={"type": "string"}, check_out={"type": "string"})
+    two = read_request("Check the room availability for 'Villa Rosa' in Rome from May 1 to May 3 and for "
+                       "'Casa Azul' in Lisbon from June 2 to June 5.")
+    assert asked_calls([rooms], two, 4) == 2
+    assert asked_items([rooms], two, 2) == (("Villa Rosa",), ("Casa Azul",))
+    one = read_request("Check the room availability for 'Villa Rosa' in Rome from May 1 and in the evening.")
+    assert asked_calls([rooms], one, 4) == 1  # "and in" names no other thing
 
 
 def test_each_call_takes_the_names_its_string_arguments_name():

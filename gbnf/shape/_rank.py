@@ -454,7 +454,8 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       ``team2``) or, for quoted names, as many string arguments; after "between", one call
       (for each pair, when there are several); and so is each name written right after the
       name of one of its string arguments ("the compound C6H12O6 ... the compound C12H22O11",
-      :func:`~gbnf.shape.strings_named`);
+      :func:`~gbnf.shape.strings_named`), and each name written after "and" and a preposition
+      written before another name ("for 'Queens Hotel' ... and for 'Royal Hotel'": two);
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one);
     - ordinals: "the first circle..., the second..., the third" is three.
@@ -484,7 +485,11 @@ def _calls_by_values(tool: Tool, request: Request) -> int:
     :func:`~gbnf.shape.strings_named`)."""
     props = tool.parameters.get("properties") or {}
     named = max(map(len, _names_by_argument(props, request)), default=0)
-    return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named)
+    return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named,
+               len(_names_again(request.text)))
+
+
+
 
 
 def _free_strings(props: dict[str, Any]) -> list[str]:
@@ -707,6 +712,25 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     return found + [names for names in _names_of_a_kind(query) if len(names) > alike]
 
 
+_AGAIN_FOR = re.compile(rf"\b(?:(and)\s+(?:also\s+)?)?({either('again_for')})\s+(?:the\s+)?({_NAME})")
+"""A name after a preposition, perhaps after "and" ("for 'Queens Hotel'", "and for 'Royal Hotel'")."""
+
+
+@functools.lru_cache(maxsize=64)
+def _names_again(query: str) -> tuple[str, ...]:
+    """The names a sentence of ``query`` writes after one preposition, then after "and" and that
+    preposition again, each one call's ("the availability for 'Queens Hotel' in Berlin from March
+    10 to 20 and for 'Royal Hotel' in Paris": two); empty when none is written again."""
+    for sentence in _SENTENCE_END.split(query):
+        found = list(_AGAIN_FOR.finditer(sentence))
+        for k, match in enumerate(found):
+            firsts = [first for first in found[:k] if not first.group(1) and first.group(2) == match.group(2)]
+            if match.group(1) and firsts:
+                again = [later for later in found[k:] if later.group(1) and later.group(2) == match.group(2)]
+                return tuple(name.group(3).strip("'\"") for name in [firsts[-1], *again])
+    return ()
+
+
 _PAIR = re.compile(rf"\bbetween\s+(?:the\s+)?({_NAME}\s+and\s+(?:the\s+)?{_NAME})")
 """A pair of names after "between", one call's ("between New York and Boston, and between Lyon and Nice": two)."""
 _KIND = re.compile(rf"({_NAMED.pattern})\s+([a-z]{{3,}})\b")
@@ -762,6 +786,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
+    columns += [again] if len(again := _names_again(request.text)) == calls else []
     rows = list(zip(*columns)) or [()] * calls
     by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)
