@@ -104,8 +104,15 @@ def _names(kind: str, widths: tuple[str, ...] = ("wide", "abbreviated")) -> dict
 
 
 @functools.cache
+def month_names() -> str:
+    """A regular expression that matches a month's name, wide or abbreviated, in any of
+    :data:`_LANGUAGES` ("March", "Mar", "März", "sept")."""
+    return alternation(_names("months"))
+
+
+@functools.cache
 def _patterns() -> tuple[re.Pattern[str], ...]:
-    month = rf"(?P<month>{alternation(_names('months'))})\.?"
+    month = rf"(?P<month>{month_names()})\.?"
     year = rf"(?:,?\s*(?:de\s+|del\s+)?{_YEAR})"
     weekday = rf"(?:(?:{alternation(_names('days'))})\.?,?\s+)?"  # Friday, June 30th 2023
     return tuple(re.compile(weekday + pattern, re.IGNORECASE) for pattern in (

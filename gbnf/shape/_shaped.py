@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
-from gbnf.shape._dates import NUMERIC_DATE, TIME, date_format, written_dates
+from gbnf.shape._dates import NUMERIC_DATE, TIME, date_format, month_names, written_dates
 from gbnf.shape._english import either, words
 from gbnf.shape._values import (
     Labels,
@@ -198,18 +198,22 @@ def _each_part(schema: Any, change: Callable[[dict[str, Any], str | None], dict[
     return change(out, name)
 
 
-_MONTH = rf"(?:{either('months')})[a-z]*\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-_SHAPES = [
-    (set(words("path_names")), r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}"),
-    (set(words("email_names")), r"[^\s@]+@[^\s@]+"),
-    (set(words("url_names")), r"(?:https?://|www\.)[^\s]+"),
-    (set(words("phone_names")), r"\+?\d[\d\s().-]{5,}\d"),
-    (set(words("date_names")),
-     rf"{NUMERIC_DATE}|(?:[a-z]+day,? )?(?:{_MONTH} {_DAY}|{_DAY} (?:of )?{_MONTH})(?:,?\s?\d{{4}})?"),
-    (set(words("time_names")), rf"{TIME}|{either('day_times')}"),
-]
-"""The words of a property name that ask for a shape, and the shape (a whole stretch, any case)."""
+
+
+@functools.cache
+def _shapes() -> tuple[tuple[frozenset[str], str], ...]:
+    """The words of a property name that ask for a shape, and the shape (a whole stretch, any case)."""
+    month = rf"(?:{month_names()})\.?"
+    return (
+        (frozenset(words("path_names")), r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}"),
+        (frozenset(words("email_names")), r"[^\s@]+@[^\s@]+"),
+        (frozenset(words("url_names")), r"(?:https?://|www\.)[^\s]+"),
+        (frozenset(words("phone_names")), r"\+?\d[\d\s().-]{5,}\d"),
+        (frozenset(words("date_names")),
+         rf"{NUMERIC_DATE}|(?:[a-z]+day,? )?(?:{month} {_DAY}|{_DAY} (?:of )?{month})(?:,?\s?\d{{4}})?"),
+        (frozenset(words("time_names")), rf"{TIME}|{either('day_times')}"),
+    )
 
 
 _GLOB = re.compile(r"\bglob\b|\*\.\w", re.IGNORECASE)
@@ -242,7 +246,7 @@ def _shaped(name: str | None, strings: Sequence[str]) -> list[str]:
     (not a part of a longer one: ``December 3, 2026``, not ``December 3``); none when it asks
     for none or none has it."""
     words = name_words(name or "")
-    for hint, shape in _SHAPES:
+    for hint, shape in _shapes():
         if words & hint:
             found = [s for s in strings if re.fullmatch(shape, s, re.IGNORECASE)]
             return [s for s in found if not any(s in other and s != other for other in found)]
