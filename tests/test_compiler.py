@@ -351,6 +351,7 @@ def test_members_go_in_the_grammars_order_through_conditionals_and_union_refs(en
     assert engine.accepts(grammar, json_text(ordered))
     assert not engine.accepts(grammar, json_text({"type": "shaped", "result": {"count": "4"}}))
 
+
 def test_members_go_in_the_grammars_order_through_a_union_in_an_all_of_part(engine):
     retry = {"type": "object", "properties": {"retries": {"type": "integer"}}}
     schema = {"type": "object", "required": ["type"], "definitions": {"retry": retry},
@@ -362,7 +363,6 @@ def test_members_go_in_the_grammars_order_through_a_union_in_an_all_of_part(engi
     assert list(ordered) == ["retries", "query", "type"]  # the parts' members, then the branch's
     grammar = compile_schema(schema)
     assert engine.accepts(grammar, json_text(ordered)) and not engine.accepts(grammar, json_text(value))
-
 
 
 @pytest.mark.parametrize("minimum", [0, 1500])

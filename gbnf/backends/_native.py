@@ -86,6 +86,7 @@ def crash_line(what: str, returncode: int, where: str = "") -> str | None:
     return (f"{what} crashed with {name} in native code{called}; {ENV_REPACK}=0 turns off llama.cpp's extra CPU "
             "kernels (AMX, repacked weights), and `gbnf doctor` prints what a bug report needs")
 
+
 def die_with_parent() -> None:
     """In a child process: on Linux, ask for SIGTERM when the parent dies, so a killed parent
     leaves nothing running."""

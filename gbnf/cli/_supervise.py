@@ -22,7 +22,6 @@ from gbnf.backends._native import crash_line, die_with_parent, signal_name
 _FRAME = re.compile(r'File "([^"]+)", line (\d+) in (\S+)')
 
 
-
 def supervised(run: Callable[[], int], what: str) -> int:
     """``run()`` in a forked child where ``os.fork`` exists, else here; its exit code, or, when a
     signal ends it, one line on stderr naming ``what`` crashed and 128 + the signal's number."""

@@ -26,7 +26,6 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
-
 def _main_thread() -> bool:
     """Whether this is the main thread: Linux signals a child when the *thread* that started it
     ends, so a server started from any other thread is not tied to its parent's death (it would

@@ -489,9 +489,6 @@ def _calls_by_values(tool: Tool, request: Request) -> int:
                len(_names_again(request.text)))
 
 
-
-
-
 def _free_strings(props: dict[str, Any]) -> list[str]:
     """The properties of ``props`` that are strings the model writes freely (no ``enum``)."""
     return [key for key, sub in props.items() if _kind(sub) == "string" and "enum" not in sub]
