@@ -17,6 +17,10 @@ from gbnf.shape import (
     decide_reply,
     first_clause,
     follow_up,
+    items_in_turn,
+    offered_values,
+    own_values,
+    part_values,
     rank_tools,
     read_request,
     select_tools,
@@ -559,3 +563,18 @@ def test_each_call_takes_the_names_its_string_arguments_name():
     assert asked_items([orders], two, 2) == (("A-1001",), ("B-2002",))
     assert asked_calls([orders], read_request("Check the order ID 'A-1001', the one with the note 'gift'"), 4) == 1
     assert asked_items([orders], two, 3) == ()  # two orders named, not three
+
+
+def test_the_calls_of_each_of_several_tools_take_their_own_items_in_turn():
+    population = _tool("city_population", city={"type": "string"}, year={"type": "integer"})
+    prices = _tool("house_prices", city={"type": "string"}, year={"type": "integer"})
+    tools = [prices, population]
+    query = read_request("What was the population of Oslo in 1990 and 2020? And the house prices in Oslo in both years?")
+    years = ((1990,), (2020,))
+    assert items_in_turn(tools, query, 4) == ((years, 0), (years, 1), (years, 0), (years, 1))  # "both": the same
+    values = offered_values([query.text])
+    last = own_values(part_values(values, *asked_parts(tools, query, 4)[3]), *items_in_turn(tools, query, 4)[3])
+    assert 2020 in last[1] and 1990 not in last[1]
+    own = read_request("The population of Oslo in 1990 and 2020, and the house prices in Bergen in 2000 and 2010")
+    assert [items for items, _ in items_in_turn(tools, own, 4)] == [years] * 2 + [((2000,), (2010,))] * 2
+    assert items_in_turn([population], own, 4) == ()  # one tool: asked_items

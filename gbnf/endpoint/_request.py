@@ -37,6 +37,7 @@ from gbnf.shape._rank import (
     asked_parts,
     calls_apart,
     decide_reply,
+    items_in_turn,
     scored_tools,
 )
 from gbnf.shape._request import Request, read_request
@@ -69,7 +70,7 @@ class ReplyShape:
     fits, unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits),
     and, with ``own``, its first calls (of the tools ``order`` names, or of the one tool) each
     copying from their own values in turn (:func:`~gbnf.shape.own_values`,
-    :func:`~gbnf.shape.part_values`)."""
+    :func:`~gbnf.shape.part_values`, :func:`~gbnf.shape.items_in_turn`)."""
 
     tools_json: str
     names: tuple[str, ...]
@@ -183,8 +184,10 @@ def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[f
         values = without_count(values, last, least)
     items = asked_items(shown, request, least) if counted and values is not None else ()
     parts = asked_parts(shown, request, least) if counted and values is not None else ()
+    turns = items_in_turn(shown, request, least) if parts else ()
     own = (tuple(own_values(values, items, call) for call in range(len(items))) if items and values
-           else tuple(part_values(values, *part) for part in parts) if values else ())
+           else tuple(own_values(part_values(values, *part), *turn) if turn[0] else part_values(values, *part)
+                      for part, turn in zip(parts, turns)) if values else ())
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
     shape = ReplyShape(tools_json, names, skip, parallel, least, order, not required, caps, values, own) \
         if offered else None

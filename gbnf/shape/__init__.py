@@ -37,6 +37,7 @@ from gbnf.shape._rank import (
     decide_reply,
     first_clause,
     follow_up,
+    items_in_turn,
     rank_tools,
     repeated_value,
     scored_tools,
@@ -75,8 +76,9 @@ __all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Cl
            "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection",
            "Shaping", "TEXT_LEAD", "Values", "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of",
            "asked_order", "asked_parts", "bounded", "calls_apart", "closeness", "copied", "copy_bias", "decide_reply",
-           "filter_pool", "first_clause", "follow_up", "has_marker", "is_english", "kept_apart", "labelled",
-           "load_policy", "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone", "numbers_named",
-           "offered_values", "own_values", "part_values", "pool_decisions", "rank_tools", "read_request",
-           "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do", "strings_named", "switched_on",
-           "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts", "warm", "without_count"]
+           "filter_pool", "first_clause", "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart",
+           "labelled", "load_policy", "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone",
+           "numbers_named", "offered_values", "own_values", "part_values", "pool_decisions", "rank_tools",
+           "read_request", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do", "strings_named",
+           "switched_on", "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts", "warm",
+           "without_count"]

@@ -602,6 +602,42 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
     return tuple(part(i) for i in calls[:most])
 
 
+Items = tuple[tuple["str | Number", ...], ...]
+"""What each call of one tool asks for on its own, in turn (:func:`asked_items`)."""
+
+
+def items_in_turn(tools: list[Tool], request: Request, most: int) -> tuple[tuple[Items, int], ...]:
+    """For each of the first calls :func:`asked_order` names, in turn: what each call of its tool
+    asks for on its own (:func:`asked_items`, read in the words that ask for that tool) and which
+    of those calls it is (from 0); the k-th call takes the k-th items
+    (:func:`~gbnf.shape.own_values`). A tool whose words point back at several things an earlier
+    tool's calls were counted from ("the life expectancy in 1900 and 1950, and the GDP in these
+    years") takes that tool's items: its first call 1900, its second 1950. No items where one
+    tool's calls are all that is asked; empty for one tool, and for a request not in English,
+    whose clauses these words do not read."""
+    if len(tools) < 2 or not request.english:
+        return ()
+    key = tuple((tool.name, tool.description) for tool in tools)
+    texts = dict(_clauses_by_tool(key, request.text))
+    calls = _asked_in_turn(tools, request)[:most]
+    counts = Counter(calls)
+    if len(counts) < 2:  # one tool's calls, counted among several tools: no enumeration of theirs is read
+        return tuple(((), k) for k in range(len(calls)))
+    items: dict[int, Items] = {}
+    for i in dict.fromkeys(calls):
+        text = texts.get(i, "")
+        found = asked_items([tools[i]], read_request(text), counts[i]) if counts[i] > 1 else ()
+        if not any(found) and _MANY.search(text):
+            found = next((mine for j, mine in items.items() if counts[j] == counts[i] and any(mine)), ())
+        items[i] = found
+    seen: Counter[int] = Counter()
+    out = []
+    for i in calls:
+        out.append((items[i], seen[i]))
+        seen[i] += 1
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=64)
 def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tuple[int | None, str], ...]:
     """For tools given as (name, description), the index of each one the clauses of ``query``
