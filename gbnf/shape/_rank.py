@@ -602,10 +602,6 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
     return tuple(part(i) for i in calls[:most])
 
 
-Items = tuple[tuple["str | Number", ...], ...]
-"""What each call of one tool asks for on its own, in turn (:func:`asked_items`)."""
-
-
 def items_in_turn(tools: list[Tool], request: Request, most: int) -> tuple[tuple[Items, int], ...]:
     """For each of the first calls :func:`asked_order` names, in turn: what each call of its tool
     asks for on its own (:func:`asked_items`, read in the words that ask for that tool) and which
@@ -791,7 +787,11 @@ def _names_of_a_kind(query: str) -> list[list[str]]:
     return found
 
 
-def asked_items(tools: list[Tool], request: Request, calls: int) -> tuple[tuple[str | Number, ...], ...]:
+Items = tuple[tuple["str | Number", ...], ...]
+"""What each call of one tool asks for on its own, in turn (:func:`asked_items`)."""
+
+
+def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     """What each of ``calls`` calls of one tool asks for on its own, in turn, when ``request``
     enumerates exactly that many things to make a call for: names ("the weather in Paris, London
     and Rome": Paris, London, Rome), numbers the tool takes one at a time ("for 10, 20 and 30
