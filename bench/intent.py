@@ -13,6 +13,12 @@ requests that need no tool, ``abstained`` (no call). ``decided`` is what
 
     python -m bench.intent                      # every set, the defaults and --no-meaning
     python -m bench.intent --set heldout --variant "gbnf serve"
+    python -m bench.intent --set heldout --variant "gbnf serve" --noted   # tools with a usage note
+
+With ``--noted`` each tool's description ends with a usage note (:data:`NOTE`), as the
+descriptions of many real tools do (an MCP server's "Use this tool when..."; BFCL's harness adds
+"Note that the provided function is in Python 3 syntax." to every function): the same requests
+should be read the same.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import json
 import statistics
 import time
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +47,15 @@ SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools",
         "several": (HERE / "intent" / "several.json", HERE / "intent" / "tools", ())}
 """Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --no-meaning": ("--no-meaning",)}
+NOTE = " Use it only when the user asks for what it does; it returns its result as JSON."
+"""The usage note ``--noted`` adds to every tool's description."""
 
 
-def set_tools(name: str) -> list[Tool]:
-    """The tools a set's requests are sent with."""
+def set_tools(name: str, noted: bool = False) -> list[Tool]:
+    """The tools a set's requests are sent with, each description followed by :data:`NOTE` when ``noted``."""
     _, folder, left_out = SETS[name]
-    return [t for t in load_manifests(folder) if t.name not in left_out]
+    return [replace(t, description=t.description + NOTE) if noted else t
+            for t in load_manifests(folder) if t.name not in left_out]
 
 
 def cases(name: str) -> list[dict[str, Any]]:
@@ -136,9 +146,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def run(name: str, variant: str) -> list[dict[str, Any]]:
-    """Every case of one set through one ``gbnf serve`` variant."""
-    tools = set_tools(name)
+def run(name: str, variant: str, noted: bool = False) -> list[dict[str, Any]]:
+    """Every case of one set through one ``gbnf serve`` variant (its tools noted: :func:`set_tools`)."""
+    tools = set_tools(name, noted)
     with ServeProcess(*VARIANTS[variant]) as served:
         client = openai.OpenAI(base_url=served.url, api_key="unused", max_retries=0, timeout=300)
         return [ask(client, case, tools, "--no-meaning" not in VARIANTS[variant]) for case in cases(name)]
@@ -148,14 +158,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.intent", description=__doc__.splitlines()[0])
     parser.add_argument("--set", action="append", choices=list(SETS), help="default: every set")
     parser.add_argument("--variant", action="append", choices=list(VARIANTS), help="default: every variant")
+    parser.add_argument("--noted", action="store_true", help="end every tool's description with a usage note")
     parser.add_argument("-o", "--output", type=Path, help="write the rows and summaries (JSON) here")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {}
     for name in args.set or list(SETS):
         for variant in args.variant or list(VARIANTS):
-            rows = run(name, variant)
-            report[f"{name}: {variant}"] = {"summary": summary(rows), "rows": rows}
-            print(name, variant, json.dumps(summary(rows)), flush=True)
+            rows = run(name, variant, args.noted)
+            label = f"{name}: {variant}" + (" (noted)" if args.noted else "")
+            report[label] = {"summary": summary(rows), "rows": rows}
+            print(label, json.dumps(summary(rows)), flush=True)
     if args.output:
         args.output.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0

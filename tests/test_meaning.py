@@ -22,6 +22,7 @@ from gbnf.shape import (
     Shaping,
     closeness,
     decide_reply,
+    first_sentence,
     is_english,
     read_request,
     scored_tools,
@@ -47,6 +48,26 @@ def test_a_paraphrase_or_another_language_asks_for_the_tool_by_meaning(query):
     assert decide_reply(TOOLS, read_request(query)).kind != "call"  # no word in common with the tool's text
     decision = decide_reply(TOOLS, read_request(query), closeness(TOOLS, read_request(query)))
     assert decision.kind == "call" and decision.tools[0] is WEATHER
+
+
+USAGE = " Use it for cities only, not for regions or countries. Note that the provided function is in Python 3 syntax."
+
+
+@pytest.mark.parametrize("query", ["Do I need an umbrella in London today?", "Is it going to rain in Oslo tomorrow?",
+                                   "Wie ist das Wetter in Berlin?", "¿Qué tiempo hace en Madrid?"])
+def test_notes_after_the_first_sentence_of_a_tools_description_leave_the_requests_it_serves_asking_for_it(query):
+    noted = [replace(tool, description=tool.description + USAGE) for tool in TOOLS]
+    decision = decide_reply(noted, read_request(query), closeness(noted, read_request(query)))
+    assert decision.kind == "call" and decision.tools[0] is noted[2]
+
+
+@pytest.mark.parametrize("text, first", [
+    ("Get the weather. Note that the provided function is in Python 3 syntax.", "Get the weather."),
+    ("Get the weather for a city, e.g. Paris. Cities only.", "Get the weather for a city, e.g. Paris."),
+    ("Fetch the population from the U.S. Census by state.", "Fetch the population from the U.S. Census by state."),
+    ("获取城市的天气。支持所有城市。", "获取城市的天气。"), ("Weather.", "Weather."), ("", "")])
+def test_a_descriptions_first_sentence_ends_at_a_stop_before_a_capital_not_after_an_abbreviation(text, first):
+    assert first_sentence(text) == first
 
 
 @pytest.mark.parametrize("query", ["Hello, how are you?", "Tell me a joke about penguins", "Erzähl mir eine Geschichte"])

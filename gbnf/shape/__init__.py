@@ -8,7 +8,7 @@ values a request's own words offer for arguments (schemas capped and limited to 
 a :class:`Request`, that every rule reads."""
 
 from gbnf.shape._language import is_english
-from gbnf.shape._meaning import Closeness, closeness, tool_card
+from gbnf.shape._meaning import Closeness, closeness, first_sentence, tool_card
 from gbnf.shape._options import Shaping
 from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.shape._rank import (
@@ -73,12 +73,13 @@ from gbnf.shape._values import (
 from gbnf.shape._warm import warm
 
 __all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
-           "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request", "Selection",
-           "Shaping", "TEXT_LEAD", "Values", "apart_tool", "as_asked", "asked_calls", "asked_items", "asked_of",
-           "asked_order", "asked_parts", "bounded", "calls_apart", "closeness", "copied", "copy_bias", "decide_reply",
-           "filter_pool", "first_clause", "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart",
-           "labelled", "load_policy", "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone",
+           "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request",
+           "Selection", "Shaping", "TEXT_LEAD", "Values", "apart_tool", "as_asked", "asked_calls",
+           "asked_items", "asked_of", "asked_order", "asked_parts", "bounded", "calls_apart", "closeness",
+           "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "first_sentence",
+           "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart", "labelled",
+           "load_policy", "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone",
            "numbers_named", "offered_values", "own_values", "part_values", "pool_decisions", "rank_tools",
-           "read_request", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do", "strings_named",
-           "switched_on", "terms", "tool_card", "tool_document", "unasked", "units_written", "value_texts", "warm",
-           "without_count"]
+           "read_request", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do",
+           "strings_named", "switched_on", "terms", "tool_card", "tool_document", "unasked",
+           "units_written", "value_texts", "warm", "without_count"]

@@ -17,6 +17,7 @@ in New York?" is about a city, as a weather tool is, but it asks for something e
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -63,10 +64,30 @@ class Closeness:
 
 
 def tool_card(tool: Tool) -> str:
-    """What a tool does, as the request the encoder compares a user's with: its description
-    (else its name's words) asked as a question, "Can you get the current weather for a city?".
-    The encoder puts a request closer to another request than to a description of a tool."""
-    return _asked(tool.name, tool.description)
+    """What a tool does, as the request the encoder compares a user's with: the first sentence
+    of its description (else its name's words) asked as a question, "Can you get the current
+    weather for a city?". The encoder puts a request closer to another request than to a
+    description of a tool, and the sentences after the first say how to use the tool ("Use
+    this tool only for cities", "Note that the provided function is in Python 3 syntax"), not
+    what it does: read into the card, they move every tool away from the requests it serves."""
+    return _asked(tool.name, first_sentence(tool.description))
+
+
+_STOP = re.compile(r"[.!?]\s+|[。！？]\s*")
+"""Where a sentence may end: a full stop, question or exclamation mark and a space, or a
+full-width one (Chinese, Japanese)."""
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text``: up to its first full-width stop, or to the first stop
+    followed by a capital letter that ends three words or more, the last no abbreviation
+    ("e.g. Paris", "the U.S. Census" end none)."""
+    for stop in _STOP.finditer(text):
+        words = text[:stop.start()].split()
+        if stop.group()[0] not in ".!?" or (text[stop.end():stop.end() + 1].isupper() and len(words) >= 3
+                                            and "." not in words[-1] and len(words[-1]) > 1):
+            return text[:stop.end()].strip()
+    return text
 
 
 def _asked(name: str, description: str) -> str:
