@@ -200,15 +200,19 @@ MISSING = 2
 (required number or integer arguments, against the numbers in the request, :func:`numbers`)
 is close in topic only: "the prime factors of 100" is about numbers, as a compound-interest
 tool is, but gives none of the four it needs. The model decides. Numbers are digits in every
-language, so the rule reads any request alike."""
+language, so the rule reads any request alike. So does a request in English that writes no
+number at all, in digits or in words, for a tool that needs one ("Make it warmer in the living
+room" beside a thermostat that needs the degrees): a call would make the model invent it."""
 
 
-def numbers_missing(tool: Tool, request: Request) -> int:
-    """How many more required number or integer arguments ``tool`` has than ``request`` writes numbers."""
+def short_of_numbers(tool: Tool, request: Request) -> bool:
+    """Whether ``tool`` needs :data:`MISSING` more required number or integer arguments than
+    ``request`` writes numbers, or, in English, needs one where the request writes none."""
     properties = tool.parameters.get("properties") or {}
     wanted = [properties.get(key) for key in tool.parameters.get("required") or []]
     needed = sum(isinstance(schema, dict) and schema.get("type") in ("number", "integer") for schema in wanted)
-    return needed - len(request.numbers)
+    written = len(request.numbers)
+    return needed - written >= MISSING or (needed > 0 and not written and request.english)
 
 
 RELATED = 0.0
@@ -243,7 +247,8 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     :data:`TEXT_LEAD` close to any, unless its words ask for a tool and include a word of that
     tool's name ("Search my notes for the dentist" beside ``search_notes``): the two
     signals then disagree, and the model decides among those tools. Either way, the model decides when
-    the first tool to call needs :data:`MISSING` more numbers than the request gives. Of several
+    the first tool to call needs :data:`MISSING` more numbers than the request gives, or, in
+    English, one where it gives none (:func:`short_of_numbers`). Of several
     tools to call, one :data:`ALONE` closer by meaning than the others is called alone where the
     request, in English, asks for one call. Otherwise the model decides. Without ``closeness``, a query that
     shares no word with any tool gets none. Where the model would decide, ``relevance`` (the model's relevance of
@@ -274,7 +279,7 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
             asked += [tools[i] for _, i in near if tools[i] not in asked]
     if asked:
-        if numbers_missing(asked[0], request) >= MISSING:
+        if short_of_numbers(asked[0], request):
             return Decision("either", asked)
         return Decision("call", _alone(asked, tools, request, closeness))
     if closeness is not None or any(count for _, count in shared) \
