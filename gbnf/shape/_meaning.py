@@ -79,19 +79,24 @@ full-width one (Chinese, Japanese)."""
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of ``text``: up to its first full-width stop, or to the first stop
-    followed by a capital letter that ends three words or more, the last no abbreviation
-    ("e.g. Paris", "the U.S. Census" end none)."""
+    """The first sentence of ``text``: up to its first full-width stop, or its first full stop
+    (question or exclamation mark) that ends a sentence (:func:`_ends_sentence`)."""
     for stop in _STOP.finditer(text):
-        words = text[:stop.start()].split()
-        if stop.group()[0] not in ".!?" or (text[stop.end():stop.end() + 1].isupper() and len(words) >= 3
-                                            and "." not in words[-1] and len(words[-1]) > 1):
+        if stop.group()[0] not in ".!?" or _ends_sentence(text, stop):
             return text[:stop.end()].strip()
     return text
 
 
+def _ends_sentence(text: str, stop: re.Match[str]) -> bool:
+    """Whether ``stop`` ends a sentence of ``text``: a capital letter follows, and three words or
+    more come before it, the last no abbreviation ("e.g. Paris", "the U.S. Census" end none)."""
+    words = text[:stop.start()].split()
+    return text[stop.end():stop.end() + 1].isupper() and len(words) >= 3 and "." not in words[-1] \
+        and len(words[-1]) > 1
+
+
 def _asked(name: str, description: str) -> str:
-    what = (description.strip() or identifier_words(name)).rstrip(".")
+    what = (description.strip() or identifier_words(name)).rstrip(".。")
     return f"Can you {what[:1].lower()}{what[1:]}?"
 
 
