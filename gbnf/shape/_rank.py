@@ -200,9 +200,11 @@ MISSING = 2
 (required number or integer arguments, against the numbers in the request, :func:`numbers`)
 is close in topic only: "the prime factors of 100" is about numbers, as a compound-interest
 tool is, but gives none of the four it needs. The model decides. Numbers are digits in every
-language, so the rule reads any request alike. So does a request in English that writes no
-number at all, in digits or in words, for a tool that needs one ("Make it warmer in the living
-room" beside a thermostat that needs the degrees): a call would make the model invent it."""
+language, so the rule reads any request alike. The model also decides for a request in
+English that writes no number at all, in digits or in words, to a tool that needs one ("Make it
+warmer in the living room" beside a thermostat that needs the degrees): a call would make the
+model invent it. Number words are read in English only, so a request in another language keeps
+its call."""
 
 
 def short_of_numbers(tool: Tool, request: Request) -> bool:
