@@ -69,8 +69,14 @@ def tool_card(tool: Tool) -> str:
     weather for a city?". The encoder puts a request closer to another request than to a
     description of a tool, and the sentences after the first say how to use the tool ("Use
     this tool only for cities", "Note that the provided function is in Python 3 syntax"), not
-    what it does: read into the card, they move every tool away from the requests it serves."""
-    return _asked(tool.name, first_sentence(tool.description))
+    what it does: read into the card, they move every tool away from the requests it serves.
+    Made once per name and description (every request reads every offered tool's card)."""
+    return _card(tool.name, tool.description)
+
+
+@functools.lru_cache(maxsize=CARDS_KEPT)
+def _card(name: str, description: str) -> str:
+    return _asked(name, first_sentence(description))
 
 
 _STOP = re.compile(r"[.!?]\s+|[。！？]\s*")
