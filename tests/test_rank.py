@@ -268,6 +268,12 @@ def test_sentences_about_one_call_and_the_digits_of_dates_times_formulas_and_nam
     assert asked_calls([derivative], read_request("The derivative of 2x at 1, 2 and 3"), 4) == 3
     game = Tool("find_game", "Find a game", {"type": "object", "properties": {"rating": {"type": "number"}}})
     assert asked_calls([game], read_request("A game rated above 4.5 that runs on Windows 10"), 4) == 1  # a name's
+    ride = Tool("ride", "Find a ride", {"type": "object", "properties": {
+        "start": {"type": "string"}, "type": {"type": "string"}, "wait_minutes": {"type": "integer"}}})
+    for query in ["A Comfort ride from 2020 Addison Street, Berkeley, and I can wait up to 10 minutes",
+                  "A ride to 123 Main St, Anytown, within 5 minutes"]:
+        assert asked_calls([ride], read_request(query), 4) == 1, query  # a street's number
+    assert asked_calls([ride], read_request("A ride within 5 Minutes, another within 10 Minutes"), 4) == 2  # no name's
 
 
 @pytest.mark.parametrize("query, calls", [
@@ -365,6 +371,12 @@ def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():
     assert asked_calls([factorial, gcd], read_request("The factorial of 5 and 7, and the GCD of 12 and 18"), 4) == 3
     assert asked_calls([factorial, gcd, lcm], read_request("The GCD of 12 and 18"), 4) == 1  # the others not asked
     assert asked_calls([gcd, lcm], read_request("The LCM of 3 and 4 and then the LCM of 5 and 6"), 4) == 2
+    request = Tool("request_payment", "Request a payment from a contact", {"type": "object", "properties": {
+        "receiver": {"type": "string"}, "amount": {"type": "number"}, "private": {"type": "boolean"}}})
+    make = Tool("make_payment", "Make a payment to a contact", {"type": "object", "properties": {
+        "receiver": {"type": "string"}, "amount": {"type": "number"}, "private": {"type": "boolean"}}})
+    query = read_request("Can you initiate a payment request to Mary for $200 and make sure she sees it today?")
+    assert asked_calls([request, make], query, 4) == 1  # "make" is what any tool does, not a call of make_payment
 
 
 def test_each_turn_that_asks_for_a_tool_again_is_one_call_more():

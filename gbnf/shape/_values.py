@@ -179,13 +179,18 @@ _FORMULA = re.compile(rf"\^\s*\d+|(?<![\w.]){_TERM}(?:\s*[-+*/]\s*(?:{_TERM}|\d+
 _NAMED_NUMBER = re.compile(r"(?<![.?!]\s)(?<!^)(\b[A-Z](?:[a-z]+|&[A-Z])\s+)(\d+)\b")
 """A number that ends a name: a capitalised word, not a sentence's first, right before it
 ("Windows 10", "S&P 500", "Toy Story 4"); not an abbreviation's ("user ID 12345", "CA 94704")."""
+_NUMBERED_NAME = re.compile(r"\b\d+(?=\s+[A-Z][a-z][\w'.-]*\s+[A-Z])")
+"""A number that starts a name: right before two capitalised words, the first not an
+abbreviation ("123 Main St", "2150 Shattuck Ave", "3 Below Theaters"; not "10 AM PST")."""
 
 
 def without_parts(text: str) -> str:
     """``text`` with the digits that are parts of something else blanked out, so that they are
     not counted as values: those of a formula ("the derivative of 3x^2 + 2x - 1", "2 m^3": not
-    2 and 1, nor 3) and those that end a name ("compatible with Windows 10")."""
+    2 and 1, nor 3) and those that end or start a name ("compatible with Windows 10", "a ride
+    from 2020 Addison Street")."""
     text = _FORMULA.sub(lambda match: " " * len(match.group()), text)
+    text = _NUMBERED_NAME.sub(lambda match: " " * len(match.group()), text)
     return _NAMED_NUMBER.sub(lambda match: match.group(1) + " " * len(match.group(2)), text)
 
 
