@@ -110,7 +110,7 @@ def test_a_string_that_asks_for_a_date_format_takes_the_dates_written_in_that_fo
     assert "April 25th 2023" in offered({"type": "string", "description": "The date"}, "On April 25th 2023")
 
 
-def test_a_string_named_a_date_takes_the_dates_written_with_a_months_name_in_any_language_read():
+def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_months_name_in_any_language_read():
     schema = {"type": "object", "properties": {"date": {"type": "string"}}}
 
     def offered(query):
@@ -119,6 +119,7 @@ def test_a_string_named_a_date_takes_the_dates_written_with_a_months_name_in_any
     assert offered("Book a table at Lumière for 4 on Dec 3 2024") == ["Dec 3 2024"]
     assert offered("Réserve une table chez Lumière pour le 3 décembre 2024") == ["3 décembre 2024"]
     assert offered("Reserviere einen Tisch im Adler für 8 Mai 2024") == ["8 Mai 2024"]
+    assert offered("The air quality index in London 2022/08/16") == ["2022/08/16"]
 
 
 def test_a_glob_pattern_takes_the_file_types_the_request_names():

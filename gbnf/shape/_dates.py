@@ -62,6 +62,12 @@ def without_dates(text: str, stretches: Sequence[str]) -> str:
     return _IN_DIGITS.sub(lambda match: " " * len(match.group()), text)
 
 
+def written_date(string: str) -> bool:
+    """Whether ``string`` is wholly a date: in digits ("2023-04-20", "03/07/2023") or with a
+    month's name in any of :data:`_LANGUAGES` ("March 8th, 2023", "Friday, June 30th", "8. März")."""
+    return re.fullmatch(NUMERIC_DATE, string.strip()) is not None or _parts(string) is not None
+
+
 def _is_date(string: str) -> bool:
     parts = _parts(string)
     return parts is not None and (parts[0] is not None or any(
@@ -104,7 +110,7 @@ def _names(kind: str, widths: tuple[str, ...] = ("wide", "abbreviated")) -> dict
 
 
 @functools.cache
-def month_names() -> str:
+def _month_names() -> str:
     """A regular expression that matches a month's name, wide or abbreviated, in any of
     :data:`_LANGUAGES` ("March", "Mar", "März", "sept")."""
     return alternation(_names("months"))
@@ -112,7 +118,7 @@ def month_names() -> str:
 
 @functools.cache
 def _patterns() -> tuple[re.Pattern[str], ...]:
-    month = rf"(?P<month>{month_names()})\.?"
+    month = rf"(?P<month>{_month_names()})\.?"
     year = rf"(?:,?\s*(?:de\s+|del\s+)?{_YEAR})"
     weekday = rf"(?:(?:{alternation(_names('days'))})\.?,?\s+)?"  # Friday, June 30th 2023
     return tuple(re.compile(weekday + pattern, re.IGNORECASE) for pattern in (

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
-from gbnf.shape._dates import NUMERIC_DATE, TIME, date_format, month_names, written_dates
+from gbnf.shape._dates import TIME, date_format, written_date, written_dates
 from gbnf.shape._english import either, words
 from gbnf.shape._values import (
     Labels,
@@ -198,21 +198,19 @@ def _each_part(schema: Any, change: Callable[[dict[str, Any], str | None], dict[
     return change(out, name)
 
 
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-
-
 @functools.cache
-def _shapes() -> tuple[tuple[frozenset[str], str], ...]:
-    """The words of a property name that ask for a shape, and the shape (a whole stretch, any case)."""
-    month = rf"(?:{month_names()})\.?"
+def _shapes() -> tuple[tuple[frozenset[str], Callable[[str], bool]], ...]:
+    """The words of a property name that ask for a shape, and whether a stretch is wholly of that shape."""
+    def whole(pattern: str) -> Callable[[str], bool]:
+        shape = re.compile(pattern, re.IGNORECASE)
+        return lambda string: shape.fullmatch(string) is not None
     return (
-        (frozenset(words("path_names")), r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}"),
-        (frozenset(words("email_names")), r"[^\s@]+@[^\s@]+"),
-        (frozenset(words("url_names")), r"(?:https?://|www\.)[^\s]+"),
-        (frozenset(words("phone_names")), r"\+?\d[\d\s().-]{5,}\d"),
-        (frozenset(words("date_names")),
-         rf"{NUMERIC_DATE}|(?:[a-z]+day,? )?(?:{month} {_DAY}|{_DAY} (?:of )?{month})(?:,?\s?\d{{4}})?"),
-        (frozenset(words("time_names")), rf"{TIME}|{either('day_times')}"),
+        (frozenset(words("path_names")), whole(r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}")),
+        (frozenset(words("email_names")), whole(r"[^\s@]+@[^\s@]+")),
+        (frozenset(words("url_names")), whole(r"(?:https?://|www\.)[^\s]+")),
+        (frozenset(words("phone_names")), whole(r"\+?\d[\d\s().-]{5,}\d")),
+        (frozenset(words("date_names")), written_date),
+        (frozenset(words("time_names")), whole(rf"{TIME}|{either('day_times')}")),
     )
 
 
@@ -246,9 +244,9 @@ def _shaped(name: str | None, strings: Sequence[str]) -> list[str]:
     (not a part of a longer one: ``December 3, 2026``, not ``December 3``); none when it asks
     for none or none has it."""
     words = name_words(name or "")
-    for hint, shape in _shapes():
+    for hint, shaped in _shapes():
         if words & hint:
-            found = [s for s in strings if re.fullmatch(shape, s, re.IGNORECASE)]
+            found = [s for s in strings if shaped(s)]
             return [s for s in found if not any(s in other and s != other for other in found)]
     return []
 
