@@ -122,6 +122,19 @@ def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_month
     assert offered("The air quality index in London 2022/08/16") == ["2022/08/16"]
 
 
+def test_a_string_whose_description_gives_a_place_with_its_region_takes_the_places_written_with_theirs():
+    city = {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}
+
+    def offered(schema, query):
+        return copied(schema, *offered_values([query]))["enum"]
+
+    found = offered(city, "What is the weather in Bangkok, Thailand today?")
+    assert "Bangkok, Thailand" in found and "Bangkok" not in found and "Thailand" not in found
+    assert "Paris" in offered(city, "What is the weather in Paris today?")  # written without one: as written
+    assert "Chennai" in offered(city, "The weather in Chennai, Tamil Nadu")  # no country's, no U.S. state's name
+    assert "Bangkok" in offered({"type": "string", "description": "The city"}, "The weather in Bangkok, Thailand")
+
+
 def test_a_glob_pattern_takes_the_file_types_the_request_names():
     glob = {"type": "string", "description": "Glob pattern such as *.txt"}
     assert copied(glob, *offered_values(["Find the PDF files and csv files in /tmp"]))["enum"] == ["*.pdf", "*.csv"]

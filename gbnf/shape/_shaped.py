@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from gbnf._text import fold, name_words, word_key
 from gbnf.compiler._schema import validity
-from gbnf.shape._codes import CODE_WORDS, code_kind, named_codes
+from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
 from gbnf.shape._dates import TIME, date_format, written_date, written_dates
 from gbnf.shape._english import either, words
 from gbnf.shape._values import (
@@ -68,8 +68,11 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
     ``file``). A string whose description asks for dates in a format (``YYYY-MM-DD``) takes the
     dates the request writes, in that format (:func:`~gbnf.shape._dates.written_dates`: "March
-    8th, 2023" is ``2023-03-08``), when it writes any. A free string takes none of the names of
-    ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
+    8th, 2023" is ``2023-03-08``), when it writes any. A string whose description gives a place
+    with its region for an example ("e.g. San Francisco, CA") takes a place the request writes
+    with its region whole ("Bangkok, Thailand", not "Bangkok": :func:`_with_regions`). A free
+    string takes none of the names of ``echoes`` (folded: a tool's
+    :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
     ("upcoming month": not ``month``). A number written right after the name of one of the
     schema's numeric properties (``labels``: "a length of 50 and a width of 30") is not offered to
     another (``width`` takes 30, not 50), unless it is also written as that one's or unnamed; so is
@@ -93,7 +96,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         if named:
             values: Sequence[Any] = named
         elif free_string(out) and not _ENCODED.search(described):
-            found = _globs(out, strings) or shaped_values(key, out, strings) or strings
+            found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
             values = [s for s in found if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
@@ -212,6 +215,23 @@ def _shapes() -> tuple[tuple[frozenset[str], Callable[[str], bool]], ...]:
         (frozenset(words("date_names")), written_date),
         (frozenset(words("time_names")), whole(rf"{TIME}|{either('day_times')}")),
     )
+
+
+_PLACE_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, (?:[A-Z]{2}\b|[A-Z][a-z]+)")
+"""A place with its region, as a description gives one for an example ("e.g. San Francisco, CA")."""
+
+
+def _with_regions(description: str, strings: Sequence[str]) -> Sequence[str]:
+    """``strings``, less each name the request writes with its region after it and a comma
+    (:func:`~gbnf.shape._codes.is_region`: "Bangkok, Thailand"), and less that region alone,
+    where ``description`` gives a place with its region for an example: the argument asks for
+    both, and a small model otherwise copies the name alone ("Bangkok")."""
+    if not _PLACE_EXAMPLE.search(description):
+        return strings
+    parts = {part for string in strings if ", " in string
+             for place, region in [string.rsplit(", ", 1)] if is_region(region) and place in strings
+             for part in (place, region)}
+    return [string for string in strings if string not in parts]
 
 
 _GLOB = re.compile(r"\bglob\b|\*\.\w", re.IGNORECASE)
