@@ -377,6 +377,12 @@ def test_the_clauses_of_a_request_for_several_tools_each_ask_for_one():
         "receiver": {"type": "string"}, "amount": {"type": "number"}, "private": {"type": "boolean"}}})
     query = read_request("Can you initiate a payment request to Mary for $200 and make sure she sees it today?")
     assert asked_calls([request, make], query, 4) == 1  # "make" is what any tool does, not a call of make_payment
+    integral = Tool("integral", "Calculate the definite integral of a function over an interval", {
+        "type": "object", "properties": {"function": {"type": "string"}, "a": {"type": "number"}, "b": {"type": "number"}}})
+    derivative = Tool("derivative", "Find the derivative of a function at a point", {
+        "type": "object", "properties": {"function": {"type": "string"}, "x": {"type": "number"}}})
+    area = read_request("Calculate the area under the curve of x^2 from x=1 to x=5. And find the derivative at x=3.")
+    assert asked_calls([integral, derivative], area, 4) == 2  # a first clause may ask by such words alone
 
 
 def test_each_turn_that_asks_for_a_tool_again_is_one_call_more():

@@ -437,10 +437,10 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
 
     Of several tools, the query's clauses (cut at sentence ends, "and", "also", "then", and a
     comma before "what", "how"...) each ask for the one tool whose own words (those not all the
-    tools have; its name's words count twice; no word of what any tool does, "make", "find") they
-    share most; a clause sharing none goes on the one before it ("the GCD of 96 and 128, and the
-    LCM of 15 and 25": one call each; "a payment request to Mary for $200 and make sure the
-    transaction is private": one call, not one of ``make_payment`` too). Each tool
+    tools have; its name's words count twice; after the first clause, no word of what any tool
+    does, "make", "find") they share most; a clause sharing none goes on the one before it ("the
+    GCD of 96 and 128, and the LCM of 15 and 25": one call each; "a payment request to Mary for
+    $200 and make sure she sees it": one call, not one of ``make_payment`` too). Each tool
     is then asked as often as its clauses' numbers and names ask, as below, or as often as an
     earlier tool when its clauses ask once and point back at several things ("in 1900 and 1950?
     Also, the GDP in these years": two calls each, :data:`_MANY`), or as often as turns ask
@@ -650,14 +650,16 @@ def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tu
     ask for and those clauses, in the order the query first asks for it (see
     :func:`asked_calls`), and None with the clauses that ask for no one tool;
     :func:`asked_calls`, :func:`asked_order` and :func:`asked_parts` read it."""
-    own = [mine - _ACTIONS for mine in _own_terms(tools)]  # "make", "find": what any tool does
-    common = frozenset(terms(f"{tools[0][0]} {tools[0][1]}")) - _own_terms(tools)[0]
-    named = [set(terms(name)) - common - _ACTIONS for name, _ in tools]
+    own = _own_terms(tools)
+    common = frozenset(terms(f"{tools[0][0]} {tools[0][1]}")) - own[0]
+    named = [set(terms(name)) - common for name, _ in tools]
     runs: list[tuple[int | None, int, int]] = []  # (tool, start, end) of clauses asking for one tool
     start = 0
     for cut in [*_CLAUSES.finditer(query), None]:
         end = cut.start() if cut else len(query)
         words = set(terms(query[start:end]))
+        if runs:  # words of what any tool does ("make sure", "find") turn to no other tool
+            words -= _ACTIONS
         shared = [len(words & mine) + len(words & name) for mine, name in zip(own, named)]  # names count twice
         best = max(shared)
         tool = shared.index(best) if best and shared.count(best) == 1 else None
