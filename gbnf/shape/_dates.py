@@ -44,11 +44,11 @@ def written_dates(strings: Sequence[str], form: str) -> list[str]:
     return list(dict.fromkeys(date.strftime(form) for date in dates if date is not None))
 
 
-NUMERIC_DATE = r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+_NUMERIC_DATE = r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
 """A date written in digits ("2023-04-20", "03/07/2023", "19.03.24"), as a regular expression."""
 TIME = r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?"
 """A time of day ("14:00", "10:30:00", "10:00 AM", "7 PM"), as a regular expression."""
-_IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
+_IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{_NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
 
 
 def without_dates(text: str, stretches: Sequence[str]) -> str:
@@ -65,7 +65,7 @@ def without_dates(text: str, stretches: Sequence[str]) -> str:
 def written_date(string: str) -> bool:
     """Whether ``string`` is wholly a date: in digits ("2023-04-20", "03/07/2023") or with a
     month's name in any of :data:`_LANGUAGES` ("March 8th, 2023", "Friday, June 30th", "8. März")."""
-    return re.fullmatch(NUMERIC_DATE, string.strip()) is not None or _parts(string) is not None
+    return re.fullmatch(_NUMERIC_DATE, string.strip()) is not None or _parts(string) is not None
 
 
 def _is_date(string: str) -> bool:

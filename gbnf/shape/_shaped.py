@@ -228,8 +228,9 @@ def _with_regions(description: str, strings: Sequence[str]) -> Sequence[str]:
     both, and a small model otherwise copies the name alone ("Bangkok")."""
     if not _PLACE_EXAMPLE.search(description):
         return strings
-    parts = {part for string in strings if ", " in string
-             for place, region in [string.rsplit(", ", 1)] if is_region(region) and place in strings
+    written = set(strings)
+    parts = {part for string in written if ", " in string
+             for place, region in [string.rsplit(", ", 1)] if is_region(region) and place in written
              for part in (place, region)}
     return [string for string in strings if string not in parts]
 
