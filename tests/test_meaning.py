@@ -178,6 +178,16 @@ def test_words_that_name_a_tool_leave_the_reply_to_the_model_where_the_meaning_f
     assert decide_reply([NOTES, COUNT], joke, closeness([NOTES, COUNT], joke)).kind == "text"  # one word of a name
 
 
+TRANSLATE = Tool("translate", "Translate text from one language to another.", {
+    "type": "object", "properties": {"text": {"type": "string"}, "target": {"type": "string"}}, "required": ["text"]})
+
+
+def test_a_request_that_writes_a_tools_whole_name_leaves_the_reply_to_the_model():
+    query = read_request("Translate: hi, how are you doing today?")  # reads like small talk by meaning
+    close = closeness([TRANSLATE, COUNT], query)
+    assert close.lead < TEXT_LEAD and decide_reply([TRANSLATE, COUNT], query, close) == Decision("either", [TRANSLATE])
+
+
 _TEAM = {"type": "object", "properties": {"team": {"type": "string"}, "rounds": {"type": "integer"}}, "required": ["team"]}
 SOCCER = Tool("soccer_scores", "Get the scores of a soccer team's recent games.", _TEAM)
 BASKETBALL = Tool("basketball_scores", "Get the scores of a basketball team's recent games.", _TEAM)

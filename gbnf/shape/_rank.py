@@ -247,7 +247,8 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     is :data:`CALL_LEAD` close to a tool (those its words ask for, then the tools within
     :data:`NEAR` of the closest, closest first), and it does not when it is not
     :data:`TEXT_LEAD` close to any, unless its words ask for a tool and include a word of that
-    tool's name ("Search my notes for the dentist" beside ``search_notes``): the two
+    tool's name ("Search my notes for the dentist" beside ``search_notes``), or include every
+    word of a tool's name ("Translate: hi, how are you doing today?" beside ``translate``): the two
     signals then disagree, and the model decides among those tools. Either way, the model decides when
     the first tool to call needs :data:`MISSING` more numbers than the request gives, or, in
     English, one where it gives none (:func:`short_of_numbers`). Of several
@@ -275,7 +276,8 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
         asked = [tool for tool, mine in zip(tools, own) if tool in asked or words & mine]
     if closeness is not None and tools:
         if closeness.lead < TEXT_LEAD:  # unrelated by meaning; words that ask for a tool and name it disagree
-            named = [tool for (tool, count), name in zip(shared, names) if count >= CALL_WORDS and words & name]
+            named = [tool for (tool, count), name in zip(shared, names)
+                     if (count >= CALL_WORDS and words & name) or set(terms(tool.name)) <= words]
             return Decision("either", named) if named else Decision("text", [])
         if closeness.lead >= CALL_LEAD:
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)

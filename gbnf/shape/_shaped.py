@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 
-from gbnf._text import fold, name_words, word_key
+from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
 from gbnf.shape._dates import TIME, date_format, written_date, written_dates
@@ -256,8 +256,47 @@ def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list
     shape its name asks for (:func:`_shaped`); none when it asks for no shape or none is written."""
     if not free_string(schema):
         return []
-    form = date_format(str(schema.get("description", "")))
-    return (written_dates(strings, form) if form else []) or _shaped(name, strings)
+    description = str(schema.get("description", ""))
+    form = date_format(description)
+    return (written_dates(strings, form) if form else []) or _formulas(name, description, strings) \
+        or _shaped(name, strings)
+
+
+_FORMULA_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|\S")
+
+
+def is_formula(text: str) -> bool:
+    """Whether ``text`` is wholly a formula: numbers, one-letter variables and the functions of
+    ``formula_functions`` joined by at least one operator (``3x^2 + 2x - 1``, ``x^3``,
+    ``sin(x) / x``; not ``5m``, not ``the function x^3``)."""
+    tokens = _FORMULA_TOKEN.findall(text)
+    functions = _formula_functions()
+    letters = [token for token in tokens if token.isalpha()]
+    return bool(letters) and any(token in "+-*/^" for token in tokens) and all(
+        token[0].isdigit() or token in "+-*/^()" or (token.isalpha() and (len(token) == 1 or token in functions))
+        for token in tokens)
+
+
+@functools.cache
+def _formula_functions() -> frozenset[str]:
+    """The functions a formula may write by name."""
+    return frozenset(words("formula_functions"))
+
+
+def _formulas(name: str | None, description: str, strings: Sequence[str]) -> list[str]:
+    """For a property whose name ends in a word of a formula ("function", ``math_expression``;
+    not ``function_variable``), the formulas among ``strings``, each whole (:func:`is_formula`;
+    of ``y=x^2``, what follows the equals sign),
+    with each power written ``**`` ("3x^2 + 2x - 1": ``3x**2 + 2x - 1``), the power operator of
+    Python and JavaScript, where ``^`` is exclusive or; unless ``description`` itself writes
+    powers with ``^`` (an example such as ``x^3``)."""
+    head = identifier_words(name or "").lower().split()[-1:]
+    if not head or head[0] not in words("formula_names"):
+        return []
+    sides = (string.rsplit("=", 1)[-1].strip() for string in strings)  # "y=x^2": the curve's formula x^2
+    found = list(dict.fromkeys(s for s in sides if is_formula(s)))
+    whole = [s for s in found if not any(s in other and s != other for other in found)]
+    return whole if "^" in description else list(dict.fromkeys(s.replace("^", "**") for s in whole))
 
 
 def _shaped(name: str | None, strings: Sequence[str]) -> list[str]:
