@@ -316,6 +316,8 @@ def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     price = _tool("stock_price", company={"type": "string"}, days={"type": "integer"})
     assert asked_calls([price], read_request("Closing prices of Apple Inc., Google LLC. and Microsoft Corporation"), 4) == 3
     assert asked_calls([price], read_request("Prices of 'Friends' or 'The Office'"), 4) == 2
+    shop = _tool("instrument_price", instrument={"type": "string"}, city={"type": "string"})
+    assert asked_calls([shop], read_request("A Yamaha piano's price in Berlin and Madrid's music stores"), 4) == 2  # no quote
     match = _tool("match_result", team1={"type": "string"}, team2={"type": "string"})
     assert asked_calls([match], read_request("Who won between the Chicago Bulls and the Los Angeles Lakers?"), 4) == 1
     teams = _tool("roster", teams={"type": "array", "items": {"type": "string"}})

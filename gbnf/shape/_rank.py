@@ -748,7 +748,7 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
             names = _places(match.group())
             if any(word_key(name) in listed for name in names):
                 continue  # values one argument lists ("Personal Info and Job History"), not calls
-            if len(names) > (len(strings) if "'" in match.group() or '"' in match.group() else alike):
+            if len(names) > (len(strings) if match.group()[0] in "'\"" else alike):  # quoted, not "Madrid's"
                 found.append(names)
     pairs = [match.group(1) for match in _PAIR.finditer(query)]
     found += [pairs] if len(pairs) >= 2 else []
