@@ -171,8 +171,8 @@ def command_line() -> argparse.ArgumentParser:
                        help="add W to the logits of the tokens of the user's words when a reply may call a "
                        "tool (default 0: off)")
     serve.add_argument("--no-count-calls", action="store_true",
-                       help="let a reply that must call stop after one call (by default it carries as many calls as "
-                       "the user's words ask for: 'the factorial of 5, 7 and 9' is three)")
+                       help="leave the number of calls to the model (by default a reply that must call carries as many "
+                       "calls as the user's words ask for: 'the factorial of 5, 7 and 9' is three, no fewer, no more)")
     serve.add_argument("--no-copy-values", action="store_true",
                        help="let free string and number arguments be any value (by default each is a stretch of the "
                        "user's words or one of their numbers, where any fits: small models otherwise make values up)")

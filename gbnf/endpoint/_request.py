@@ -189,7 +189,8 @@ def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[f
            else tuple(own_values(part_values(values, *part), *turn) if turn[0] else part_values(values, *part)
                       for part, turn in zip(parts, turns)) if values else ())
     caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
-    shape = ReplyShape(tools_json, names, skip, parallel, least, order, not required, caps, values, own) \
+    most = least if least > 1 else parallel  # calls counted from the words: that many, no more
+    shape = ReplyShape(tools_json, names, skip, most, least, order, not required, caps, values, own) \
         if offered else None
     grammar = (_pool_grammar(shape) if shape is not None
                else _schema_grammar(json.dumps(schema)) if schema is not None else None)
@@ -242,8 +243,8 @@ def _pool_grammar(shape: ReplyShape, called: Called = (), bare: bool = False) ->
             pool, steps = asked, []
         else:
             steps, least = [*asked, *steps[len(asked):]], max(least, len(asked))
-    return compile_pool(pool, parallel=shape.parallel, least=least, single=True, text=shape.text, order=steps,
-                        layout="indented").text
+    return compile_pool(pool, parallel=max(shape.parallel, least), least=least, single=True, text=shape.text,
+                        order=steps, layout="indented").text
 
 
 @functools.lru_cache(maxsize=256)
