@@ -66,7 +66,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     symbol, an abbreviation) stays free: the request names what it encodes. A string whose property name
     asks for a shape (a path, a date, a time, an email address, a URL, a phone number) takes
     the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
-    ``file``). A string whose description asks for dates in a format (``YYYY-MM-DD``) takes the
+    ``file``); one named for a formula (``function``) takes the formulas, powers written ``**``
+    (:func:`_formulas`). A string whose description asks for dates in a format (``YYYY-MM-DD``) takes the
     dates the request writes, in that format (:func:`~gbnf.shape._dates.written_dates`: "March
     8th, 2023" is ``2023-03-08``), when it writes any. A string whose description gives a place
     with its region for an example ("e.g. San Francisco, CA") takes a place the request writes
@@ -252,8 +253,9 @@ def _globs(schema: dict[str, Any], strings: Sequence[str]) -> list[str]:
 
 def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list[str]:
     """The ``strings`` of the shape a free string property asks for: the dates, in the format
-    its description asks (:func:`~gbnf.shape._dates.written_dates`), else the stretches of the
-    shape its name asks for (:func:`_shaped`); none when it asks for no shape or none is written."""
+    its description asks (:func:`~gbnf.shape._dates.written_dates`), else the formulas its name
+    asks for (:func:`_formulas`), else the stretches of the shape its name asks for
+    (:func:`_shaped`); none when it asks for no shape or none is written."""
     if not free_string(schema):
         return []
     description = str(schema.get("description", ""))
@@ -265,7 +267,7 @@ def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list
 _FORMULA_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|\S")
 
 
-def is_formula(text: str) -> bool:
+def _is_formula(text: str) -> bool:
     """Whether ``text`` is wholly a formula: numbers, one-letter variables and the functions of
     ``formula_functions`` joined by at least one operator (``3x^2 + 2x - 1``, ``x^3``,
     ``sin(x) / x``; not ``5m``, not ``the function x^3``)."""
@@ -285,16 +287,15 @@ def _formula_functions() -> frozenset[str]:
 
 def _formulas(name: str | None, description: str, strings: Sequence[str]) -> list[str]:
     """For a property whose name ends in a word of a formula ("function", ``math_expression``;
-    not ``function_variable``), the formulas among ``strings``, each whole (:func:`is_formula`;
-    of ``y=x^2``, what follows the equals sign),
-    with each power written ``**`` ("3x^2 + 2x - 1": ``3x**2 + 2x - 1``), the power operator of
-    Python and JavaScript, where ``^`` is exclusive or; unless ``description`` itself writes
-    powers with ``^`` (an example such as ``x^3``)."""
+    not ``function_variable``), the formulas among ``strings``, each whole (:func:`_is_formula`;
+    of ``y=x^2``, what follows the equals sign), with each power written ``**`` ("3x^2 + 2x - 1":
+    ``3x**2 + 2x - 1``), the power operator of Python and JavaScript, where ``^`` is exclusive
+    or; unless ``description`` itself writes powers with ``^`` (an example such as ``x^3``)."""
     head = identifier_words(name or "").lower().split()[-1:]
     if not head or head[0] not in words("formula_names"):
         return []
     sides = (string.rsplit("=", 1)[-1].strip() for string in strings)  # "y=x^2": the curve's formula x^2
-    found = list(dict.fromkeys(s for s in sides if is_formula(s)))
+    found = list(dict.fromkeys(s for s in sides if _is_formula(s)))
     whole = [s for s in found if not any(s in other and s != other for other in found)]
     return whole if "^" in description else list(dict.fromkeys(s.replace("^", "**") for s in whole))
 
