@@ -265,6 +265,9 @@ def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list
 
 
 _FORMULA_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|\S")
+_OPERATORS = frozenset("+-*/^")
+_FORMULA_NAMES = frozenset(words("formula_names"))
+_FORMULA_FUNCTIONS = frozenset(words("formula_functions"))
 
 
 def _is_formula(text: str) -> bool:
@@ -272,17 +275,9 @@ def _is_formula(text: str) -> bool:
     ``formula_functions`` joined by at least one operator (``3x^2 + 2x - 1``, ``x^3``,
     ``sin(x) / x``; not ``5m``, not ``the function x^3``)."""
     tokens = _FORMULA_TOKEN.findall(text)
-    functions = _formula_functions()
-    letters = [token for token in tokens if token.isalpha()]
-    return bool(letters) and any(token in "+-*/^" for token in tokens) and all(
-        token[0].isdigit() or token in "+-*/^()" or (token.isalpha() and (len(token) == 1 or token in functions))
-        for token in tokens)
-
-
-@functools.cache
-def _formula_functions() -> frozenset[str]:
-    """The functions a formula may write by name."""
-    return frozenset(words("formula_functions"))
+    return any(token.isalpha() for token in tokens) and bool(_OPERATORS & set(tokens)) and all(
+        token[0].isdigit() or token in _OPERATORS or token in "()"
+        or (token.isalpha() and (len(token) == 1 or token in _FORMULA_FUNCTIONS)) for token in tokens)
 
 
 def _formulas(name: str | None, description: str, strings: Sequence[str]) -> list[str]:
@@ -291,13 +286,18 @@ def _formulas(name: str | None, description: str, strings: Sequence[str]) -> lis
     of ``y=x^2``, what follows the equals sign), with each power written ``**`` ("3x^2 + 2x - 1":
     ``3x**2 + 2x - 1``), the power operator of Python and JavaScript, where ``^`` is exclusive
     or; unless ``description`` itself writes powers with ``^`` (an example such as ``x^3``)."""
-    head = identifier_words(name or "").lower().split()[-1:]
-    if not head or head[0] not in words("formula_names"):
+    head = identifier_words(name or "").lower().split()
+    if not head or head[-1] not in _FORMULA_NAMES:
         return []
-    sides = (string.rsplit("=", 1)[-1].strip() for string in strings)  # "y=x^2": the curve's formula x^2
-    found = list(dict.fromkeys(s for s in sides if _is_formula(s)))
-    whole = [s for s in found if not any(s in other and s != other for other in found)]
-    return whole if "^" in description else list(dict.fromkeys(s.replace("^", "**") for s in whole))
+    sides = dict.fromkeys(string.rsplit("=", 1)[-1].strip() for string in strings)  # "y=x^2": x^2
+    found = _outer([side for side in sides if _is_formula(side)])
+    return found if "^" in description else list(dict.fromkeys(s.replace("^", "**") for s in found))
+
+
+def _outer(found: list[str]) -> list[str]:
+    """``found`` less each string that is part of a longer one of them (``December 3`` beside
+    ``December 3, 2026``)."""
+    return [s for s in found if not any(s in other and s != other for other in found)]
 
 
 def _shaped(name: str | None, strings: Sequence[str]) -> list[str]:
@@ -307,8 +307,7 @@ def _shaped(name: str | None, strings: Sequence[str]) -> list[str]:
     words = name_words(name or "")
     for hint, shaped in _shapes():
         if words & hint:
-            found = [s for s in strings if shaped(s)]
-            return [s for s in found if not any(s in other and s != other for other in found)]
+            return _outer([s for s in strings if shaped(s)])
     return []
 
 
