@@ -5,10 +5,9 @@ words and meaning. The pairs are Princeton WordNet 3.0's antonyms (``data/opposi
 from __future__ import annotations
 
 import functools
-import re
 from collections import defaultdict
 
-from gbnf._text import identifier_words
+from gbnf._text import identifier_words, word_key
 from gbnf.shape._english import data_lines
 from gbnf.shape._request import STEMMER, TEXTS_KEPT, Request
 from gbnf.tools._tool import Tool
@@ -31,7 +30,7 @@ def _opposites() -> dict[str, dict[str, str]]:
     return dict(found)
 
 
-def _plain(word: str) -> set[str]:
+def _plain_forms(word: str) -> set[str]:
     """``word``, and the plain forms a comparative or superlative may have: lowest: low;
     earliest: early; biggest: big."""
     forms = {word}
@@ -45,11 +44,11 @@ def _plain(word: str) -> set[str]:
 
 @functools.lru_cache(maxsize=TEXTS_KEPT)
 def _forms(text: str) -> dict[str, frozenset[str]]:
-    """The stems of ``text``'s words in their plain forms (:func:`_plain`), each with the words it
-    was read from."""
+    """The stems of ``text``'s words in their plain forms (:func:`_plain_forms`), each with the
+    words it was read from."""
     found: dict[str, set[str]] = defaultdict(set)
-    for word in re.findall(r"[a-z]+", identifier_words(text).lower()):
-        for form in _plain(word):
+    for word in word_key(identifier_words(text)).split():
+        for form in _plain_forms(word):
             found[STEMMER.stemWord(form)].add(word)
     return {stem: frozenset(words) for stem, words in found.items()}
 
