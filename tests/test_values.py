@@ -148,6 +148,18 @@ def test_a_formula_takes_the_formulas_the_request_writes_with_python_powers():
     assert offered("function", "", "the function sin(x) / x") == ["sin(x) / x"]
 
 
+def test_a_date_goes_to_an_argument_that_asks_for_one():
+    def offered(name, description, query):
+        schema = {"type": "object", "properties": {name: {"type": "string", "description": description}}}
+        return copied(schema, *offered_values([query]))["properties"][name]["enum"]
+
+    query = "Check the rooms at 'Queens Hotel' in Berlin, Germany from March 10, 2022 to March 20, 2022"
+    place = offered("location", "The city of the hotel.", query)
+    assert "Berlin, Germany" in place and not {"March 10, 2022", "March", "2022"} & set(place)
+    assert "March 10, 2022" in offered("when", "The day of the stay, as a date.", query)  # asks for a date
+    assert "March 10, 2022" in offered("location", "The city.", "from March 10, 2022")  # nothing else written
+
+
 def test_a_glob_pattern_takes_the_file_types_the_request_names():
     glob = {"type": "string", "description": "Glob pattern such as *.txt"}
     assert copied(glob, *offered_values(["Find the PDF files and csv files in /tmp"]))["enum"] == ["*.pdf", "*.csv"]

@@ -15,6 +15,7 @@ from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
 from gbnf.shape._dates import TIME, date_format, written_date, written_dates
 from gbnf.shape._english import either, words
+from gbnf.shape._request import terms
 from gbnf.shape._values import (
     Labels,
     Names,
@@ -98,6 +99,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             values: Sequence[Any] = named
         elif free_string(out) and not _ENCODED.search(described):
             found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
+            if not _asks_for_date(key, described):
+                found = _without_dates(found)
             values = [s for s in found if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
@@ -216,6 +219,24 @@ def _shapes() -> tuple[tuple[frozenset[str], Callable[[str], bool]], ...]:
         (frozenset(words("date_names")), written_date),
         (frozenset(words("time_names")), whole(rf"{TIME}|{either('day_times')}")),
     )
+
+
+_DATE_WORDS = frozenset(terms(" ".join(words("date_names") + words("time_names"))))
+
+
+def _asks_for_date(name: str | None, description: str) -> bool:
+    """Whether a property's name or description speaks of a date or time (``check_in``, "The
+    check-in date"; ``birthdays``), or its description asks for a date format."""
+    return bool(set(terms(f"{identifier_words(name or '')} {description}")) & _DATE_WORDS) \
+        or date_format(description) is not None
+
+
+def _without_dates(strings: Sequence[str]) -> Sequence[str]:
+    """``strings`` less the dates (:func:`~gbnf.shape._dates.written_date`) and their parts
+    ("March 10, 2022", "March", "2022"), for an argument that asks for no date; all of them where
+    nothing else is left."""
+    dates = [string for string in strings if written_date(string)]
+    return [string for string in strings if not any(string in date for date in dates)] or strings
 
 
 _PLACE_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, (?:[A-Z]{2}\b|[A-Z][a-z]+)")
