@@ -155,7 +155,7 @@ def test_a_date_goes_to_an_argument_that_asks_for_one():
 
     query = "Check the rooms at 'Queens Hotel' in Berlin, Germany from March 10, 2022 to March 20, 2022"
     place = offered("location", "The city of the hotel.", query)
-    assert "Berlin, Germany" in place and not {"March 10, 2022", "March", "2022"} & set(place)
+    assert "Berlin, Germany" in place and not {"March 10, 2022", "March", "2022", "2022 to March 20"} & set(place)
     assert "March 10, 2022" in offered("when", "The day of the stay, as a date.", query)  # asks for a date
     assert "March 10, 2022" in offered("location", "The city.", "from March 10, 2022")  # nothing else written
 

@@ -232,11 +232,29 @@ def _asks_for_date(name: str | None, description: str) -> bool:
 
 
 def _without_dates(strings: Sequence[str]) -> Sequence[str]:
-    """``strings`` less the dates (:func:`~gbnf.shape._dates.written_date`) and their parts
-    ("March 10, 2022", "March", "2022"), for an argument that asks for no date; all of them where
-    nothing else is left."""
+    """``strings`` less the dates (:func:`~gbnf.shape._dates.written_date`) and those that share
+    words with one: its parts, those that hold it, and those that end with its start or start
+    with its end ("March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
+    "Germany from March", "2022 to April"), for an argument that asks for no date; all of them
+    where nothing else is left."""
     dates = [string for string in strings if written_date(string)]
-    return [string for string in strings if not any(string in date for date in dates)] or strings
+    return [string for string in strings if not any(_overlap(string, date) for date in dates)] or strings
+
+
+def _overlap(string: str, date: str) -> bool:
+    """Whether ``string`` and ``date`` share words: one holds the other, or ``string`` ends
+    with ``date``'s first words or starts with its last ones, a word with letters among them
+    (a month's name: "Germany from March"; not "1" of "October 1" in ``1-523-1713``)."""
+    mine, dated = re.findall(r"\w+", string), re.findall(r"\w+", date)
+    counts = range(1, min(len(mine), len(dated)) + 1)
+    edges = [(mine[-count:], dated[:count]) for count in counts] + [(mine[:count], dated[-count:]) for count in counts]
+    return _holds(mine, dated) or _holds(dated, mine) \
+        or any(ours == theirs and not all(word.isdigit() for word in ours) for ours, theirs in edges)
+
+
+def _holds(words: list[str], part: list[str]) -> bool:
+    """Whether ``part`` is a run of ``words``."""
+    return any(words[start:start + len(part)] == part for start in range(len(words) - len(part) + 1))
 
 
 _PLACE_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, (?:[A-Z]{2}\b|[A-Z][a-z]+)")
