@@ -51,6 +51,10 @@ TIME = r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?"
 _IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{_NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
 
 
+_STRINGS_KEPT = 16384
+"""How many strings' readings as dates :func:`_parts` keeps."""
+
+
 def without_dates(text: str, stretches: Sequence[str]) -> str:
     """``text`` with the dates and times it writes blanked out, so that their digits are not
     counted as values: the ``stretches`` (a request's, :func:`~gbnf.shape.spans`) that are
@@ -74,8 +78,11 @@ def _is_date(string: str) -> bool:
         word.lower() in _names("months", ("wide",)) for word in re.findall(r"[^\W\d_]+", string)))
 
 
+@functools.lru_cache(maxsize=_STRINGS_KEPT)
 def _parts(string: str) -> tuple[int | None, int, int] | None:
-    """(year or None, month, day) of a string that is wholly a date; None for any other."""
+    """(year or None, month, day) of a string that is wholly a date; None for any other (each
+    string read once, of the :data:`_STRINGS_KEPT` most recent: a request's stretches are read
+    for its numbers and again for the values a date is kept from)."""
     for pattern in _patterns():
         match = pattern.fullmatch(string.strip())
         if match:

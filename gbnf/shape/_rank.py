@@ -208,6 +208,7 @@ model invent it. A period after "next" or "past" ("the next week", "over the pas
 a number, as one written does. Number words are read in English only, so a request in another
 language keeps its call."""
 _PERIOD = re.compile(rf"\b(?:{either('period_starts')})\s+(?:{either('periods')})\b", re.IGNORECASE)
+"""A period that gives a number: "the next week" (7 days), "over the past decade" (10 years)."""
 
 
 def short_of_numbers(tool: Tool, request: Request) -> bool:

@@ -99,8 +99,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             values: Sequence[Any] = named
         elif free_string(out) and not _ENCODED.search(described):
             found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
-            if not _asks_for_date(key, described):
-                found = _without_dates(found)
+            if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
+                found = [string for string in found if string not in _dated(tuple(strings))] or found
             values = [s for s in found if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
@@ -231,21 +231,25 @@ def _asks_for_date(name: str | None, description: str) -> bool:
         or date_format(description) is not None
 
 
-def _without_dates(strings: Sequence[str]) -> Sequence[str]:
-    """``strings`` less the dates (:func:`~gbnf.shape._dates.written_date`) and those that share
-    words with one: its parts, those that hold it, and those that end with its start or start
-    with its end ("March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
-    "Germany from March", "2022 to April"), for an argument that asks for no date; all of them
-    where nothing else is left."""
-    dates = [string for string in strings if written_date(string)]
-    return [string for string in strings if not any(_overlap(string, date) for date in dates)] or strings
+@functools.lru_cache(maxsize=64)
+def _dated(strings: tuple[str, ...]) -> frozenset[str]:
+    """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`)
+    and those that share words with one (:func:`_overlap`): "March 10, 2022", "March", "2022",
+    "March 10, 2022 to March 20, 2022", "Germany from March", "2022 to April"."""
+    dates = [_WORD.findall(string) for string in strings if any(char.isdigit() for char in string)
+             and written_date(string)]
+    return frozenset(string for string in strings if dates
+                     and any(_overlap(words, date) for words in [_WORD.findall(string)] for date in dates))
 
 
-def _overlap(string: str, date: str) -> bool:
-    """Whether ``string`` and ``date`` share words: one holds the other, or ``string`` ends
-    with ``date``'s first words or starts with its last ones, a word with letters among them
-    (a month's name: "Germany from March"; not "1" of "October 1" in ``1-523-1713``)."""
-    mine, dated = re.findall(r"\w+", string), re.findall(r"\w+", date)
+_WORD = re.compile(r"\w+")
+
+
+def _overlap(mine: list[str], dated: list[str]) -> bool:
+    """Whether the words of a stretch (``mine``) and of a date (``dated``) overlap: one holds the
+    other, or the stretch ends with the date's first words or starts with its last ones, a word
+    with letters among them (a month's name: "Germany from March"; not "1" of "October 1" in
+    ``1-523-1713``)."""
     counts = range(1, min(len(mine), len(dated)) + 1)
     edges = [(mine[-count:], dated[:count]) for count in counts] + [(mine[:count], dated[-count:]) for count in counts]
     return _holds(mine, dated) or _holds(dated, mine) \
