@@ -72,7 +72,10 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     dates the request writes, in that format (:func:`~gbnf.shape._dates.written_dates`: "March
     8th, 2023" is ``2023-03-08``), when it writes any. A string whose description gives a place
     with its region for an example ("e.g. San Francisco, CA") takes a place the request writes
-    with its region whole ("Bangkok, Thailand", not "Bangkok": :func:`_with_regions`). A free
+    with its region whole ("Bangkok, Thailand", not "Bangkok": :func:`_with_regions`). A string
+    whose name and description speak of no date or time takes none of the dates the request
+    writes, nor the stretches that share words with one (:func:`_dated`), where it writes
+    anything else ("from March 10, 2022": a ``location`` is not offered the date). A free
     string takes none of the names of ``echoes`` (folded: a tool's
     :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
     ("upcoming month": not ``month``). A number written right after the name of one of the
@@ -238,8 +241,12 @@ def _dated(strings: tuple[str, ...]) -> frozenset[str]:
     "March 10, 2022 to March 20, 2022", "Germany from March", "2022 to April"."""
     dates = [_WORD.findall(string) for string in strings if any(char.isdigit() for char in string)
              and written_date(string)]
-    return frozenset(string for string in strings if dates
-                     and any(_overlap(words, date) for words in [_WORD.findall(string)] for date in dates))
+    found = set()
+    for string in strings if dates else ():
+        words = _WORD.findall(string)
+        if any(_overlap(words, date) for date in dates):
+            found.add(string)
+    return frozenset(found)
 
 
 _WORD = re.compile(r"\w+")
