@@ -135,29 +135,27 @@ def test_a_string_whose_description_gives_a_place_with_its_region_takes_the_plac
     assert "Bangkok" in offered({"type": "string", "description": "The city"}, "The weather in Bangkok, Thailand")
 
 
-def test_a_formula_takes_the_formulas_the_request_writes_with_python_powers():
-    def offered(name, description, query):
-        schema = {"type": "object", "properties": {name: {"type": "string", "description": description}}}
-        return copied(schema, *offered_values([query]))["properties"][name]["enum"]
+def _offered(name: str, description: str, query: str) -> list[str]:
+    """The values a free string property ``name`` is offered for ``query``."""
+    schema = {"type": "object", "properties": {name: {"type": "string", "description": description}}}
+    return copied(schema, *offered_values([query]))["properties"][name]["enum"]
 
+
+def test_a_formula_takes_the_formulas_the_request_writes_with_python_powers():
     query = "The derivative of 3x^2 + 2x - 1 at 5, then of 4y^3 - 3y^2 + 2y - 1 at 3, for the variable 'x'"
-    assert offered("function", "The function to differentiate.", query) == ["3x**2 + 2x - 1", "4y**3 - 3y**2 + 2y - 1"]
-    assert offered("function", "The function, for example 'x^3'", query)[0] == "3x^2 + 2x - 1"  # as its example writes
-    assert offered("math_expression", "", "the area under the curve y=x^2 from x=1 to x=3") == ["x**2"]
-    assert "x" in offered("function_variable", "", query)  # a variable's name, no formula: stretches
-    assert offered("function", "", "the function sin(x) / x") == ["sin(x) / x"]
+    assert _offered("function", "The function to differentiate.", query) == ["3x**2 + 2x - 1", "4y**3 - 3y**2 + 2y - 1"]
+    assert _offered("function", "The function, for example 'x^3'", query)[0] == "3x^2 + 2x - 1"  # as its example writes
+    assert _offered("math_expression", "", "the area under the curve y=x^2 from x=1 to x=3") == ["x**2"]
+    assert "x" in _offered("function_variable", "", query)  # a variable's name, no formula: stretches
+    assert _offered("function", "", "the function sin(x) / x") == ["sin(x) / x"]
 
 
 def test_a_date_goes_to_an_argument_that_asks_for_one():
-    def offered(name, description, query):
-        schema = {"type": "object", "properties": {name: {"type": "string", "description": description}}}
-        return copied(schema, *offered_values([query]))["properties"][name]["enum"]
-
     query = "Check the rooms at 'Queens Hotel' in Berlin, Germany from March 10, 2022 to March 20, 2022"
-    place = offered("location", "The city of the hotel.", query)
+    place = _offered("location", "The city of the hotel.", query)
     assert "Berlin, Germany" in place and not {"March 10, 2022", "March", "2022", "2022 to March 20"} & set(place)
-    assert "March 10, 2022" in offered("when", "The day of the stay, as a date.", query)  # asks for a date
-    assert "March 10, 2022" in offered("location", "The city.", "from March 10, 2022")  # nothing else written
+    assert "March 10, 2022" in _offered("when", "The day of the stay, as a date.", query)  # asks for a date
+    assert "March 10, 2022" in _offered("location", "The city.", "from March 10, 2022")  # nothing else written
 
 
 def test_a_glob_pattern_takes_the_file_types_the_request_names():

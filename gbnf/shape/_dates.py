@@ -83,6 +83,8 @@ def _parts(string: str) -> tuple[int | None, int, int] | None:
     """(year or None, month, day) of a string that is wholly a date; None for any other (each
     string read once, of the :data:`_STRINGS_KEPT` most recent: a request's stretches are read
     for its numbers and again for the values a date is kept from)."""
+    if not any(char.isdigit() for char in string):  # every date writes its day or its year in digits
+        return None
     for pattern in _patterns():
         match = pattern.fullmatch(string.strip())
         if match:

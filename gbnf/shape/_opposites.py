@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 
-from gbnf._text import identifier_words, word_key
+from gbnf._text import name_words
 from gbnf.shape._english import data_lines
 from gbnf.shape._request import STEMMER, TEXTS_KEPT, Request
 from gbnf.tools._tool import Tool
@@ -37,8 +37,11 @@ def _plain_forms(word: str) -> set[str]:
     for ending in _ENDINGS:
         plain = word.removesuffix(ending)
         if plain != word and len(plain) > 2:
-            forms |= {plain, plain[:-1] + "y" if plain.endswith("i") else plain,
-                      plain[:-1] if plain[-1] == plain[-2] else plain}
+            forms.add(plain)
+            if plain.endswith("i"):
+                forms.add(plain[:-1] + "y")
+            if plain[-1] == plain[-2]:
+                forms.add(plain[:-1])
     return forms
 
 
@@ -47,7 +50,7 @@ def _forms(text: str) -> dict[str, frozenset[str]]:
     """The stems of ``text``'s words in their plain forms (:func:`_plain_forms`), each with the
     words it was read from."""
     found: dict[str, set[str]] = defaultdict(set)
-    for word in word_key(identifier_words(text)).split():
+    for word in name_words(text):
         for form in _plain_forms(word):
             found[STEMMER.stemWord(form)].add(word)
     return {stem: frozenset(words) for stem, words in found.items()}

@@ -86,6 +86,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     ``rank`` takes no ``Hearts``, nor a stretch that holds it or is part of it)."""
     shares = [as_fraction(number) for number in percents]
     rates = [number for number in numbers if number not in percents] + shares
+    dated = _dated(tuple(strings))
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
@@ -103,7 +104,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         elif free_string(out) and not _ENCODED.search(described):
             found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
             if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
-                found = [string for string in found if string not in _dated(tuple(strings))] or found
+                found = [string for string in found if string not in dated] or found
             values = [s for s in found if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
@@ -239,8 +240,7 @@ def _dated(strings: tuple[str, ...]) -> frozenset[str]:
     """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`)
     and those that share words with one (:func:`_overlap`): "March 10, 2022", "March", "2022",
     "March 10, 2022 to March 20, 2022", "Germany from March", "2022 to April"."""
-    dates = [_WORD.findall(string) for string in strings if any(char.isdigit() for char in string)
-             and written_date(string)]
+    dates = [_WORD.findall(string) for string in strings if written_date(string)]
     found = set()
     for string in strings if dates else ():
         words = _WORD.findall(string)
@@ -250,6 +250,8 @@ def _dated(strings: tuple[str, ...]) -> frozenset[str]:
 
 
 _WORD = re.compile(r"\w+")
+"""A word as :func:`_overlap` compares them: as written, case kept (``word_key`` would fold
+"tuesday" into a date's "Tuesday")."""
 
 
 def _overlap(mine: list[str], dated: list[str]) -> bool:
