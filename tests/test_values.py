@@ -42,6 +42,15 @@ def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
     assert spans("") == [] and spans("?! ...") == []
 
 
+def test_a_stretch_starts_with_no_word_of_the_asking_and_stays_in_its_sentence():
+    found = spans("How cold is it in Oslo? Could you also find me the weather in Bergen. I need it for Will Smith")
+    assert {"Oslo", "Bergen", "Will Smith", "weather in Bergen"} <= set(found)
+    assert not [stretch for stretch in found if stretch.split()[0] in ("How", "Could", "you", "find", "me", "I")]
+    assert not [stretch for stretch in found if "?" in stretch or "Bergen. I" in stretch]
+    assert "Will Smith" not in spans("Will Smith star in it?") and "How" in spans("Tell me How I Met Your Mother")
+    assert "where is beijing" in spans("run a web search; where is beijing")  # lowercase, a question may be asked
+
+
 def test_numbers_read_thousands_and_lists_as_written():
     assert numbers("factorial of 5,10 and 15, $5,000 of 1,000,000 at 1e-9 or -3.5%") == [
         5, 10, 15, 5000, 1000000, 1e-09, -3.5]
@@ -262,11 +271,11 @@ def test_the_word_that_counts_the_calls_is_no_value_of_one():
 
 
 def test_a_call_of_several_tools_copies_what_its_own_words_write():
-    text = "Find the chess rating of Magnus Carlsen. Then the price of 20 shares of Apple for 3 days"
+    text = "Find the chess rating of Magnus Carlsen, then the price of 20 shares of Apple for 3 days"
     values = offered_values([text])
-    chess = part_values(values, "Find the chess rating of Magnus Carlsen. for 3 days", "the price of 20 shares of Apple")
+    chess = part_values(values, "Find the chess rating of Magnus Carlsen, for 3 days", "the price of 20 shares of Apple")
     assert "Magnus Carlsen" in chess[0] and "Apple" not in chess[0] and "3 days" in chess[0]
-    assert "Carlsen. Then" in values[0] and not any("Then" in text for text in chess[0])  # runs on into the next
+    assert "Carlsen, then the price" in values[0] and not any("then" in text for text in chess[0])  # runs on
     assert 20 not in chess[1] and 3 in chess[1]
     assert part_values(values, text, "") == values  # the whole request: nothing left out
 

@@ -54,6 +54,12 @@ _NO_START = frozenset(words("no_start"))
 _NO_END = _NO_START | frozenset(words("no_end"))
 """Lowercase words a stretch that is a value neither starts nor ends with (``in San Francisco``,
 ``Oslo for``); written with a capital they may (``To Kill a Mockingbird``, ``Portland, OR``)."""
+_ASKING = frozenset(words("asking"))
+_FIRST_NO_START = _NO_START | _ASKING | frozenset(words("question_words"))
+"""Lowercase words of the asking (``could``, ``find``) start no value either, nor does a
+sentence's first word written with a capital only for being first (``How``, ``Could``, ``The``)."""
+_SENTENCE_START = re.compile(r"[.?!\n]")
+"""What, between two words, makes the second a sentence's first."""
 NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
                     r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
 """A number as written: digits, thousands grouped by commas, a decimal point, an exponent; not
@@ -102,19 +108,41 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
         if start < end:
             bounds.append((start, end))
     words = [text[start:end] for start, end in bounds]
-    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if words[i] not in _NO_START
-             for j in range(i, _stretch_end(i, len(bounds), longest, possessive)) if words[j] not in _NO_END)
+    gaps = [text[bounds[k - 1][1]:start] if k else "." for k, (start, _) in enumerate(bounds)]
+    firsts = [bool(_SENTENCE_START.search(gap)) for gap in gaps]
+    sentences = {k for k, gap in enumerate(gaps) if k and _ends_sentence(words[k - 1], gap)}
+    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if not _starts_none(words[i], firsts[i])
+             for j in range(i, _stretch_end(i, len(bounds), longest, possessive, sentences))
+             if words[j] not in _NO_END)
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     quoted = (next(filter(None, match.groups())).strip() for match in _QUOTED.finditer(text))
     return tuple(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
                                 *filter(None, quoted)]))
 
 
-def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> int:
+def _starts_none(word: str, first: bool) -> bool:
+    """Whether ``word`` starts no value: a lowercase word of ``no_start`` or ``asking``, or,
+    as a sentence's ``first`` word, one of those or a question word but for its capital."""
+    if word in _NO_START or word in _ASKING:
+        return True
+    return first and word[:1].isupper() and word[:1].lower() + word[1:] in _FIRST_NO_START
+
+
+def _ends_sentence(word: str, gap: str) -> bool:
+    """Whether ``gap``, written after ``word``, ends a sentence: a question or exclamation mark,
+    a line's end, or a period after a word of two letters or more (``Roe v. Wade`` runs on; an
+    abbreviation's period is its word's own, not the gap's)."""
+    return any(mark in gap for mark in "?!\n") or ("." in gap and len(word) > 1)
+
+
+def _stretch_end(first: int, count: int, longest: int, possessive: set[int], sentences: set[int]) -> int:
     """The index after the last word a stretch from word ``first`` may reach: ``longest``
-    words on, the last word, or the first possessive."""
+    words on, the last word, the first possessive, or the last before the first of ``sentences``
+    (the words that start one) after it."""
     last = min(first + longest, count) - 1
-    return min([index for index in possessive if first <= index <= last] + [last]) + 1
+    ends = [index for index in possessive if first <= index <= last]
+    ends += [index - 1 for index in sentences if first < index <= last]
+    return min(ends + [last]) + 1
 
 
 def numbers(text: str) -> list[int | float]:
