@@ -125,10 +125,11 @@ def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_month
     def offered(query):
         return copied(schema, *offered_values([query]))["properties"]["date"].get("enum")
 
-    assert offered("Book a table at Lumière for 4 on Dec 3 2024") == ["Dec 3 2024"]
-    assert offered("Réserve une table chez Lumière pour le 3 décembre 2024") == ["3 décembre 2024"]
-    assert offered("Reserviere einen Tisch im Adler für 8 Mai 2024") == ["8 Mai 2024"]
-    assert offered("The air quality index in London 2022/08/16") == ["2022/08/16"]
+    assert offered("Book a table at Lumière for 4 on Dec 3 2024") == ["2024-12-03"]  # as ISO 8601 writes it
+    assert offered("Réserve une table chez Lumière pour le 3 décembre 2024") == ["2024-12-03"]
+    assert offered("Reserviere einen Tisch im Adler für 8 Mai 2024") == ["2024-05-08"]
+    assert offered("The air quality index in London 2022/08/16") == ["2022-08-16"]
+    assert offered("Book a table at Lumière for 4 on Dec 3") == ["Dec 3"]  # no year: as written
 
 
 def test_a_string_whose_description_gives_a_place_with_its_region_takes_the_places_written_with_theirs():
@@ -165,6 +166,21 @@ def test_a_date_goes_to_an_argument_that_asks_for_one():
     assert "Berlin, Germany" in place and not {"March 10, 2022", "March", "2022", "2022 to March 20"} & set(place)
     assert "March 10, 2022" in _offered("when", "The day of the stay, as a date.", query)  # asks for a date
     assert "March 10, 2022" in _offered("location", "The city.", "from March 10, 2022")  # nothing else written
+
+
+def test_a_date_named_for_no_format_takes_the_written_date_in_iso_form():
+    query = "Find lawsuits against Apple Inc. filed in California after January 1, 2020, at 10:00"
+    assert _offered("start_date", "Start of the date range.", query) == ["2020-01-01"]
+    assert "January 1, 2020" in _offered("dateOrTime", "When it starts.", query)  # a time too: as written
+    assert "January 1, 2020" in _offered("start_date", "In the format of MM-DD-YYY.", query)  # a format unread
+    assert _offered("start_date", "As MM/DD/YYYY.", query) == ["01/01/2020"]  # the format it asks
+
+
+def test_an_integer_written_with_a_decimal_point_is_offered_as_one():
+    schema = {"type": "object", "properties": {"rating": {"type": "integer"}, "score": {"type": "number"}}}
+    offered = copied(schema, *offered_values(["a game rated 4.0 or 5, with a score of 2.5"]))["properties"]
+    assert offered["rating"]["enum"] == [4, 5] and isinstance(offered["rating"]["enum"][0], int)
+    assert offered["score"]["enum"] == [4.0, 5, 2.5]
 
 
 def test_a_glob_pattern_takes_the_file_types_the_request_names():
@@ -242,7 +258,7 @@ def test_copied_strings_take_the_shape_their_property_name_asks_for():
     query = "Mail bob@example.com the file /etc/hostname, a room from 15th October, 2023 at 5 pm"
     props = copied(schema, *offered_values([query]))["properties"]
     assert props["path"]["enum"] == ["/etc/hostname"] and props["email"]["enum"] == ["bob@example.com"]
-    assert props["check_in_date"]["enum"] == ["15th October, 2023"] and props["startTime"]["enum"] == ["5 pm"]
+    assert props["check_in_date"]["enum"] == ["2023-10-15"] and props["startTime"]["enum"] == ["5 pm"]
     assert "Mail" in props["title"]["enum"]  # no shape asked for: every stretch
     assert "no path" in copied(schema, *offered_values(["no path here"]))["properties"]["path"]["enum"]  # none has it
 

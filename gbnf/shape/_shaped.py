@@ -108,6 +108,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             values = [s for s in found if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
+            if kind == "integer":  # "a rating of 4.0" is the integer 4, written as one
+                values = list(dict.fromkeys(int(n) if isinstance(n, float) and n.is_integer() else n for n in values))
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
             values = [list(run) for run in runs]
         else:
@@ -220,12 +222,14 @@ def _shapes() -> tuple[tuple[frozenset[str], Callable[[str], bool]], ...]:
         (frozenset(words("email_names")), whole(r"[^\s@]+@[^\s@]+")),
         (frozenset(words("url_names")), whole(r"(?:https?://|www\.)[^\s]+")),
         (frozenset(words("phone_names")), whole(r"\+?\d[\d\s().-]{5,}\d")),
-        (frozenset(words("date_names")), written_date),
-        (frozenset(words("time_names")), whole(rf"{TIME}|{either('day_times')}")),
+        (_DATE_NAMES, written_date),
+        (_TIME_NAMES, whole(rf"{TIME}|{either('day_times')}")),
     )
 
 
-_DATE_WORDS = frozenset(terms(" ".join(words("date_names") + words("time_names"))))
+_DATE_NAMES = frozenset(words("date_names"))
+_TIME_NAMES = frozenset(words("time_names"))
+_DATE_WORDS = frozenset(terms(" ".join(_DATE_NAMES | _TIME_NAMES)))
 
 
 def _asks_for_date(name: str | None, description: str) -> bool:
@@ -305,13 +309,17 @@ def _globs(schema: dict[str, Any], strings: Sequence[str]) -> list[str]:
 
 def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list[str]:
     """The ``strings`` of the shape a free string property asks for: the dates, in the format
-    its description asks (:func:`~gbnf.shape._dates.written_dates`), else the formulas its name
-    asks for (:func:`_formulas`), else the stretches of the shape its name asks for
-    (:func:`_shaped`); none when it asks for no shape or none is written."""
+    its description asks (:func:`~gbnf.shape._dates.written_dates`) or, when it speaks of no
+    format and its name asks for a date and no time (``start_date``), in ISO 8601's
+    (``2020-01-01`` for "January 1, 2020", as JSON Schema's ``date`` format writes one); else
+    the formulas its name asks for (:func:`_formulas`), else the stretches of the shape its
+    name asks for (:func:`_shaped`); none when it asks for no shape or none is written."""
     if not free_string(schema):
         return []
     description = str(schema.get("description", ""))
-    form = date_format(description)
+    named = name_words(name or "")
+    iso = named & _DATE_NAMES and not named & _TIME_NAMES and "format" not in description.lower()
+    form = date_format(description) or ("%Y-%m-%d" if iso else None)
     return (written_dates(strings, form) if form else []) or _formulas(name, description, strings) \
         or _shaped(name, strings)
 
