@@ -110,7 +110,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     words = [text[start:end] for start, end in bounds]
     gaps = [text[bounds[k - 1][1]:start] if k else "." for k, (start, _) in enumerate(bounds)]
     firsts = [bool(_SENTENCE_START.search(gap)) for gap in gaps]
-    sentences = {k for k, gap in enumerate(gaps) if k and _ends_sentence(words[k - 1], gap)}
+    sentences = {k for k, gap in enumerate(gaps) if k and _gap_ends_sentence(words[k - 1], gap)}
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if not _starts_none(words[i], firsts[i])
              for j in range(i, _stretch_end(i, len(bounds), longest, possessive, sentences))
              if words[j] not in _NO_END)
@@ -128,7 +128,7 @@ def _starts_none(word: str, first: bool) -> bool:
     return first and word[:1].isupper() and word[:1].lower() + word[1:] in _FIRST_NO_START
 
 
-def _ends_sentence(word: str, gap: str) -> bool:
+def _gap_ends_sentence(word: str, gap: str) -> bool:
     """Whether ``gap``, written after ``word``, ends a sentence: a question or exclamation mark,
     a line's end, or a period after a word of two letters or more (``Roe v. Wade`` runs on; an
     abbreviation's period is its word's own, not the gap's)."""
