@@ -318,7 +318,7 @@ def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list
         return []
     description = str(schema.get("description", ""))
     named = name_words(name or "")
-    iso = named & _DATE_NAMES and not named & _TIME_NAMES and "format" not in description.lower()
+    iso = bool(named & _DATE_NAMES) and not named & _TIME_NAMES and "format" not in description.lower()
     form = date_format(description) or ("%Y-%m-%d" if iso else None)
     return (written_dates(strings, form) if form else []) or _formulas(name, description, strings) \
         or _shaped(name, strings)

@@ -110,9 +110,11 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     words = [text[start:end] for start, end in bounds]
     gaps = [text[bounds[k - 1][1]:start] if k else "." for k, (start, _) in enumerate(bounds)]
     firsts = [bool(_SENTENCE_START.search(gap)) for gap in gaps]
-    sentences = {k for k, gap in enumerate(gaps) if k and _gap_ends_sentence(words[k - 1], gap)}
+    sentence_ends = [len(bounds)] * len(bounds)  # for each word, the index of the next sentence's first
+    for k in range(len(bounds) - 2, -1, -1):
+        sentence_ends[k] = k + 1 if _gap_ends_sentence(words[k], gaps[k + 1]) else sentence_ends[k + 1]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if not _starts_none(words[i], firsts[i])
-             for j in range(i, _stretch_end(i, len(bounds), longest, possessive, sentences))
+             for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
              if words[j] not in _NO_END)
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     quoted = (next(filter(None, match.groups())).strip() for match in _QUOTED.finditer(text))
@@ -135,14 +137,11 @@ def _gap_ends_sentence(word: str, gap: str) -> bool:
     return any(mark in gap for mark in "?!\n") or ("." in gap and len(word) > 1)
 
 
-def _stretch_end(first: int, count: int, longest: int, possessive: set[int], sentences: set[int]) -> int:
+def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> int:
     """The index after the last word a stretch from word ``first`` may reach: ``longest``
-    words on, the last word, the first possessive, or the last before the first of ``sentences``
-    (the words that start one) after it."""
+    words on, the last word, or the first possessive."""
     last = min(first + longest, count) - 1
-    ends = [index for index in possessive if first <= index <= last]
-    ends += [index - 1 for index in sentences if first < index <= last]
-    return min(ends + [last]) + 1
+    return min([index for index in possessive if first <= index <= last] + [last]) + 1
 
 
 def numbers(text: str) -> list[int | float]:
