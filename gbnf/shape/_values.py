@@ -58,6 +58,8 @@ _ASKING = frozenset(words("asking"))
 _FIRST_NO_START = _NO_START | _ASKING | frozenset(words("question_words"))
 """Lowercase words of the asking (``could``, ``find``) start no value either, nor does a
 sentence's first word written with a capital only for being first (``How``, ``Could``, ``The``)."""
+_TITLES = frozenset(words("abbreviations"))
+"""Words written before a name that leave it whole (``Dr John Smith``: ``John Smith`` too)."""
 _SENTENCE_START = re.compile(r"[.?!\n]")
 """What, between two words, makes the second a sentence's first."""
 NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
@@ -113,7 +115,10 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     sentence_ends = [len(bounds)] * len(bounds)  # for each word, the index of the next sentence's first
     for k in range(len(bounds) - 2, -1, -1):
         sentence_ends[k] = k + 1 if _gap_ends_sentence(words[k], gaps[k + 1]) else sentence_ends[k + 1]
-    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if not _starts_none(words[i], firsts[i])
+    tails = {k for k in range(1, len(bounds)) if not firsts[k] and not firsts[k - 1] and gaps[k].isspace()
+             and _titled(words[k]) and _titled(words[k - 1]) and words[k - 1].rstrip(".") not in _TITLES}
+    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds))
+             if i not in tails and not _starts_none(words[i], firsts[i])
              for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
              if words[j] not in _NO_END)
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
@@ -128,6 +133,11 @@ def _starts_none(word: str, first: bool) -> bool:
     if word in _NO_START or word in _ASKING:
         return True
     return first and word[:1].isupper() and word[:1].lower() + word[1:] in _FIRST_NO_START
+
+
+def _titled(word: str) -> bool:
+    """Whether ``word`` is written with a capital and then small letters (``Madrid``, not ``NBA``)."""
+    return word[:1].isupper() and any(letter.islower() for letter in word[1:])
 
 
 def _gap_ends_sentence(word: str, gap: str) -> bool:
