@@ -220,6 +220,22 @@ def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool
     assert unasked(neuron, read_request("Neuronal activity for a rate of 200")) == ("weight", "decay")
 
 
+def test_an_optional_number_is_left_out_when_the_request_writes_no_number_for_it():
+    chess = Tool("top_chess_players", "Top chess players of a place", {"type": "object", "properties": {
+        "location": {"type": "string"}, "minimum_rating": {"type": "integer"},
+        "number_of_players": {"type": "integer", "description": "How many players to return"}},
+        "required": ["location", "minimum_rating"]})
+    assert unasked(chess, read_request("The top chess players in New York with a rating above 2300")) == \
+        ("number_of_players",)  # 2300 is the rating's: a small model would copy it into the number of players
+    assert unasked(chess, read_request("The top 10 chess players in New York with a rating above 2300")) == ()
+    assert unasked(chess, read_request("Chess players in Oslo rated 2000, number of players 5")) == ()
+    samples = Tool("t_test", "Significance of two samples", {"type": "object", "properties": {
+        "a": {"type": "array", "items": {"type": "number"}}, "b": {"type": "array", "items": {"type": "number"}},
+        "alpha": {"type": "number", "description": "significance level"}}, "required": ["a", "b"]})
+    assert unasked(samples, read_request("The significance level of 12, 24, 36 against 15, 30, 45")) == ("alpha",)
+    assert unasked(samples, read_request("The significance of 12, 24, 36 against 15, 30, 45 at a level of 0.01")) == ()
+
+
 def test_an_optional_unit_argument_is_asked_when_the_request_names_a_unit():
     circle = Tool("calculate_circumference", "Circumference of a circle", {"type": "object", "properties": {
         "radius": {"type": "number"}, "unit": {"type": "string", "description": "The unit of measure"},
@@ -397,6 +413,9 @@ def test_each_turn_that_asks_for_a_tool_again_is_one_call_more():
     assert asked_order([clock, quote], read_request(query), 4) == ("world_clock", "stock_quote", "stock_quote")
     (_, _), (nokia, not_nokia), (siemens, not_siemens) = asked_parts([clock, quote], read_request(query), 4)
     assert "Nokia" in nokia and "Siemens" in not_nokia and "Siemens" in siemens and "Nokia" in not_siemens
+    joined = query.replace("Lastly, I also", "And lastly, I")  # "and" before the turn's word
+    (_, _), (nokia, _), (siemens, _) = asked_parts([clock, quote], read_request(joined), 4)
+    assert "Nokia" in nokia and "Siemens" not in nokia and "Siemens" in siemens and "Nokia" not in siemens
     # a last turn that asks for every tool sums the request up: no call more
     summed = "What is the local time in Lisbon? Then the share price of Nokia. Finally, give me the local time and the share price."
     assert asked_order([clock, quote], read_request(summed), 4) == ("world_clock", "stock_quote")

@@ -358,21 +358,38 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     items' enum) the query names is asked for (``all`` of ``root_type``), and so is a unit
     argument when the request names a unit (:func:`measured_in`: "a radius of 4 inches"), and a
     string of a shape the request writes (:func:`~gbnf.shape._shaped.shaped_values`: a date
-    "on March 8th, 2023", an email address, a path)."""
+    "on March 8th, 2023", an email address, a path). A number argument whose words the request
+    has is still left out when the request writes no number beyond those the required arguments
+    take (:func:`_spare_numbers`) and none after the argument's name: "the top chess players with
+    a rating above 2300" has no number of players, and a small model would copy 2300 there."""
     words = request.words
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
     measured = measured_in(tool, request)
+    spare = _spare_numbers(props, required, request)
     shared = set(terms(tool.name + " " + tool.description))
     names = [set(terms(key)) for key in props]
     named = set().union(*names)
     left = []
     for (key, sub), own in zip(props.items(), _own_words(names)):
         own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and term not in named}
-        if key not in required and not words & own and not _names_listed(request.text, sub) \
-                and key not in measured and not shaped_values(key, sub, request.stretches):
+        if key in required or key in measured or _names_listed(request.text, sub):
+            continue
+        unspoken = not words & own and not shaped_values(key, sub, request.stretches)
+        unnumbered = _kind(sub) in ("integer", "number") and not spare and not numbers_named(request.labels, key)
+        if unspoken or unnumbered:
             left.append(key)
     return tuple(left)
+
+
+def _spare_numbers(props: dict[str, Any], required: list[str], request: Request) -> bool:
+    """Whether ``request`` writes more numbers than the required number arguments of ``props``
+    take: one each, and every list of numbers when one of them takes an array of numbers."""
+    wanted = [props.get(key) for key in required]
+    scalars = sum(_kind(sub) in ("integer", "number") for sub in wanted)
+    held = any(_kind(sub) == "array" and _kind(_item_schema(sub)) in ("integer", "number") for sub in wanted)
+    listed = sum(len(found) for found in request.number_lists if len(found) > 1) if held else 0
+    return len(request.numbers) - listed > scalars
 
 
 def measured_in(tool: Tool, request: Request) -> tuple[str, ...]:
@@ -433,9 +450,10 @@ _REQUEST_CUT = rf"{_SENTENCE_END.pattern}|\b(?:{either('request_cuts')})\b"
 _CLAUSES = re.compile(rf"{_REQUEST_CUT}|,\s*(?=(?:{either('question_words')})\b)|\band\b", re.IGNORECASE)
 """Where a request for several tools may turn to another tool: where a request ends, "and", and
 a comma before a question word."""
-_TURNS = re.compile(rf"(?:[.?!]\s+|\n)\W*(?:{either('request_cuts')}|{either('again')}|{either('ordinals')})\b",
-                    re.IGNORECASE)
-"""Where a sentence starts another turn of a request for several tools ("First, ... After that, ...")."""
+_TURNS = re.compile(rf"(?:[.?!]\s+|\n)\W*(?:(?:{either('list_joins')})\s+)?"
+                    rf"(?:{either('request_cuts')}|{either('again')}|{either('ordinals')})\b", re.IGNORECASE)
+"""Where a sentence starts another turn of a request for several tools ("First, ... After that, ...
+And finally, ...")."""
 _AGAIN = re.compile(rf"\b(?:{either('again')})\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
