@@ -376,7 +376,7 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
         if key in required or key in measured or _names_listed(request.text, sub):
             continue
         unspoken = not words & own and not shaped_values(key, sub, request.stretches)
-        unnumbered = _number(sub) and not spare and not numbers_named(request.labels, key)
+        unnumbered = _numeric(sub) and not spare and not numbers_named(request.labels, key)
         if unspoken or unnumbered:
             left.append(key)
     return tuple(left)
@@ -386,7 +386,7 @@ def _spare_numbers(props: dict[str, Any], required: list[str], request: Request)
     """Whether ``request`` writes more numbers than the required number arguments of ``props``
     take: one each, and every list of numbers when one of them takes an array of numbers."""
     wanted = [props.get(key) for key in required]
-    scalars = sum(map(_number, wanted))
+    scalars = sum(map(_numeric, wanted))
     held = any(map(_number_array, wanted))
     listed = sum(len(found) for found in request.number_lists if len(found) > 1) if held else 0
     return len(request.numbers) - listed > scalars
@@ -706,7 +706,7 @@ def _clauses_by_tool(tools: tuple[tuple[str, str], ...], query: str) -> tuple[tu
 
 def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
     """How many calls of a tool with properties ``props`` the numbers of ``request`` ask for."""
-    scalars = [key for key, sub in props.items() if _number(sub)]
+    scalars = [key for key, sub in props.items() if _numeric(sub)]
     arrays = [key for key, sub in props.items() if _number_array(sub)]
     count = len(request.numbers_alone)
     lists = [found for found in request.number_lists if len(found) > 1]
@@ -854,7 +854,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
         return ()
     props = tools[0].parameters.get("properties") or {}
     names = [found for found in _names_called(props, request.text) if len(found) == calls]
-    scalars = [key for key, sub in props.items() if _number(sub)]
+    scalars = [key for key, sub in props.items() if _numeric(sub)]
     held = any(map(_number_array, props.values()))
     numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
@@ -1029,14 +1029,14 @@ def _kind(schema: Any) -> Any:
     return schema.get("type") if isinstance(schema, dict) else None
 
 
-def _number(schema: Any) -> bool:
+def _numeric(schema: Any) -> bool:
     """Whether a schema is an integer or a number."""
     return _kind(schema) in ("integer", "number")
 
 
 def _number_array(schema: Any) -> bool:
     """Whether a schema is an array of integers or numbers."""
-    return _kind(schema) == "array" and _number(_item_schema(schema))
+    return _kind(schema) == "array" and _numeric(_item_schema(schema))
 
 
 def follow_up(tools: list[Tool], request: Request, done: list[Tool], k: int, final_tool: str, *, act: bool = True,
