@@ -314,6 +314,21 @@ def _tool(name: str, **props: object) -> Tool:
     return Tool(name, name.replace("_", " "), {"type": "object", "properties": props, "required": list(props)})
 
 
+def test_a_count_written_in_words_before_what_it_counts_is_one_call_each():
+    heat = _tool("heat_capacity", temp={"type": "integer"}, volume={"type": "number"})
+    query = ("A volume of 2.5 m^3 at 300 Kelvin, at a temperature of 350 Kelvin, or at a volume of 1.5 m^3. "
+             "Can you provide the heat capacity for these three different conditions?")
+    assert asked_calls([heat], read_request(query), 4) == 3  # the numbers alone ask for two
+    assert asked_calls([heat], read_request(query.replace("these three different", "the")), 4) == 2
+    area = _tool("triangle_area", base={"type": "number"}, height={"type": "number"})
+    assert asked_calls([area], read_request("Find the area of each of the two triangles"), 4) == 2
+    distance = _tool("distance", point1={"type": "string"}, point2={"type": "string"})
+    assert asked_calls([distance], read_request("How far apart are these two points?"), 4) == 1  # named alike
+    route = _tool("route", start={"type": "string"}, end={"type": "string"})
+    assert asked_calls([route], read_request("The fastest route between these two cities"), 4) == 1
+    assert asked_calls([route], read_request("Finde die Route für diese zwei Städte"), 4) == 1  # words it cannot read
+
+
 def test_a_written_list_longer_than_a_call_takes_is_one_call_each():
     value = _tool("present_value", payment={"type": "number"}, rate={"type": "number"}, years={"type": "integer"})
     assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10, 20 and 30 years"), 4) == 3

@@ -27,7 +27,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.shape._codes import is_region
-from gbnf.shape._english import STOPS, either, words
+from gbnf.shape._english import STOPS, either, table, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import STEMMER, Request, read_request, terms
@@ -498,7 +498,8 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       written before another name ("for 'Queens Hotel' ... and for 'Royal Hotel'": two);
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one);
-    - ordinals: "the first circle..., the second..., the third" is three.
+    - ordinals: "the first circle..., the second..., the third" is three;
+    - counts in words: "for these three scenarios" is three (:func:`_counted_in_words`).
     """
     if not tools:
         return 1
@@ -511,11 +512,12 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
 def _calls_of_one(tool: Tool, request: Request) -> int:
     """How many calls of ``tool`` ``request`` asks for by its values, its words that ask again
     (each part they start asks for one call more, or one for each name it enumerates: "..., then
-    do the same for Austin, TX and Denver" two) and its ordinals."""
+    do the same for Austin, TX and Denver" two), its ordinals and its counts in words."""
     props = tool.parameters.get("properties") or {}
     asked_again = 1 + sum(_calls_for_names(props, part) for part in _AGAIN.split(request.text)[1:]
                           if len(part.split()) >= 3)
-    return max(_calls_by_values(tool, request), asked_again, _ordinals(request.text))
+    return max(_calls_by_values(tool, request), asked_again, _ordinals(request.text),
+               _counted_in_words(props, request.text))
 
 
 def _calls_by_values(tool: Tool, request: Request) -> int:
@@ -551,6 +553,30 @@ def _ordinals(query: str) -> int:
     while count < len(_ORDINALS) and _ORDINALS[count] in words:
         count += 1
     return count if count >= 2 else 1
+
+
+_COUNTS = {word: number for word, number in table("numbers").items() if 2 <= number <= 10}
+_COUNTED = re.compile(rf"\b(?:{either('count_leads')})\s+({'|'.join(_COUNTS)})\s+"
+                      rf"(?:(?:{either('count_kinds')})\s+)?[a-z]+s\b", re.IGNORECASE)
+"""A count written in words before a plural noun that points back at what the request described
+("for these three scenarios", "each of the two triangles")."""
+
+
+def _counted_in_words(props: dict[str, Any], query: str) -> int:
+    """How many things ``query`` counts in words as it points back at them ("the population for
+    these three scenarios": three), one call each; one when none, when "between" comes before
+    ("between these two cities": one call takes both) or when the tool has as many arguments
+    named alike ("these two points": ``point1`` and ``point2``)."""
+    found = _COUNTED.search(query)
+    if found is None or _BETWEEN.search(query[:found.start()]):
+        return 1
+    count = _COUNTS[found.group(1).lower()]
+    return count if count > _most_alike(props) else 1
+
+
+def _most_alike(keys: Iterable[str]) -> int:
+    """The most of ``keys`` named alike but for their digits (``team1``, ``team2``: two); one when none are."""
+    return max(Counter(re.sub(r"\d+", "", key) for key in keys).values(), default=1)
 
 
 def asked_order(tools: list[Tool], request: Request, most: int) -> tuple[str, ...]:
@@ -766,7 +792,7 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     strings = _free_strings(props)
     if not strings or any(_kind(sub) == "array" and free_string(_item_schema(sub)) for sub in props.values()):
         return []
-    alike = Counter(re.sub(r"\d+", "", key) for key in strings).most_common(1)[0][1]
+    alike = _most_alike(strings)
     listed = {word_key(str(value)) for sub in props.values() for part in (sub, _item_schema(sub))
               if isinstance(part, dict) and isinstance(part.get("enum"), list) for value in part["enum"]}
     found = []
