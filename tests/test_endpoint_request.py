@@ -387,30 +387,6 @@ def test_a_call_that_copies_a_value_into_two_arguments_is_asked_again_with_the_s
         {"metal": "Gold", "measure": "Gold"}] and len(grammars) == 1
 
 
-def test_a_reply_that_writes_a_counted_call_twice_is_asked_again_with_that_call_kept_apart():
-    empires = {"type": "function", "function": {
-        "name": "religion_info", "description": "Religious history of an ancient empire", "parameters": {
-            "type": "object", "properties": {"empire_name": {"type": "string"}}, "required": ["empire_name"]}}}
-    asked = [{"role": "user", "content": "Fetch the religious history of the ancient empires Persian Empire "
-                                         "and Mauryan Empire."}]
-
-    def calls(*names: str) -> str:
-        return json.dumps([{"name": "religion_info", "arguments": {"empire_name": name}} for name in names], indent=2)
-    twice, apart = calls("ancient", "ancient"), calls("ancient", "Mauryan Empire")
-    request = parse_request({"messages": asked, "tools": [empires]})
-    assert request.least == 2
-    grammars: list[str] = []
-
-    async def complete(messages, grammar, sampling, sink):
-        grammars.append(grammar)
-        return Completion([twice, apart][len(grammars) - 1])
-    answer = asyncio.run(reply(request, complete, 2))
-    assert [c.arguments["empire_name"] for c in answer.calls] == ["ancient", "Mauryan Empire"]
-    oracle = lark_oracle()
-    assert oracle.accepts(grammars[0], twice) and not oracle.accepts(grammars[1], twice)
-    assert oracle.accepts(grammars[1], apart) and not oracle.accepts(grammars[1], calls("ancient", "ancient empires"))
-
-
 def _physics(name: str, **numbers: str) -> dict:
     return {"type": "function", "function": {"name": name, "description": numbers.pop("about"), "parameters": {
         "type": "object", "properties": {key: {"type": "number", "description": text} for key, text in numbers.items()},

@@ -18,7 +18,6 @@ from gbnf.shape import (
     own_values,
     part_values,
     read_request,
-    repeated_call,
     repeated_value,
     spans,
     value_texts,
@@ -318,15 +317,6 @@ def test_a_value_the_user_wrote_once_fills_one_argument_of_a_call():
     assert repeated_value([("search", {"limit": 1, "sorted": True, "exact": True})], flags) is None
     calls = [("convert", {"amount": 5, "unit": "cup"}), ("convert", {"amount": 8, "unit": "ounce", "to": 8})]
     assert repeated_value(calls, read_request("Convert 5 cups, and 8 ounces to grams")) == (1, "to", 8)
-
-
-def test_a_call_written_twice_among_those_the_request_asks_for_is_kept_apart_on_its_first_value():
-    twice = [("religion_info", {"empire_name": "ancient", "include_influences": True})] * 2
-    assert repeated_call(twice, 2) == (1, "empire_name", "ancient")
-    assert repeated_call(twice, 1) is None  # one call asked for: a second is the model's own, dropped
-    assert repeated_call([("search", {"exact": True, "limit": 3})] * 3, 4) == (1, "limit", 3)  # no flag
-    assert repeated_call([("area", {"side": 2}), ("area", {"side": 3}), ("area", {"side": 2})], 3) == (2, "side", 2)
-    assert repeated_call([("area", {"side": 2}), ("area", {"side": 3})], 2) is None
 
 
 def test_an_argument_kept_apart_lists_its_values_without_what_another_took():

@@ -11,9 +11,8 @@ constraint (the request was sound and the server did not fail: the model could n
 schema, and a client's automatic retry of a 5xx would only repeat the attempts). An invalid call is never
 returned; a value the validator repairs without changing its meaning (repeated ``uniqueItems``
 items dropped) is returned repaired, with no retry. A valid reply whose call repeats a value
-the user wrote once in a second argument, or that writes one of the calls the request asks for
-twice, is asked again with that argument kept from it (:data:`~gbnf.shape.APART_ROUNDS`); the
-first stands when the one asked again is not valid.
+the user wrote once in a second argument is asked again with that argument kept from it
+(:data:`~gbnf.shape.APART_ROUNDS`); the first stands when the one asked again is not valid.
 """
 
 from __future__ import annotations

@@ -121,15 +121,14 @@ class ChatRequest:
 
     def asked_apart(self, calls: Sequence[ToolCall], called: Called = (),
                     bare: bool = False) -> tuple[str, Called] | None:
-        """When one of ``calls`` repeats in an argument a value the user wrote once, or one of
-        the first :attr:`least` repeats an earlier call, the grammar to ask the reply again
-        under and its first calls (:func:`~gbnf.shape.calls_apart`: the tools of those up to
-        that one, in turn, that argument kept from that value, and what ``called``, an earlier
-        asking, kept them from; a ``bare`` reply, one call, not a list). None when no call
-        repeats one, or its argument lists no other value."""
+        """When one of ``calls`` repeats in an argument a value the user wrote once, the
+        grammar to ask the reply again under and its first calls (:func:`~gbnf.shape.calls_apart`:
+        the tools of those up to that one, in turn, that argument kept from that value, and what
+        ``called``, an earlier asking, kept them from; a ``bare`` reply, one call, not a list).
+        None when no call repeats one, or its argument lists no other value."""
         if self.shape is None or self.words is None or self.shape.values is None:
             return None
-        firsts = calls_apart([(call.name, call.arguments) for call in calls], self.words, called, self.least)
+        firsts = calls_apart([(call.name, call.arguments) for call in calls], self.words, called)
         grammar = _pool_grammar(self.shape, firsts, bare) if firsts is not None else None
         return (grammar, firsts) if grammar is not None and firsts is not None else None
 

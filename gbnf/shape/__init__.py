@@ -39,7 +39,6 @@ from gbnf.shape._rank import (
     follow_up,
     items_in_turn,
     rank_tools,
-    repeated_call,
     repeated_value,
     scored_tools,
     select_tools,
@@ -81,6 +80,6 @@ __all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Cl
            "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart", "labelled",
            "load_policy", "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone",
            "numbers_named", "offered_values", "own_values", "part_values", "pool_decisions", "rank_tools",
-           "read_request", "repeated_call", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do",
+           "read_request", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do",
            "strings_named", "switched_on", "terms", "tool_card", "tool_document", "unasked",
            "units_written", "value_texts", "warm", "without_count"]

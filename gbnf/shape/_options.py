@@ -61,8 +61,6 @@ class Shaping:
     a value the user wrote once (``{"metal": "Gold", "measure": "Gold"}`` for "the Gold price
     per ounce") is asked again, its calls up to that one calling the same tools and that
     argument kept from that value (:func:`gbnf.shape.repeated_value`, :func:`gbnf.shape.kept_apart`;
-    in ``gbnf serve``, so is a reply that writes one of the calls counted twice, its first
-    argument kept from the earlier call's value: :func:`gbnf.shape.repeated_call`;
     greedy decoding writes what comes before it as it did), up to three times; an invalid reply
     asked again leaves the first.
     """

@@ -1013,39 +1013,22 @@ def repeated_value(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Requ
     return None
 
 
-def repeated_call(calls: Sequence[tuple[str, Mapping[str, Any]]], least: int) -> Repeated | None:
-    """The first of the first ``least`` of ``calls`` (those the request asks for, which the
-    grammar made the model write) that repeats an earlier call exactly, with its first argument
-    that holds a string or a number, and that value: the user asked for that many calls, not
-    one written twice ("the Persian Empire and the Mauryan Empire":
-    ``{"empire_name": "ancient"}`` twice). None when no such call repeats one."""
-    for index in range(1, min(least, len(calls))):
-        if calls[index] not in calls[:index]:
-            continue
-        for key, value in calls[index][1].items():
-            if isinstance(value, str | int | float) and not isinstance(value, bool):
-                return index, key, value
-    return None
-
-
 APART_ROUNDS = 3
-"""How many times a reply whose call repeats a value the user wrote once, or an earlier call,
-is asked again (:func:`calls_apart`), under the same sampling: greedy decoding writes what
-comes before that argument as it did."""
+"""How many times a reply whose call repeats a value the user wrote once is asked again
+(:func:`calls_apart`), under the same sampling: greedy decoding writes what comes before that
+argument as it did."""
 Apart = tuple[tuple[str, "str | Number"], ...]
 """What one call asked again is kept from: (argument, value) pairs (:func:`~gbnf.shape.kept_apart`)."""
 Called = tuple[tuple[str, Apart], ...]
 """The first calls of a reply asked again, in turn: each tool's name and what it is kept from."""
 
 
-def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request, called: Called = (),
-                least: int = 1) -> Called | None:
-    """When one of ``calls`` repeats a value the user wrote once (:func:`repeated_value`), or
-    one of the first ``least`` repeats an earlier call (:func:`repeated_call`), the first calls
-    of the reply to ask again: the tools of the calls up to that one, in turn, each kept from
-    what ``called`` (an earlier asking) kept it from, and that one's argument from that value
-    too. None when no call repeats one."""
-    found = repeated_value(calls, request) or repeated_call(calls, least)
+def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request, called: Called = ()) -> Called | None:
+    """When one of ``calls`` repeats a value the user wrote once (:func:`repeated_value`), the
+    first calls of the reply to ask again: the tools of the calls up to that one, in turn,
+    each kept from what ``called`` (an earlier asking) kept it from, and that one's argument
+    from that value too. None when no call repeats one."""
+    found = repeated_value(calls, request)
     if found is None:
         return None
     index, key, value = found
