@@ -303,6 +303,13 @@ def test_a_call_of_several_tools_copies_what_its_own_words_write():
     assert "Magnus Carlsen, then the price" in values[0] and not any("then" in text for text in chess[0])  # runs on
     assert 20 not in chess[1] and 3 in chess[1]
     assert part_values(values, text, "") == values  # the whole request: nothing left out
+    museum = "Find the opening hours of the Louvre Museum and the waiting time"
+    waiting = part_values(offered_values([museum]), "the waiting time", "Find the opening hours of the Louvre Museum")
+    assert "Louvre Museum" in waiting[0] and "opening hours" not in waiting[0]  # it speaks of the others' name
+    weather = "Get temperature and humidity for Boston, USA and rain for Rome, Italy"
+    temperature = part_values(offered_values([weather]), "Get temperature", weather.removeprefix("Get temperature"))
+    assert {"Boston, USA", "Rome", "Italy"} <= set(temperature[0])
+    assert "Boston, USA and rain" not in temperature[0] and "humidity" not in temperature[0]
 
 
 def test_a_value_the_user_wrote_once_fills_one_argument_of_a_call():

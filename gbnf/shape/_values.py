@@ -444,13 +444,16 @@ def part_values(values: Values, own: str, others: str) -> Values:
     """``values`` for one of several calls: the stretches ``own`` (the words that may ask for
     it) writes, not those that run on from them into other words ("Carlsen. Could you"), and
     the numbers, runs of numbers and percentages ``own`` writes too, or ``others`` (the words
-    that ask for other calls) does not."""
+    that ask for other calls) does not. When ``own`` writes no name, it speaks of one the
+    others write ("the hours of the Louvre Museum and the waiting time"): their names are its
+    stretches too (``Boston, USA`` as well as ``Boston``)."""
     mine, theirs = [set(found) for found in offered_values([own])], [set(found) for found in offered_values([others])]
+    names = {name for _, name in values[5]} if not mine[5] else set()
 
     def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
         return tuple(value for value in found if value in mine[k] or value not in theirs[k])
-    return tuple(text for text in values[0] if text in mine[0]), kept(values[1], 1), kept(values[2], 2), \
-        kept(values[3], 3), values[4], values[5]
+    return tuple(text for text in values[0] if text in mine[0] or names.issuperset(text.split(", "))), \
+        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5]
 
 
 def without_count(values: Values, text: str, calls: int) -> Values:
