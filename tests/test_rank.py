@@ -471,6 +471,12 @@ def test_each_call_of_several_tools_is_asked_by_its_own_clauses():
     same = asked_parts([population, capital], read_request("The capital of Australia and its population"), 2)
     assert same[1] == ("The capital of Australia and its population", "")  # points back: the whole request
     assert asked_parts([capital], read_request(query), 2) == ()
+    transfer = _tool("bank_transfer", amount={"type": "number"}, to_account={"type": "string"})
+    interest = _tool("interest", principal={"type": "number"}, rate={"type": "number"}, years={"type": "integer"})
+    money = "Transfer $5000 to my savings account. And calculate the interest after 5 years at a rate of 3%."
+    (sent, not_sent), (earned, not_earned) = asked_parts([transfer, interest], read_request(money), 2)
+    assert "5000" in sent and "5 years" in not_sent  # the transfer writes its own amount
+    assert "5 years" in earned and not_earned == ""  # two numbers for three: it speaks of the transfer's too
     assert asked_parts([population, capital], read_request("Bitte die capital von Australia. Dann die population von Canada"),
                        2) == ()  # not English: its clauses are not read
 

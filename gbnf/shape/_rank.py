@@ -215,11 +215,15 @@ def short_of_numbers(tool: Tool, request: Request) -> bool:
     """Whether ``tool`` needs :data:`MISSING` more required number or integer arguments than
     ``request`` writes numbers (a period it names counts as one), or, in English, needs one where
     the request writes none."""
-    properties = tool.parameters.get("properties") or {}
-    wanted = [properties.get(key) for key in tool.parameters.get("required") or []]
-    needed = sum(isinstance(schema, dict) and schema.get("type") in ("number", "integer") for schema in wanted)
+    needed = _numbers_needed(tool)
     written = len(request.numbers) + len(_PERIOD.findall(request.text))
     return needed - written >= MISSING or (needed > 0 and not written and request.english)
+
+
+def _numbers_needed(tool: Tool) -> int:
+    """How many of ``tool``'s required arguments are numbers or integers."""
+    properties = tool.parameters.get("properties") or {}
+    return sum(_numeric(properties.get(key)) for key in tool.parameters.get("required") or [])
 
 
 RELATED = 0.0
@@ -645,7 +649,9 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
     current of 0.5A": 3m and 4C for the first call, 0.5A for the other's). A tool asked for by as
     many turns as it has calls (:func:`_turns_asking`: "After that, the share price of Nokia.
     Lastly, the share price of Siemens") gives its k-th call the k-th of those turns, with the
-    turns that ask for no tool, unless that turn points back. Empty for one tool, and for a
+    turns that ask for no tool, unless that turn points back. Words that write fewer numbers than
+    their tool requires speak of the others' too ("Transfer $5000 ... And the interest after 5
+    years at 3%": the principal is 5000): none ask for another tool. Empty for one tool, and for a
     request not in English, whose clauses these words do not read."""
     if len(tools) < 2 or not request.english:
         return ()
@@ -663,8 +669,10 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
                     ". ".join(turn for turn, asked in zip(turns, asking) if turn != own and asked))
         if _BACK.search(". ".join(text for tool, text in texts if tool == i)):
             return request.text, ""
-        return (". ".join(text for tool, text in texts if tool in (i, None)),
-                ". ".join(text for tool, text in texts if tool not in (i, None)))
+        own = ". ".join(text for tool, text in texts if tool in (i, None))
+        if len(read_request(own).numbers) < _numbers_needed(tools[i]):
+            return own, ""
+        return own, ". ".join(text for tool, text in texts if tool not in (i, None))
     return tuple(part(i) for i in calls[:most])
 
 
