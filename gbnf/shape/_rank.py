@@ -27,7 +27,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.shape._codes import is_region
-from gbnf.shape._english import STOPS, either, table, words
+from gbnf.shape._english import STOPS, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import STEMMER, Request, read_request, terms
@@ -35,6 +35,7 @@ from gbnf.shape._shaped import free_string, kept_apart, shaped_values
 from gbnf.shape._values import (
     CAPITALISED,
     INSIDE,
+    NUMBER_WORDS,
     Number,
     Row,
     labelled,
@@ -559,7 +560,7 @@ def _ordinals(query: str) -> int:
     return count if count >= 2 else 1
 
 
-_COUNTS = {word: number for word, number in table("numbers").items() if 2 <= number <= 10}
+_COUNTS = {word: number for word, number in NUMBER_WORDS.items() if 2 <= number <= 10}
 _COUNTED = re.compile(rf"\b(?:{either('count_leads')})\s+({'|'.join(_COUNTS)})\s+"
                       rf"(?:(?:{either('count_kinds')})\s+)?[a-z]+s\b", re.IGNORECASE)
 """A count written in words before a plural noun that points back at what the request described

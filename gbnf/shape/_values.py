@@ -66,11 +66,12 @@ NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
                     r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
 """A number as written: digits, thousands grouped by commas, a decimal point, an exponent; not
 the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value."""
-_WORDS = table("numbers")
+NUMBER_WORDS = table("numbers")
+"""The numbers written as one word ("three": 3), read as values and, after "these", as counts of calls."""
 _LIST_GAP = re.compile(rf"[\s,;\[\]()]*(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
 """What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets."""
 _LETTER = re.compile(r"[^\W\d_]")
-_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _SCALES = {**table("scales"), "k": 10**3, "m": 10**6, "b": 10**9}
 _SCALE = re.compile(rf"(?i: ?({either('scales')})\b)|([KMB])\b")
 """A scale after a number: ``213 million``, ``$1.2M``, ``5K`` (a lowercase ``m`` is metres)."""
@@ -168,7 +169,7 @@ def numbers(text: str) -> list[int | float]:
             found.append(_read(match.group()))
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
-    return found + [_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
+    return found + [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
 
 
 def numbers_alone(text: str) -> list[Number]:
@@ -461,7 +462,7 @@ def without_count(values: Values, text: str, calls: int) -> Values:
     only as a word, which counts the calls ("the area of two triangles", "three different
     setups"), not a value of one: small models otherwise copy it into an argument."""
     written = {_read(match.group()) for match in NUMBER.finditer(text)}
-    worded = {_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)}
+    worded = {NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)}
     if calls < 2 or calls in written or calls not in worded:
         return values
     stretches, found, runs, shares, labels, names = values
