@@ -329,6 +329,33 @@ def test_a_count_written_in_words_before_what_it_counts_is_one_call_each():
     assert asked_calls([route], read_request("Finde die Route für diese zwei Städte"), 4) == 1  # words it cannot read
 
 
+def test_two_enumerations_that_fill_different_arguments_ask_for_every_pair():
+    record = _tool("team_record", team={"type": "string"}, season={"type": "integer"})
+    assert asked_calls([record], read_request("The record of the Celtics and the Knicks in 2019 and 2021"), 8) == 4
+    assert asked_calls([record], read_request("The record of the Celtics and the Knicks in 2019 and 2021 "
+                                               "respectively"), 8) == 2
+    assert asked_calls([record], read_request("The record of the Celtics and the Knicks in 2019"), 8) == 2
+    assert asked_items([record], read_request("The record of the Celtics and the Knicks in 2019 and 2021"), 4) == (
+        ("Celtics", 2019), ("Celtics", 2021), ("Knicks", 2019), ("Knicks", 2021))
+    integral = _tool("integral", f={"type": "string"}, low={"type": "number"}, high={"type": "number"})
+    assert asked_calls([integral], read_request("Integrate 'x^2' and 'x^3' from 2 to 5"), 8) == 2  # one call's pair
+    fares = _tool("fares", origin={"type": "string"}, destination={"type": "string"})
+    assert asked_calls([fares], read_request("Fares from Boston and Denver to Miami and Austin"), 8) == 4
+
+
+def test_a_turn_that_asks_again_with_a_name_of_its_own_is_one_call_more():
+    facts = _tool("history_facts", event={"type": "string"})
+    assert asked_calls([facts], read_request("What caused the Boston Tea Party? Also, what followed the "
+                                              "Stamp Act?"), 4) == 2
+    book = _tool("book_table", restaurant={"type": "string"}, people={"type": "integer"})
+    assert asked_calls([book], read_request("Book a table at Nopa for four. Also, book one at Zuni Cafe."), 4) == 2
+    item = _tool("create_page", title={"type": "string"}, slug={"type": "string"})
+    assert asked_calls([item], read_request("Create a page titled 'Spring Sale'. Also, the slug should be "
+                                             "'Spring'."), 4) == 1  # more of the same call
+    assert asked_calls([item], read_request("Create a page titled 'Spring Sale'. Also, I want it to say "
+                                             "'Spring'."), 4) == 1
+
+
 def test_a_written_list_longer_than_a_call_takes_is_one_call_each():
     value = _tool("present_value", payment={"type": "number"}, rate={"type": "number"}, years={"type": "integer"})
     assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10, 20 and 30 years"), 4) == 3

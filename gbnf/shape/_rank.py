@@ -16,6 +16,7 @@ the scores.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -504,7 +505,12 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one);
     - ordinals: "the first circle..., the second..., the third" is three;
-    - counts in words: "for these three scenarios" is three (:func:`_counted_in_words`).
+    - counts in words: "for these three scenarios" is three (:func:`_counted_in_words`);
+    - two enumerations that fill different arguments: one call for each pair ("the Lakers and
+      the Bulls in 2018 and 2020": four, :func:`_crossed`);
+    - turns: one call more for each sentence that starts another turn ("Also, ...") and asks
+      anew, naming something (:func:`_asks_anew`: "What was the Treaty of Paris about? Also,
+      what was the importance of Magna Carta?": two).
     """
     if not tools:
         return 1
@@ -517,12 +523,27 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
 def _calls_of_one(tool: Tool, request: Request) -> int:
     """How many calls of ``tool`` ``request`` asks for by its values, its words that ask again
     (each part they start asks for one call more, or one for each name it enumerates: "..., then
-    do the same for Austin, TX and Denver" two), its ordinals and its counts in words."""
+    do the same for Austin, TX and Denver" two), its ordinals, its counts in words and its turns
+    that ask anew."""
     props = tool.parameters.get("properties") or {}
     asked_again = 1 + sum(_calls_for_names(props, part) for part in _AGAIN.split(request.text)[1:]
                           if len(part.split()) >= 3)
+    named_turns = 1 + sum(1 for turn in _TURNS.split(request.text)[1:] if _asks_anew(turn))
     return max(_calls_by_values(tool, request), asked_again, _ordinals(request.text),
-               _counted_in_words(props, request.text))
+               _counted_in_words(props, request.text), named_turns)
+
+
+_QUESTION_WORDS = frozenset(words("question_words"))
+
+
+def _asks_anew(turn: str) -> bool:
+    """Whether a turn of a request ("Also, ...") asks for a call of its own: it starts with a
+    question word or a word that is no stop word ("Also, what was the importance of Magna
+    Carta", "Also, book a room at the Marriott"), not with "I" or "the" ("Also, the URL should
+    be ...": more of the same call), and writes a name."""
+    first = re.match(r"\W*([A-Za-z]+)", turn)
+    return first is not None and bool(_NAMED.search(turn)) and (
+        first.group(1).lower() in _QUESTION_WORDS or first.group(1).lower() not in STOPS)
 
 
 def _calls_by_values(tool: Tool, request: Request) -> int:
@@ -533,7 +554,28 @@ def _calls_by_values(tool: Tool, request: Request) -> int:
     props = tool.parameters.get("properties") or {}
     named = max(map(len, _names_by_argument(props, request)), default=0)
     return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named,
-               len(_names_again(request.text)))
+               len(_names_again(request.text)), math.prod(map(len, _crossed(props, request))))
+
+
+def _crossed(props: dict[str, Any], request: Request) -> tuple[tuple[str | Number, ...], ...]:
+    """Two enumerations that fill different arguments, each one call's value, as ``request``
+    writes them ("the Lakers and the Bulls in 2018 and 2020": the two teams, the two years;
+    "from Boston and Denver to Miami and Austin" beside two free string arguments; a list of more
+    numbers than one call takes): one call for each pair. Empty where there are no two, or the
+    request pairs them itself ("respectively")."""
+    if _PAIRED.search(request.text):
+        return ()
+    lists = sorted({tuple(names) for names in _names_called(props, request.text)}, key=len, reverse=True)
+    found: list[tuple[str | Number, ...]] = list(lists[:1])
+    if len(_free_strings(props)) >= 2:
+        found += [names for names in lists[1:2] if not set(names) & set(lists[0])]
+    scalars = sum(map(_numeric, props.values()))
+    if scalars:
+        found += [numbers for numbers in request.number_lists[:1] if len(numbers) > max(1, scalars)]
+    return tuple(found[:2]) if len(found) >= 2 else ()
+
+
+_PAIRED = re.compile(r"\b(?:respectively|each)\b", re.IGNORECASE)
 
 
 def _free_strings(props: dict[str, Any]) -> list[str]:
@@ -884,7 +926,9 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     as many parts in a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts each
     writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
     or writing its numbers call by call ("85 kilograms and 1.8 meters tall, and Sarah 60
-    kilograms and 1.65 meters": :func:`_in_rows`)."""
+    kilograms and 1.65 meters": :func:`_in_rows`). Two enumerations that fill different arguments
+    give each call one pair ("the Lakers and the Bulls in 2018 and 2020": the Lakers with 2018,
+    then with 2020..., :func:`_crossed`)."""
     if len(tools) != 1 or calls < 2:
         return ()
     props = tools[0].parameters.get("properties") or {}
@@ -896,6 +940,9 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
     columns += [again] if len(again := _names_again(request.text)) == calls else []
+    crossed = _crossed(props, request)
+    if math.prod(map(len, crossed)) == calls > max(map(len, crossed), default=calls):
+        columns = [tuple(first for first in crossed[0] for _ in crossed[1]), crossed[1] * len(crossed[0])]
     rows = list(zip(*columns)) or [()] * calls
     by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)
