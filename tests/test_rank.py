@@ -360,6 +360,10 @@ def test_a_written_list_longer_than_a_call_takes_is_one_call_each():
     value = _tool("present_value", payment={"type": "number"}, rate={"type": "number"}, years={"type": "integer"})
     assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10, 20 and 30 years"), 4) == 3
     assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10 years"), 4) == 1
+    assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10 years and 20 years"),
+                       4) == 2  # the same unit after each number: a list too
+    assert asked_calls([value], read_request("The present value of $1000 a year at 5% for 10 years and 20 "
+                                             "percent"), 4) == 1
 
 
 def test_lists_of_numbers_are_the_values_of_a_tool_that_takes_arrays():

@@ -348,16 +348,24 @@ def _scaled(number: str, scale: int) -> Number:
 
 def number_lists(text: str) -> list[list[Number]]:
     """The lists of numbers written in ``text``, in order: numbers with nothing but commas,
-    semicolons, brackets, "and" or "or" between them are one list (``5, 10 and 15``); a
-    number alone is a list of one."""
+    semicolons, brackets, "and" or "or" between them are one list (``5, 10 and 15``), and so
+    are numbers each followed by the same word (``10 years and 20 years``, ``1 week, 2 weeks``);
+    a number alone is a list of one."""
     lists: list[list[Number]] = []
-    end = None
+    end, unit = None, None
     for match in NUMBER.finditer(text):
-        if end is None or not _LIST_GAP.fullmatch(text, end, match.start()):
+        after = _WORD_AFTER.match(text, match.end())
+        if end is None or not (_LIST_GAP.fullmatch(text, end, match.start()) or (
+                unit is not None and after is not None and _LIST_GAP.fullmatch(text, unit.end(), match.start())
+                and unit.group(1).lower().rstrip("s") == after.group(1).lower().rstrip("s"))):
             lists.append([])
         lists[-1].append(_read(match.group()))
-        end = match.end()
+        end, unit = match.end(), after
     return lists
+
+
+_WORD_AFTER = re.compile(r"\s+([^\W\d_]{2,})\b")
+"""The word written right after a number ("10 years"): its unit, perhaps."""
 
 
 def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
