@@ -497,7 +497,8 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
     - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'",
       "a Chicken Soup recipe and a Vegan Salad recipe") is one call each, unless the tool has
       as many string arguments named alike ("the Bulls and the Lakers" fill ``team1`` and
-      ``team2``) or, for quoted names, as many string arguments; after "between", one call
+      ``team2``) or, for quoted names, as many string arguments (unless "each" follows them:
+      "'Space' and 'Health', each for 'Canada'" is two); after "between", one call
       (for each pair, when there are several); and so is each name written right after the
       name of one of its string arguments ("the compound C6H12O6 ... the compound C12H22O11",
       :func:`~gbnf.shape.strings_named`), and each name written after "and" and a preposition
@@ -804,6 +805,8 @@ _NAMED = re.compile(rf"{INSIDE}{_NAME}")
 _JOIN = either("list_joins")
 _NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:{_JOIN})\s+(?:the\s+)?{_NAME}")
 """An enumeration of names: capitalised (not "I") or quoted, ``A, B and C``, ``A or the B``."""
+_EACH = re.compile(r"[\s,]*each\b", re.IGNORECASE)
+"""What follows an enumeration whose names each ask for a call of their own ("..., each with 5 articles")."""
 _BETWEEN = re.compile(r"\bbetween\b[^.?!]{0,30}$", re.IGNORECASE)
 """What comes before a pair of names that one call takes ("between two cities, New York and Boston")."""
 _NAMES_GAP_KEPT = re.compile(rf"(\s*,\s*(?:(?:{_JOIN})\s+)?(?:the\s+)?|\s+(?:{_JOIN})\s+(?:the\s+)?)")
@@ -836,8 +839,9 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     """The enumerations of names in ``query`` that ask for one call of a tool with properties
     ``props`` each, each as its names: those with more names than the tool's free string
     arguments named alike (``team1``, ``team2``), or, quoted, more than all its free string
-    arguments; none after "between" (but two pairs or more after it are one call each: "between
-    New York and Boston, and between Lyon and Nice"), none that names a value an argument lists
+    arguments, or any followed by "each" ("'Space' and 'Health', each for 'Canada'"); none
+    after "between" (but two pairs or more after it are one call each: "between New York and
+    Boston, and between Lyon and Nice"), none that names a value an argument lists
     (those are its values), and none when it takes an array of free strings, which holds them.
     Names listed before one noun (:func:`_names_of_a_kind`) are an enumeration too."""
     strings = _free_strings(props)
@@ -852,7 +856,9 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
             names = _places(match.group())
             if any(word_key(name) in listed for name in names):
                 continue  # values one argument lists ("Personal Info and Job History"), not calls
-            if len(names) > (len(strings) if match.group()[0] in "'\"" else alike):  # quoted, not "Madrid's"
+            quoted = match.group()[0] in "'\""  # not "Madrid's"
+            most = 1 if _EACH.match(query, match.end()) else len(strings) if quoted else alike
+            if len(names) > most:
                 found.append(names)
     pairs = [match.group(1) for match in _PAIR.finditer(query)]
     found += [pairs] if len(pairs) >= 2 else []
