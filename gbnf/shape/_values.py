@@ -369,10 +369,10 @@ _WORD_AFTER = re.compile(r"\s+([^\W\d_]{2,})\b")
 
 
 def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
-    """Every run of consecutive numbers within one list written in ``text`` (numbers with
-    nothing but commas, semicolons, brackets, "and" or "or" between them): ``[3, 4, 5] and
-    group B [7, 8]`` gives ``(3,)``, ``(3, 4)``, ``(3, 4, 5)``, ``(4,)``... and ``(7, 8)``, never
-    ``(5, 7)``; none when there would be more than ``most`` (a pasted table)."""
+    """Every run of consecutive numbers within one list written in ``text``
+    (:func:`number_lists`): ``[3, 4, 5] and group B [7, 8]`` gives ``(3,)``, ``(3, 4)``,
+    ``(3, 4, 5)``, ``(4,)``... and ``(7, 8)``, never ``(5, 7)``; none when there would be more
+    than ``most`` (a pasted table)."""
     lists = number_lists(text)
     if sum(len(found) * (len(found) + 1) // 2 for found in lists) > most:
         return []
