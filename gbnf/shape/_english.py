@@ -10,10 +10,13 @@ from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
+import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 STOPS = frozenset(STOPWORDS_EN_PLUS)
 """English stop words ("the", "of", "for"...), as bm25s lists them: what the word rules skip."""
+STEMMER = Stemmer.Stemmer("english")
+"""The one English stemmer: "weeks" and "week" are one word to every rule."""
 
 
 @functools.cache

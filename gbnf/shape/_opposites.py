@@ -8,8 +8,8 @@ import functools
 from collections import defaultdict
 
 from gbnf._text import name_words
-from gbnf.shape._english import data_lines
-from gbnf.shape._request import STEMMER, TEXTS_KEPT, Request
+from gbnf.shape._english import STEMMER, data_lines
+from gbnf.shape._request import TEXTS_KEPT, Request
 from gbnf.tools._tool import Tool
 
 _ENDINGS = ("est", "er")

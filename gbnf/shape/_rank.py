@@ -28,10 +28,10 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.shape._codes import is_region
-from gbnf.shape._english import STOPS, either, words
+from gbnf.shape._english import STEMMER, STOPS, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
-from gbnf.shape._request import STEMMER, Request, read_request, terms
+from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart, shaped_values
 from gbnf.shape._values import (
     CAPITALISED,

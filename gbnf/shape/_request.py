@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import bm25s
-import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
 from gbnf.shape._dates import without_dates
+from gbnf.shape._english import STEMMER
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
 from gbnf.shape._values import (
@@ -38,7 +38,6 @@ from gbnf.shape._values import (
 
 TEXTS_KEPT = 16384
 """How many texts' words :func:`terms` keeps, and how many requests :func:`read_request` keeps."""
-STEMMER = Stemmer.Stemmer("english")
 
 
 @functools.lru_cache(maxsize=TEXTS_KEPT)

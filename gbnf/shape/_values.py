@@ -12,7 +12,7 @@ from typing import Any
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
-from gbnf.shape._english import STOPS, either, table, words
+from gbnf.shape._english import STEMMER, STOPS, either, table, words
 
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
@@ -352,16 +352,23 @@ def number_lists(text: str) -> list[list[Number]]:
     are numbers each followed by the same word (``10 years and 20 years``, ``1 week, 2 weeks``);
     a number alone is a list of one."""
     lists: list[list[Number]] = []
-    end, unit = None, None
+    before = None
     for match in NUMBER.finditer(text):
-        after = _WORD_AFTER.match(text, match.end())
-        if end is None or not (_LIST_GAP.fullmatch(text, end, match.start()) or (
-                unit is not None and after is not None and _LIST_GAP.fullmatch(text, unit.end(), match.start())
-                and unit.group(1).lower().rstrip("s") == after.group(1).lower().rstrip("s"))):
+        if before is None or not _one_list(text, before, match):
             lists.append([])
         lists[-1].append(_read(match.group()))
-        end, unit = match.end(), after
+        before = match
     return lists
+
+
+def _one_list(text: str, before: re.Match[str], number: re.Match[str]) -> bool:
+    """Whether ``number`` goes on the list of the number ``before`` it: a list's gap between
+    them, or between the word after ``before`` and ``number``, which the same word follows."""
+    if _LIST_GAP.fullmatch(text, before.end(), number.start()):
+        return True
+    unit, again = _WORD_AFTER.match(text, before.end()), _WORD_AFTER.match(text, number.end())
+    return (unit is not None and again is not None and bool(_LIST_GAP.fullmatch(text, unit.end(), number.start()))
+            and STEMMER.stemWord(unit.group(1).lower()) == STEMMER.stemWord(again.group(1).lower()))
 
 
 _WORD_AFTER = re.compile(r"\s+([^\W\d_]{2,})\b")
