@@ -16,6 +16,7 @@ the scores.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections import Counter
@@ -947,8 +948,8 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
     columns += [again] if len(again := _names_again(request.text)) == calls else []
     crossed = _crossed(props, request)
-    if math.prod(map(len, crossed)) == calls > max(map(len, crossed), default=calls):
-        columns = [tuple(first for first in crossed[0] for _ in crossed[1]), crossed[1] * len(crossed[0])]
+    if math.prod(map(len, crossed)) == calls:  # empty: a product of 1, and calls are 2 or more
+        columns = list(zip(*itertools.product(*crossed)))
     rows = list(zip(*columns)) or [()] * calls
     by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)
