@@ -382,7 +382,7 @@ def test_an_enumeration_of_more_names_than_a_call_takes_is_one_call_each():
     assert asked_calls([shop], read_request("A Yamaha piano's price in Berlin and Madrid's music stores"), 4) == 2  # no quote
     news = _tool("news", topic={"type": "string"}, region={"type": "string"})
     assert asked_calls([news], read_request("Headlines on 'Space' and 'Health', each for 'Canada'"), 4) == 2
-    assert asked_calls([news], read_request("Headlines on 'Space' for 'Canada'"), 4) == 1
+    assert asked_calls([news], read_request("Headlines on 'Space' and 'Health' for 'Canada'"), 4) == 1  # no "each"
     match = _tool("match_result", team1={"type": "string"}, team2={"type": "string"})
     assert asked_calls([match], read_request("Who won between the Chicago Bulls and the Los Angeles Lakers?"), 4) == 1
     teams = _tool("roster", teams={"type": "array", "items": {"type": "string"}})
