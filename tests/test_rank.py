@@ -587,6 +587,13 @@ def test_each_part_that_names_a_thing_anew_gives_its_call_its_numbers():
     runs = read_request("Drop it from a height of 10 with a speed of 3. Then from a height of 20 with a weight of 5. "
                         "Then with a weight of 7.")
     assert asked_items([drops], runs, 2) == ()  # heights in parts 1-2, weights in parts 2-3: neither run is chosen
+    fields = _tool("crop_yield", rain={"type": "number"}, sun={"type": "number"})
+    alike = read_request("Estimate the yield of 2 fields as follows: The first field gets 30 mm of rain, 5 hours of "
+                         "sun. The second field gets 45 mm of rain, 8 hours of sun.")
+    # after the colon, each part writes as many numbers: all of them its call's, and the scene's 2 none's
+    assert asked_items([fields], alike, 2) == ((30, 5), (45, 8))
+    again = read_request("A field with rain of 30 mm and sun of 5 hours, then repeat with rain of 45 mm.")
+    assert asked_items([fields], again, 2) == ((30,), (45,))  # fewer numbers in the second part: the rain only
 
 
 def test_each_call_takes_the_numbers_its_arguments_name():
@@ -605,8 +612,9 @@ def test_each_call_takes_the_numbers_its_arguments_name():
                           "in time of 4 seconds, then repeat with a change in time of 10 seconds.")
     assert asked_items([force], repeat, 2) == ((4,), (10,))  # each part's time; the field and the area are both calls'
     powers = _tool("power", base={"type": "integer"}, exponent={"type": "integer"})
-    # written call by call, each call has its numbers; 3 is both calls', so neither's own
-    assert asked_items([powers], read_request("Raise 3 to the power of 5, then 2 to the power of 3."), 2) == ((5,), (2,))
+    # written call by call, as many numbers in each part: each call has every number of its part, 3 each's
+    assert asked_items([powers], read_request("Raise 3 to the power of 5, then 2 to the power of 3."), 2) == \
+        ((3, 5), (2, 3))
 
 
 def test_numbers_written_call_by_call_are_each_calls_own():

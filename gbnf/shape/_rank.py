@@ -464,8 +464,9 @@ And finally, ...")."""
 _AGAIN = re.compile(rf"\b(?:{either('again')})\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
-_PARTS = re.compile(rf"{_REQUEST_CUT}|{_AGAIN.pattern}", re.IGNORECASE)
-"""Where one part of a request ends and the next starts, each perhaps a call of its own (:func:`_numbers_by_part`)."""
+_PARTS = re.compile(rf"{_REQUEST_CUT}|:\s+(?=(?-i:[A-Z]))|{_AGAIN.pattern}", re.IGNORECASE)
+"""Where one part of a request ends and the next starts, each perhaps a call of its own (:func:`_numbers_by_part`):
+where a request ends, "then", "again"..., and a colon before a capital ("as follows: The first ...")."""
 
 
 def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
@@ -992,26 +993,30 @@ def _in_rows(request: Request, rows: list[Row], calls: int) -> list[tuple[str | 
 
 def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
     """Each call's numbers when ``request`` writes its numbers in parts (cut at sentence ends,
-    "also", "then", "repeat"...), ``calls`` of them in a row each naming one thing anew that no
-    other part names: the numbers each of those parts writes after that name's last word ("a
-    change in time of 4 seconds, then repeat with a change in time of 10 seconds": 4, then 10).
-    A part before or after them that names none of it sets the scene for every call ("a player
-    has a 60% chance. In a series of 10 shots..."). Empty tuples otherwise, or when more than one
-    run of parts would do."""
+    "also", "then", "repeat", a colon before a capital...), ``calls`` of them in a row each
+    naming one thing anew that no other part names: the numbers each of those parts writes after
+    that name's last word ("a change in time of 4 seconds, then repeat with a change in time of
+    10 seconds": 4, then 10), or every number each writes where each writes as many ("The first
+    person weighs 180 lbs, is 70 inches tall. The second person weighs 200 lbs, is 65 inches
+    tall": 180 and 70, then 200 and 65). A part before or after them that names none of it sets
+    the scene for every call ("a player has a 60% chance. In a series of 10 shots..."). Empty
+    tuples otherwise, or when more than one run of parts would do."""
     parts = [labels for part in _request_parts(request.text) if (labels := labelled(part))]
     heads = [{label.split()[-1] for label, _ in labels if label} for labels in parts]
     found = []
     for start in range(len(parts) - calls + 1) if calls >= 2 else ():
         anew = set.intersection(*heads[start:start + calls])
         if anew and not any(anew & named for named in heads[:start] + heads[start + calls:]):
-            found.append([tuple(dict.fromkeys(n for label, n in labels if label and label.split()[-1] in anew))
-                          for labels in parts[start:start + calls]])
+            run = parts[start:start + calls]
+            alike = len(set(map(len, run))) == 1
+            found.append([tuple(dict.fromkeys(n for label, n in labels if alike or label and label.split()[-1] in anew))
+                          for labels in run])
     return found[0] if len(found) == 1 else [()] * calls
 
 
 @functools.lru_cache(maxsize=64)
 def _request_parts(text: str) -> tuple[str, ...]:
-    """A request's parts, cut at sentence ends, "also", "then", "repeat"... (:data:`_PARTS`),
+    """A request's parts, cut at sentence ends, "also", "then", "repeat", a colon before a capital... (:data:`_PARTS`),
     those with words: what :func:`_numbers_by_part` and :func:`_names_by_part` read."""
     return tuple(part for part in _PARTS.split(text) if part and part.strip(" ,.?!"))
 
