@@ -202,6 +202,17 @@ def test_optional_arguments_the_query_says_nothing_about():
     assert unasked(restaurants, read_request("Five vegan places for Thai cuisine, show me 5 results")) == ()
 
 
+def test_an_optional_string_is_asked_for_when_a_name_after_in_or_by_has_no_other_argument():
+    concerts = Tool("find_concerts", "Find concerts", {"type": "object", "properties": {
+        "artist": {"type": "string"}, "city": {"type": "string"}}, "required": ["artist"]})
+    assert unasked(concerts, read_request("Concerts by Adele in Leeds")) == ()  # Leeds is no artist's: the city's
+    assert unasked(concerts, read_request("Concerts by Adele")) == ("city",)
+    assert unasked(concerts, read_request("Concerts by Adele, in my town")) == ("city",)  # no name after "in"
+    venues = Tool("find_concerts", "Find concerts", {"type": "object", "properties": {
+        "artist": {"type": "string"}, "city": {"type": "string"}, "venue": {"type": "string"}}, "required": ["artist"]})
+    assert unasked(venues, read_request("Concerts by Adele in Leeds")) == ("city", "venue")  # which one: not read
+
+
 def test_an_optional_argument_whose_listed_value_the_query_names_is_asked_for():
     search = Tool("search_papers", "Search papers", {"type": "object", "properties": {
         "topic": {"type": "string"}, "scope": {"type": "string", "enum": ["all", "recent"]},

@@ -368,7 +368,10 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     "on March 8th, 2023", an email address, a path). A number argument whose words the request
     has is still left out when the request writes no number beyond those the required arguments
     take (:func:`_spare_numbers`) and none after the argument's name: "the top chess players with
-    a rating above 2300" has no number of players, and a small model would copy 2300 there."""
+    a rating above 2300" has no number of players, and a small model would copy 2300 there. The
+    one free string argument left out is asked for where the request writes more names after
+    "in", "on", "by"... than the free strings kept take (:func:`_placed`: "Concerts by Adele in
+    Leeds": ``city``)."""
     words = request.words
     props = tool.parameters.get("properties") or {}
     required = tool.parameters.get("required") or []
@@ -386,7 +389,22 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
         unnumbered = _numeric(sub) and not spare and not numbers_named(request.labels, key)
         if unspoken or unnumbered:
             left.append(key)
-    return tuple(left)
+    return tuple(_placed(props, left, request))
+
+
+def _placed(props: dict[str, Any], left: list[str], request: Request) -> list[str]:
+    """``left`` without its one free string argument, when it has just one, where ``request``
+    writes more names after "in", "on", "by"... than the free string arguments kept take ("in
+    California", "on Switch": a ``state`` or ``platform`` it does not name is asked for)."""
+    strings = [key for key in left if free_string(props.get(key))]
+    if len(strings) != 1:
+        return left
+    kept = [key for key, sub in props.items() if key not in left and free_string(sub)]
+    placed = dict.fromkeys(match.group(1) for match in _PLACED.finditer(request.text))
+    return [key for key in left if key not in strings] if len(placed) > len(kept) else left
+
+
+_PLACED = re.compile(rf"\b(?:{either('place_leads')})\s+(?:the\s+)?({CAPITALISED})")
 
 
 def _spare_numbers(props: dict[str, Any], required: list[str], request: Request) -> bool:
