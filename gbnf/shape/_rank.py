@@ -395,15 +395,16 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
 def _placed(tool: Tool, left: list[str], request: Request) -> list[str]:
     """``left`` without its one free string argument, when it has just one, where ``request``
     writes more names after "in", "on", "by"... than the free string arguments kept take ("in
-    California", "on Switch": a ``state`` or ``platform`` it does not name is asked for), and
-    its names ask for one call (not "in Reykjavik and in Tromso", one each: :func:`_calls_by_values`)."""
+    California", "on Switch": a ``state`` or ``platform`` it does not name is asked for), for
+    each call its values ask (:func:`_calls_by_values`): "the sunset in Reykjavik and in Tromso"
+    is two calls, one name each."""
     props = tool.parameters.get("properties") or {}
     strings = [key for key in left if free_string(props.get(key))]
     if len(strings) != 1:
         return left
     kept = [key for key, sub in props.items() if key not in left and free_string(sub)]
     placed = dict.fromkeys(match.group(1) for match in _PLACED.finditer(request.text))
-    if len(placed) <= len(kept) or _calls_by_values(tool, request) > 1:
+    if len(placed) <= len(kept) * _calls_by_values(tool, request):
         return left
     return [key for key in left if key not in strings]
 
