@@ -394,9 +394,9 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
 
 def _placed(tool: Tool, left: list[str], request: Request) -> list[str]:
     """``left`` without its one free string argument, when it has just one, where ``request``
-    writes more names after "in", "on", "by"... than the free string arguments kept take ("in
-    California", "on Switch": a ``state`` or ``platform`` it does not name is asked for), for
-    each call its values ask (:func:`_calls_by_values`): "the sunset in Reykjavik and in Tromso"
+    writes more names after "in", "on", "by"... than the free string arguments kept take
+    ("Concerts by Adele in Leeds": Adele is the artist's, so the ``city`` it does not name is
+    asked for), for each call its values ask (:func:`_calls_by_values`): "the sunset in Reykjavik and in Tromso"
     is two calls, one name each."""
     props = tool.parameters.get("properties") or {}
     strings = [key for key in left if free_string(props.get(key))]
@@ -1032,7 +1032,8 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
         if anew and not any(anew & named for named in heads[:start] + heads[start + calls:]):
             run = parts[start:start + calls]
             alike = len(set(map(len, run))) == 1
-            found.append([tuple(dict.fromkeys(n for label, n in labels if alike or label and label.split()[-1] in anew))
+            found.append([tuple(dict.fromkeys(n for label, n in labels
+                                              if alike or (label and label.split()[-1] in anew)))
                           for labels in run])
     return found[0] if len(found) == 1 else [()] * calls
 
