@@ -208,7 +208,7 @@ def test_an_optional_string_is_asked_for_when_a_name_after_in_or_by_has_no_other
     assert unasked(concerts, read_request("Concerts by Adele in Leeds")) == ()  # Leeds is no artist's: the city's
     assert unasked(concerts, read_request("Concerts by Adele")) == ("city",)
     assert unasked(concerts, read_request("Concerts by Adele, in my town")) == ("city",)  # no name after "in"
-    assert unasked(concerts, read_request("Concerts in Leeds and in York")) == ("city",)  # two calls, an artist each
+    assert unasked(concerts, read_request("Concerts in Leeds and in York")) == ("city",)  # two calls: a name each, as the artist takes
     assert unasked(concerts, read_request("Concerts by Adele in Leeds and in York")) == ()  # two calls, a city each
     venues = Tool("find_concerts", "Find concerts", {"type": "object", "properties": {
         "artist": {"type": "string"}, "city": {"type": "string"}, "venue": {"type": "string"}}, "required": ["artist"]})

@@ -394,19 +394,25 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
 
 def _placed(tool: Tool, left: list[str], request: Request) -> list[str]:
     """``left`` without its one free string argument, when it has just one, where ``request``
-    writes more names after "in", "on", "by"... than the free string arguments kept take
-    ("Concerts by Adele in Leeds": Adele is the artist's, so the ``city`` it does not name is
-    asked for), for each call its values ask (:func:`_calls_by_values`): "the sunset in Reykjavik and in Tromso"
-    is two calls, one name each."""
+    writes more names after "in", "on", "by"... (:func:`_names_placed`) than the free string
+    arguments kept take, for each call its values ask (:func:`_calls_by_values`): in "Concerts by
+    Adele in Leeds" Adele is the artist's, so the ``city`` it does not name is asked for; "the
+    sunset in Reykjavik and in Tromso" is two calls, one name each."""
     props = tool.parameters.get("properties") or {}
     strings = [key for key in left if free_string(props.get(key))]
     if len(strings) != 1:
         return left
     kept = [key for key, sub in props.items() if key not in left and free_string(sub)]
-    placed = dict.fromkeys(match.group(1) for match in _PLACED.finditer(request.text))
-    if len(placed) <= len(kept) * _calls_by_values(tool, request):
+    if _names_placed(request.text) <= len(kept) * _calls_by_values(tool, request):
         return left
     return [key for key in left if key not in strings]
+
+
+@functools.lru_cache(maxsize=64)
+def _names_placed(text: str) -> int:
+    """How many names ``text`` writes right after "in", "on", "at", "by" or "from" (each once):
+    read once per request, not once per tool."""
+    return len(set(_PLACED.findall(text)))
 
 
 _PLACED = re.compile(rf"\b(?:{either('place_leads')})\s+(?:the\s+)?({CAPITALISED})")
@@ -488,8 +494,9 @@ _AGAIN = re.compile(rf"\b(?:{either('again')})\b", re.IGNORECASE)
 """Words that ask for one tool once more ("then repeat with 10 seconds", "and another one in San
 Diego"); "also" is not among them: "and also provide the species" asks more of the same call."""
 _PARTS = re.compile(rf"{_REQUEST_CUT}|:\s+(?=(?-i:[A-Z]))|{_AGAIN.pattern}", re.IGNORECASE)
-"""Where one part of a request ends and the next starts, each perhaps a call of its own (:func:`_numbers_by_part`):
-where a request ends, "then", "again"..., and a colon before a capital ("as follows: The first ...")."""
+"""Where one part of a request ends and the next starts, each perhaps a call of its own
+(:func:`_numbers_by_part`): where a request ends, "then", "again"..., and a colon before a
+capital ("as follows: The first ...")."""
 
 
 def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
@@ -1040,8 +1047,9 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
 
 @functools.lru_cache(maxsize=64)
 def _request_parts(text: str) -> tuple[str, ...]:
-    """A request's parts, cut at sentence ends, "also", "then", "repeat", a colon before a capital... (:data:`_PARTS`),
-    those with words: what :func:`_numbers_by_part` and :func:`_names_by_part` read."""
+    """A request's parts, cut at sentence ends, "also", "then", "repeat", a colon before a
+    capital... (:data:`_PARTS`), those with words: what :func:`_numbers_by_part` and
+    :func:`_names_by_part` read."""
     return tuple(part for part in _PARTS.split(text) if part and part.strip(" ,.?!"))
 
 
