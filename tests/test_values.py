@@ -244,10 +244,13 @@ def test_copied_narrows_an_enum_to_the_values_the_request_names():
     assert copied(loose, [], []) == loose  # said otherwise, or more items than values: left as it was
 
 
-def test_number_runs_stay_within_one_written_list():
+def test_number_runs_are_the_lists_written_whole():
     runs = number_runs("Group A [3, 4, 5] and Group B [7, 8]; the multiples of 3 and 5 between 1 and 1000")
-    assert {(3, 4, 5), (4, 5), (7, 8), (3, 5), (1, 1000)} <= set(runs)
+    assert {(3, 4, 5), (7, 8), (3, 5), (1, 1000)} <= set(runs)
     assert (5, 7) not in runs and (5, 1) not in runs and (3, 4, 5, 7) not in runs
+    assert (4, 5) not in runs and (3,) not in runs  # no part of a list: an array is copied whole
+    # two lists in brackets joined by "and" are two lists; a number alone is a list of one
+    assert number_runs("From (40.71, -74.0) and (34.05, -118.24) in 2 hours") == [(40.71, -74.0), (34.05, -118.24), (2,)]
 
 
 def test_copied_arrays_of_numbers_are_runs_of_a_written_list():

@@ -364,6 +364,8 @@ def number_lists(text: str) -> list[list[Number]]:
 def _one_list(text: str, before: re.Match[str], number: re.Match[str]) -> bool:
     """Whether ``number`` goes on the list of the number ``before`` it: a list's gap between
     them, or between the word after ``before`` and ``number``, which the same word follows."""
+    if _APART.search(text, before.end(), number.start()):
+        return False
     if _LIST_GAP.fullmatch(text, before.end(), number.start()):
         return True
     unit, again = _WORD_AFTER.match(text, before.end()), _WORD_AFTER.match(text, number.end())
@@ -371,20 +373,22 @@ def _one_list(text: str, before: re.Match[str], number: re.Match[str]) -> bool:
             and STEMMER.stemWord(unit.group(1).lower()) == STEMMER.stemWord(again.group(1).lower()))
 
 
+_APART = re.compile(r"[\])][^\[(]*[\[(]")
+"""A bracket closed, then one opened: what parts two lists ("(40.7, -74.0) and (34.0, -118.2)")."""
 _WORD_AFTER = re.compile(r"\s+([^\W\d_]{2,})\b")
 """The word written right after a number ("10 years"): its unit, perhaps."""
 
 
 def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
-    """Every run of consecutive numbers within one list written in ``text``
-    (:func:`number_lists`): ``[3, 4, 5] and group B [7, 8]`` gives ``(3,)``, ``(3, 4)``,
-    ``(3, 4, 5)``, ``(4,)``... and ``(7, 8)``, never ``(5, 7)``; none when there would be more
-    than ``most`` (a pasted table)."""
+    """Each list of numbers written in ``text`` (:func:`number_lists`), whole: ``[3, 4, 5] and
+    group B [7, 8]`` gives ``(3, 4, 5)`` and ``(7, 8)``, never ``(3,)`` or ``(5, 7)`` (a small
+    model otherwise closes the array after its first number: ``[43.65]`` of ``[43.65,
+    -79.38]``); a number alone is a list of one. None when there would be more than ``most``
+    (a pasted table)."""
     lists = number_lists(text)
-    if sum(len(found) * (len(found) + 1) // 2 for found in lists) > most:
+    if len(lists) > most:
         return []
-    runs = (tuple(found[i:j]) for found in lists for i in range(len(found)) for j in range(i + 1, len(found) + 1))
-    return list(dict.fromkeys(runs))
+    return list(dict.fromkeys(map(tuple, lists)))
 
 
 def _read(number: str) -> Number:
