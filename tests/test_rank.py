@@ -7,6 +7,7 @@ import pytest
 from gbnf import Tool
 from gbnf.shape import (
     MARGIN,
+    Asked,
     ModelRelevance,
     as_asked,
     asked_calls,
@@ -222,6 +223,36 @@ def test_an_optional_argument_whose_listed_value_the_query_names_is_asked_for():
     assert unasked(search, read_request("Search all the papers on graphs")) == ("kinds",)  # "all" is a stop word to BM25
     assert unasked(search, read_request("Search papers on graphs, peer-reviewed only")) == ("scope",)
     assert unasked(search, read_request("Search papers on graphs")) == ("scope", "kinds")
+
+
+def test_an_optional_argument_is_asked_for_by_a_word_of_one_of_its_listed_values():
+    tickets = Tool("book_ticket", "Book a concert ticket, with add-ons like a backstage pass", {
+        "type": "object", "properties": {
+            "artist": {"type": "string"},
+            "extras": {"type": "array", "items": {"enum": ["Backstage Pass", "Parking Pass"]}}},
+        "required": ["artist"]})
+    # "backstage" is one listed value's alone, though the description writes it too
+    assert unasked(tickets, read_request("A ticket for Adele, with backstage access")) == ()
+    assert unasked(tickets, read_request("A ticket for Adele, and I need a pass")) == ("extras",)  # both values'
+    sights = Tool("find_sights", "Find sights", {"type": "object", "properties": {
+        "city": {"type": "string"}, "kind": {"type": "string", "enum": ["Museum", "Tourist Sights"]}},
+        "required": ["city"]})
+    assert unasked(sights, read_request("Sights in Lyon")) == ("kind",)  # a word of the tool's name asks nothing
+
+
+def test_a_unit_argument_takes_the_units_of_the_kind_its_description_names():
+    circle = Tool("area_circle", "Area of a circle", {"type": "object", "properties": {
+        "radius": {"type": "number"},
+        "units": {"type": "string", "description": "The units of the radius (defaults to meters)."}},
+        "required": ["radius"]})
+    mixed = read_request("The area of a circle of radius 5.6 feet, and a wave from 0 to 3.14 radians")
+    assert asked_of(circle, mixed) == Asked(left=(), on=(), measured=("units",), units=("feet",))
+    speed = Tool("velocity", "Velocity", {"type": "object", "properties": {
+        "distance": {"type": "number"}, "duration": {"type": "number"},
+        "unit": {"type": "string", "description": "The unit to return the velocity in. The default is km/h."}},
+        "required": ["distance", "duration"]})
+    # a length and a time are not what km/h measures: left out
+    assert unasked(speed, read_request("The velocity over 50 kilometers in 2 hours")) == ("unit",)
 
 
 def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool_names_it_too():
@@ -573,6 +604,23 @@ def test_each_call_asks_for_its_own_item_of_an_enumeration_in_turn():
     assert asked_items([history], read_request("The history of 3, 4 and 5"), 3) == ()  # the list is one array
     rates = _tool("get_exchange_rate", base={"type": "string"}, target={"type": "string"})
     assert asked_items([rates], read_request("Rates of USD to AUD and USD to CAD"), 2) == (("AUD",), ())  # USD twice
+
+
+def test_each_value_a_listing_argument_takes_that_the_request_writes_is_one_call():
+    tides = _tool("tide_table", port={"type": "string"},
+                  span={"type": "string", "enum": ["one_week", "month", "three_months"]})
+    spans = read_request("Tide tables for Brest over the next one week, the next month and the next three months")
+    assert asked_calls([tides], spans, 4) == 3
+    # each call's own value: the grammar narrows each call's span to the one it is given
+    assert asked_items([tides], spans, 3) == (("one week",), ("month",), ("three months",))
+    assert asked_calls([tides], read_request("Tide tables for Brest for the next month"), 4) == 1
+    homes = _tool("find_home", city={"type": "string"}, intent={"type": "string", "enum": ["rent", "buy"]})
+    assert asked_calls([homes], read_request("A flat in Leeds to rent, not buy"), 4) == 1  # turned down
+    rooms = _tool("book_room", hotel={"type": "string"}, kind={"type": "string", "enum": ["Suite", "Junior Suite"]})
+    assert asked_calls([rooms], read_request("A Junior Suite at the Ritz"), 4) == 1  # "Suite" inside a longer value
+    convert = _tool("convert", value={"type": "number"}, source={"type": "string", "enum": ["km", "mile"]},
+                    target={"type": "string", "enum": ["km", "mile"]})
+    assert asked_calls([convert], read_request("Convert 5 km to mile"), 4) == 1  # two arguments list them
 
 
 def test_each_part_written_for_one_call_gives_that_call_the_names_it_writes():

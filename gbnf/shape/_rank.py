@@ -34,6 +34,7 @@ from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._shaped import free_string, kept_apart, shaped_values
+from gbnf.shape._units import units_like
 from gbnf.shape._values import (
     CAPITALISED,
     INSIDE,
@@ -341,7 +342,8 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
     the request (it is not English: :func:`~gbnf.shape.is_english`)."""
     if not request.english:
         return None
-    return Asked(unasked(tool, request), switched_on(tool, request), measured_in(tool, request), request.units)
+    return Asked(unasked(tool, request), switched_on(tool, request), measured_in(tool, request),
+                 _units_for(tool, request))
 
 
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
@@ -363,7 +365,9 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     and the properties' names do not also have. Small models otherwise fill every optional
     argument with a value nobody gave. An argument whose listed values (an enum, or its
     items' enum) the query names is asked for (``all`` of ``root_type``), and so is a unit
-    argument when the request names a unit (:func:`measured_in`: "a radius of 4 inches"), and a
+    argument when the request names a unit (:func:`measured_in`: "a radius of 4 inches"), and so
+    is one the request writes a word of one listed value alone for ("backstage access" of
+    ``Backstage Pass``, not "pass", which ``Parking Pass`` has too, nor a word of the tool's name), and a
     string of a shape the request writes (:func:`~gbnf.shape._shaped.shaped_values`: a date
     "on March 8th, 2023", an email address, a path). A number argument whose words the request
     has is still left out when the request writes no number beyond those the required arguments
@@ -383,7 +387,8 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     left = []
     for (key, sub), own in zip(props.items(), _own_words(names)):
         own |= {term for term in terms(" ".join(_schema_words(sub))) if term not in shared and term not in named}
-        if key in required or key in measured or _names_listed(request.text, sub):
+        if key in required or key in measured or _names_listed(request.text, sub) or \
+                request.words & _value_words(sub) - set(terms(tool.name)) - named:
             continue
         unspoken = not words & own and not shaped_values(key, sub, request.stretches)
         unnumbered = _numeric(sub) and not spare and not numbers_named(request.labels, key)
@@ -430,13 +435,31 @@ def _spare_numbers(props: dict[str, Any], required: list[str], request: Request)
 
 def measured_in(tool: Tool, request: Request) -> tuple[str, ...]:
     """The optional arguments of ``tool`` that take a unit (a free string whose name says
-    "unit") the request names (:attr:`Request.units`: "in km/h", "a radius of 4 inches"):
+    "unit") the request names (:func:`_units_for`: "in km/h", "a radius of 4 inches"):
     those it asks for, to take the units it names."""
-    if not request.units:
+    if not _units_for(tool, request):
         return ()
+    return tuple(_unit_arguments(tool))
+
+
+def _unit_arguments(tool: Tool) -> Iterator[str]:
+    """The optional arguments of ``tool`` that take a unit: free strings whose name says "unit"."""
     required = tool.parameters.get("required") or []
-    return tuple(key for key, sub in (tool.parameters.get("properties") or {}).items()
-                 if key not in required and free_string(sub) and _UNIT_NAMES & name_words(key))
+    return (key for key, sub in (tool.parameters.get("properties") or {}).items()
+            if key not in required and free_string(sub) and _UNIT_NAMES & name_words(key))
+
+
+def _units_for(tool: Tool, request: Request) -> tuple[str, ...]:
+    """The units ``request`` names for the unit arguments of ``tool``: those it asks an answer
+    in or writes all its numbers in (:attr:`Request.units`), else, where it writes numbers in
+    units of several kinds, those of the kind a unit the arguments' descriptions name measures
+    ("The units of the radius (defaults to meters)": the feet of "a radius of 5.6 feet", not the
+    radians of "from 0 to 3.14 radians", :func:`~gbnf.shape._units.units_like`)."""
+    if request.units:
+        return request.units
+    props = tool.parameters.get("properties") or {}
+    described = " ".join(str(props[key].get("description", "")) for key in _unit_arguments(tool))
+    return units_like(request.text, described) if described else ()
 
 
 _UNIT_NAMES = frozenset(words("unit_names"))
@@ -479,6 +502,18 @@ def _names_listed(query: str, schema: Any) -> bool:
         if isinstance(listed, list) and any(isinstance(value, str) and mentions(query, value) for value in listed):
             return True
     return False
+
+
+def _value_words(schema: Any) -> set[str]:
+    """The words (:func:`terms`) of the string values ``schema`` (or its items) lists that each
+    one of them has alone ("backstage" of ``Backstage Pass``, not "pass", which ``Parking
+    Pass`` has too)."""
+    found: set[str] = set()
+    for part in (schema, schema.get("items")) if isinstance(schema, dict) else ():
+        listed = part.get("enum") if isinstance(part, dict) else None
+        if isinstance(listed, list):
+            found = found.union(*_own_words([set(terms(value)) for value in listed if isinstance(value, str)]))
+    return found
 
 
 _SENTENCE_END = re.compile(r"[.?!;]\s+")
@@ -537,6 +572,9 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       written before another name ("for 'Queens Hotel' ... and for 'Royal Hotel'": two);
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one);
+    - listed values: two or more of the strings one argument lists, each one call's ("the last six
+      months, the last year and the last five years" of ``six_months``, ``year``, ``five_years``:
+      three, :func:`_choices_written`);
     - ordinals: "the first circle..., the second..., the third" is three;
     - counts in words: "for these three scenarios" is three (:func:`_counted_in_words`);
     - two enumerations that fill different arguments: one call for each pair ("the Lakers and
@@ -586,8 +624,45 @@ def _calls_by_values(tool: Tool, request: Request) -> int:
     :func:`~gbnf.shape.strings_named`)."""
     props = tool.parameters.get("properties") or {}
     named = max(map(len, _names_by_argument(props, request)), default=0)
-    return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named,
+    chosen = max(map(len, _choices_written(props, request.text)), default=0)
+    return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named, chosen,
                len(_names_again(request.text)), math.prod(map(len, _crossed(props, request))))
+
+
+_TURNED_DOWN = re.compile(r"\bnot\s+\Z", re.IGNORECASE)
+"""What comes right before a value a request turns down ("to rent, not buy")."""
+
+
+def _choices_written(props: dict[str, Any], query: str) -> list[tuple[str, ...]]:
+    """For each argument of ``props`` that takes one of the strings it lists (an ``enum``, no
+    other argument's), the words by which ``query`` writes two or more of them, in turn: one
+    call each ("the last six months, the last year and the last five years" of ``six_months``,
+    ``year``, ``five_years``). Not a value written only inside a longer one ("Asian" of "Asian
+    Fusion") or turned down ("rent, not buy"); values alike but for case ("AA", "Aa") are read
+    as written."""
+    lists = {key: [v for v in sub["enum"] if isinstance(v, str) and v.strip() and not v.isdigit()]
+             for key, sub in props.items() if isinstance(sub, dict) and isinstance(sub.get("enum"), list)}
+    shared = Counter(v for values in lists.values() for v in set(values))
+    found = []
+    for values in lists.values():
+        folded = Counter(v.lower() for v in values)
+        spans = [(m.start(), m.end(), value) for value in values if shared[value] == 1
+                 for m in re.finditer(_choice_pattern(value), query, 0 if folded[value.lower()] > 1 else re.IGNORECASE)
+                 if not _TURNED_DOWN.search(query[:m.start()])]
+        kept = sorted(span for span in spans if not any(
+            start <= span[0] and span[1] <= end and end - start > span[1] - span[0] for start, end, _ in spans))
+        firsts: dict[str, str] = {}
+        for start, end, value in kept:
+            firsts.setdefault(value, query[start:end])
+        if len(firsts) >= 2:
+            found.append(tuple(firsts.values()))
+    return found
+
+
+def _choice_pattern(value: str) -> str:
+    """A listed value as a request may write it: a whole word or words, any of space, "_" or
+    "-" between them (``six_months``: "six months")."""
+    return r"(?<!\w)" + r"[\s_-]+".join(map(re.escape, re.split(r"[\s_-]+", value.strip()))) + r"(?!\w)"
 
 
 def _crossed(props: dict[str, Any], request: Request) -> tuple[tuple[str | Number, ...], ...]:
@@ -960,13 +1035,14 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
     :func:`~gbnf.shape.numbers_named`) gives each call its own too, and so does a string argument
     whose name is written right before that many names ("case number XY1234 ... case number
-    GH5678", :func:`~gbnf.shape.strings_named`), as does a request written in
-    as many parts in a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts each
-    writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
+    GH5678", :func:`~gbnf.shape.strings_named`), as does a request written in as many parts in
+    a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts
+    each writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
     or writing its numbers call by call ("85 kilograms and 1.8 meters tall, and Sarah 60
-    kilograms and 1.65 meters": :func:`_in_rows`). Two enumerations that fill different arguments
-    give each call one pair ("the Lakers and the Bulls in 2018 and 2020": the Lakers with 2018,
-    then with 2020..., :func:`_crossed`)."""
+    kilograms and 1.65 meters": :func:`_in_rows`), or writing that many of the strings one
+    argument lists ("the last six months, the last year...": :func:`_choices_written`). Two
+    enumerations that fill different arguments give each call one pair ("the Lakers and the
+    Bulls in 2018 and 2020": the Lakers with 2018, then with 2020..., :func:`_crossed`)."""
     if len(tools) != 1 or calls < 2:
         return ()
     props = tools[0].parameters.get("properties") or {}
@@ -978,6 +1054,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
     columns += [again] if len(again := _names_again(request.text)) == calls else []
+    columns += [choices for choices in _choices_written(props, request.text) if len(choices) == calls]
     crossed = _crossed(props, request)
     if math.prod(map(len, crossed)) == calls:  # empty: a product of 1, and calls are 2 or more
         columns = list(zip(*itertools.product(*crossed)))

@@ -22,6 +22,30 @@ def units_written(text: str) -> tuple[str, ...]:
     """The units ``text`` asks an answer in ("in km/h", "into square miles") or, when it asks
     none, those its numbers are written in ("5cm", "10 meters") when all of one kind (lengths,
     times...): "50 kilometers in 2 hours" names no one unit. As written, each once."""
+    asked, measured = _units_read(text)
+    if asked:
+        return asked
+    return measured if len({_dimension(unit) for unit in measured}) == 1 else ()
+
+
+_EXAMPLE = re.compile(r"[^\W\d_][^\s,;:!?()\"']*")
+"""A word of a description, kept whole with what follows it up to a space (``km/h``, ``kg/m³``)."""
+
+
+def units_like(text: str, examples: str) -> tuple[str, ...]:
+    """The units ``text`` writes its numbers in that measure what a unit ``examples`` names
+    measures ("a radius of 5.6 feet ... from 0 to 3.14 radians" with "defaults to meters":
+    feet): for an argument whose description names a unit, where the request mixes kinds. As
+    written, each once; empty where ``examples`` names no unit."""
+    written = [word.rstrip(".") for word in _EXAMPLE.findall(examples)]
+    kinds = {_dimension(word) for word in written if word.lower() not in STOPS}
+    kinds.discard(None)
+    return tuple(unit for unit in _units_read(text)[1] if _dimension(unit) in kinds)
+
+
+@functools.lru_cache(maxsize=64)
+def _units_read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The units ``text`` asks an answer in, and those it writes its numbers in, each once."""
     tokens = list(_WORD.finditer(text))
     asked, measured = [], []
     for before, token in zip([None, *tokens], tokens):
@@ -34,9 +58,7 @@ def units_written(text: str) -> tuple[str, ...]:
         elif token.group("number") or (before is not None and before.group("alone")
                                        and not text[before.end():token.start()].strip()):
             measured.append(unit)
-    if asked:
-        return tuple(dict.fromkeys(asked))
-    return tuple(dict.fromkeys(measured)) if len({_dimension(unit) for unit in measured}) == 1 else ()
+    return tuple(dict.fromkeys(asked)), tuple(dict.fromkeys(measured))
 
 
 @functools.lru_cache(maxsize=4096)
