@@ -253,6 +253,18 @@ def test_number_runs_are_the_lists_written_whole():
     assert number_runs("From (40.71, -74.0) and (34.05, -118.24) in 2 hours") == [(40.71, -74.0), (34.05, -118.24), (2,)]
 
 
+def test_a_number_that_speaks_of_no_date_takes_none_of_a_dates_numbers():
+    schema = {"type": "object", "properties": {"nights": {"type": "integer"}, "year": {"type": "integer"},
+                                               "guests": {"type": "integer"}}}
+    props = copied(schema, *offered_values(["Book 2 nights for 3 guests from 15th October,2023"]))["properties"]
+    assert props["nights"]["enum"] == [2, 3] and props["year"]["enum"] == [2, 3, 15, 2023]
+    # a number written outside a date too stays offered: "1 adult" and "June 1, 2022"
+    props = copied(schema, *offered_values(["A room for 1 adult from June 1, 2022"]))["properties"]
+    assert props["guests"]["enum"] == [1]
+    # only dates' numbers written: the number is offered them still
+    assert copied(schema, *offered_values(["From May 5, 2024"]))["properties"]["nights"]["enum"] == [5, 2024]
+
+
 def test_copied_arrays_of_numbers_are_runs_of_a_written_list():
     schema = {"type": "object", "properties": {"group": {"type": "array", "items": {"type": "integer"}},
                                                "pair": {"type": "array", "items": {"type": "number"}, "minItems": 2}}}

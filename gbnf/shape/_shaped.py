@@ -50,7 +50,8 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
 
 def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
            runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = (),
-           labels: Labels = (), names: Names = (), *, echoes: Collection[str] = frozenset()) -> Any:
+           labels: Labels = (), names: Names = (), in_dates: Collection[Number] = (), *,
+           echoes: Collection[str] = frozenset()) -> Any:
     """``schema`` with every free string one of ``strings``, every free integer or number (no
     enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
     numbers written as one list), where any of them satisfies the part (a part none satisfies
@@ -75,7 +76,10 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     with its region whole ("Bangkok, Thailand", not "Bangkok": :func:`_with_regions`). A string
     whose name and description speak of no date or time takes none of the dates the request
     writes, nor the stretches that share words with one (:func:`_dated`), where it writes
-    anything else ("from March 10, 2022": a ``location`` is not offered the date). A free
+    anything else ("from March 10, 2022": a ``location`` is not offered the date); nor does a
+    number whose name speaks of no date or time (``year``, ``hours``) take the numbers written only
+    in dates and times (``in_dates``), where it may take others ("2 nights from 15th October,
+    2023": ``nights`` takes 2). A free
     string takes none of the names of ``echoes`` (folded: a tool's
     :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
     ("upcoming month": not ``month``). A number written right after the name of one of the
@@ -108,6 +112,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             values = [s for s in found if fold(s) not in echoes]
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
+            if not _asks_for_date(key, described) and not _CALENDAR & set(terms(identifier_words(key or ""))):
+                values = [number for number in values if number not in in_dates] or values
             if kind == "integer":  # "a rating of 4.0" is the integer 4, written as one
                 values = list(dict.fromkeys(int(n) if isinstance(n, float) and n.is_integer() else n for n in values))
         elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
@@ -230,6 +236,7 @@ def _shapes() -> tuple[tuple[frozenset[str], Callable[[str], bool]], ...]:
 _DATE_NAMES = frozenset(words("date_names"))
 _TIME_NAMES = frozenset(words("time_names"))
 _DATE_WORDS = frozenset(terms(" ".join(_DATE_NAMES | _TIME_NAMES)))
+_CALENDAR = frozenset(terms(" ".join(words("calendar_names"))))
 
 
 def _asks_for_date(name: str | None, description: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
+from gbnf.shape._dates import without_dates
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 
 LONGEST = 8
@@ -31,10 +32,12 @@ right before it as its name (:func:`labelled`)."""
 Names = tuple[tuple[tuple[str, ...], str], ...]
 """Each name a request writes, with its labels: the words written right before it after a stop
 word, and for a quoted one the word right after it too (:func:`named_strings`)."""
-Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels, Names]
+Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels, Names,
+               tuple[Number, ...]]
 """What arguments may be copied from: stretches of words (for strings), numbers, runs of
 numbers written as one list (for arrays of numbers), the numbers written as percentages
-(``5%``: 5), which a rate may take as a fraction (0.05), and the numbers' and names' labels."""
+(``5%``: 5), which a rate may take as a fraction (0.05), the numbers' and names' labels, and
+the numbers written only in dates and times ("15th October, 2023": 15 and 2023)."""
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -410,7 +413,8 @@ def value_texts(value: object) -> list[str]:
 
 def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     """The stretches (:func:`spans`), numbers, runs of numbers (:func:`number_runs`),
-    percentages (:func:`percents`) and labels (:func:`labelled`) of ``texts``, in order, each
+    percentages (:func:`percents`), labels (:func:`labelled`) and the numbers written only in
+    dates and times (:func:`~gbnf.shape._dates.without_dates`) of ``texts``, in order, each
     once; no stretch (no number)
     when there are more than ``most`` of them (strings, numbers stay free), and the first
     :data:`MOST_RUNS` runs."""
@@ -420,9 +424,11 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     labels = tuple(pair for text in texts for pair in labelled(text))
     names = tuple(pair for text in texts for pair in named_strings(text))
+    undated = {number for text in texts for number in numbers(without_dates(text, spans(text)))}
     few = len(found) <= most
     return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
-            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names)
+            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
+            tuple(number for number in found if number not in undated))
 
 
 def shared_value(one: object, other: object) -> str | Number | None:
@@ -447,10 +453,10 @@ def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: in
              if isinstance(item, str) and item not in own]
     others = {item for k, found in enumerate(items) if k != call for item in found
               if not isinstance(item, str) and item not in own}
-    stretches, found, runs, shares, labels, named = values
+    stretches, found, runs, shares, labels, named, dated = values
     return (tuple(text for text in stretches if not overlaps(text, names, mine)),
             tuple(number for number in found if number not in others), runs,
-            tuple(number for number in shares if number not in others), labels, named)
+            tuple(number for number in shares if number not in others), labels, named, dated)
 
 
 def overlaps(text: str, names: Sequence[str], mine: Sequence[str]) -> bool:
@@ -473,7 +479,7 @@ def part_values(values: Values, own: str, others: str) -> Values:
     def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
         return tuple(value for value in found if value in mine[k] or value not in theirs[k])
     return tuple(text for text in values[0] if text in mine[0] or names.issuperset(text.split(", "))), \
-        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5]
+        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5], values[6]
 
 
 def without_count(values: Values, text: str, calls: int) -> Values:
@@ -484,8 +490,8 @@ def without_count(values: Values, text: str, calls: int) -> Values:
     worded = {NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)}
     if calls < 2 or calls in written or calls not in worded:
         return values
-    stretches, found, runs, shares, labels, names = values
-    return stretches, tuple(number for number in found if number != calls), runs, shares, labels, names
+    stretches, found, runs, shares, labels, names, dated = values
+    return stretches, tuple(number for number in found if number != calls), runs, shares, labels, names, dated
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
