@@ -497,23 +497,22 @@ _NEGATION = frozenset(words("negations"))
 
 def _names_listed(query: str, schema: Any) -> bool:
     """Whether ``query`` names one of the string values ``schema`` (or its items) lists."""
-    for part in (schema, schema.get("items")) if isinstance(schema, dict) else ():
-        listed = part.get("enum") if isinstance(part, dict) else None
-        if isinstance(listed, list) and any(isinstance(value, str) and mentions(query, value) for value in listed):
-            return True
-    return False
+    return any(mentions(query, value) for values in _string_values(schema) for value in values)
 
 
 def _value_words(schema: Any) -> set[str]:
     """The words (:func:`terms`) of the string values ``schema`` (or its items) lists that each
     one of them has alone ("backstage" of ``Backstage Pass``, not "pass", which ``Parking
     Pass`` has too)."""
-    found: set[str] = set()
-    for part in (schema, schema.get("items")) if isinstance(schema, dict) else ():
-        listed = part.get("enum") if isinstance(part, dict) else None
-        if isinstance(listed, list):
-            found = found.union(*_own_words([set(terms(value)) for value in listed if isinstance(value, str)]))
-    return found
+    return set().union(*(words for values in _string_values(schema)
+                         for words in _own_words([set(terms(value)) for value in values])))
+
+
+def _string_values(schema: Any) -> list[list[str]]:
+    """The string values ``schema`` lists (its ``enum``), and those its items list."""
+    parts = (schema, schema.get("items")) if isinstance(schema, dict) else ()
+    return [[value for value in part["enum"] if isinstance(value, str)] for part in parts
+            if isinstance(part, dict) and isinstance(part.get("enum"), list)]
 
 
 _SENTENCE_END = re.compile(r"[.?!;]\s+")
@@ -648,7 +647,7 @@ def _choices_written(props: dict[str, Any], query: str) -> list[tuple[str, ...]]
         folded = Counter(v.lower() for v in values)
         spans = [(m.start(), m.end(), value) for value in values if shared[value] == 1
                  for m in re.finditer(_choice_pattern(value), query, 0 if folded[value.lower()] > 1 else re.IGNORECASE)
-                 if not _TURNED_DOWN.search(query[:m.start()])]
+                 if not _TURNED_DOWN.search(query, 0, m.start())]
         kept = sorted(span for span in spans if not any(
             start <= span[0] and span[1] <= end and end - start > span[1] - span[0] for start, end, _ in spans))
         firsts: dict[str, str] = {}

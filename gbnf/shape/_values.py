@@ -418,13 +418,14 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     once; no stretch (no number)
     when there are more than ``most`` of them (strings, numbers stay free), and the first
     :data:`MOST_RUNS` runs."""
-    stretches = list(dict.fromkeys(stretch for text in texts for stretch in spans(text)))
+    spanned = [(text, spans(text)) for text in texts]
+    stretches = list(dict.fromkeys(stretch for _, found in spanned for stretch in found))
     found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
     runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     labels = tuple(pair for text in texts for pair in labelled(text))
     names = tuple(pair for text in texts for pair in named_strings(text))
-    undated = {number for text in texts for number in numbers(without_dates(text, spans(text)))}
+    undated = {number for text, found in spanned for number in numbers(without_dates(text, found))}
     few = len(found) <= most
     return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
             tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
