@@ -253,6 +253,14 @@ def test_a_unit_argument_takes_the_units_of_the_kind_its_description_names():
         "required": ["distance", "duration"]})
     # a length and a time are not what km/h measures: left out
     assert unasked(speed, read_request("The velocity over 50 kilometers in 2 hours")) == ("unit",)
+    route = Tool("road_distance", "Road distance between two cities", {"type": "object", "properties": {
+        "start": {"type": "string"}, "end": {"type": "string"},
+        "units": {"type": "string", "description": "The units of the result ('miles' or 'kilometers')."}},
+        "required": ["start", "end"]})
+    asked = asked_of(route, read_request("How far is Lyon from Geneva, in mile?"))
+    assert asked is not None and asked.units == ("mile",)
+    # the unit as the description writes it: a small model copies "mile", which the tool does not take
+    assert as_asked(route.parameters, asked)["properties"]["units"]["enum"] == ["miles"]
 
 
 def test_an_optional_argument_named_in_the_query_is_asked_for_even_when_the_tool_names_it_too():

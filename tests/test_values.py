@@ -94,6 +94,19 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert copied(coded, ["Swiss francs"], []) == coded  # a code of no kind it knows: not a stretch either
 
 
+def test_a_copied_string_takes_the_form_its_description_quotes_for_a_value_written_in_another():
+    suit = {"type": "string", "description": "The suit: one of 'spades', 'clubs', 'hearts' or 'diamonds'."}
+    schema = {"type": "object", "properties": {"suit": suit, "note": {"type": "string"}}}
+    strings = list(offered_values(["What are the chances my next card is a spade?"])[0])
+    props = copied(schema, strings, [])["properties"]
+    assert "spade" in props["note"]["enum"]  # a description that quotes no values: the request's own form
+    assert props["suit"]["enum"] == ["spades" if s == "spade" else s for s in props["note"]["enum"]]
+    one = {"type": "string", "description": "The suit, for example 'spades'."}  # one quotation lists nothing
+    assert "spade" in copied({"type": "object", "properties": {"suit": one}}, strings, [])["properties"]["suit"]["enum"]
+    german = list(offered_values(["Wie stehen die Chancen auf eine Pik-Karte?"])[0])
+    assert copied(schema, german, [])["properties"]["suit"]["enum"] == german  # no form of a quoted value
+
+
 def test_copied_strings_are_not_the_names_the_validator_refuses():
     tool = Tool("find_exhibition", "Find an exhibition.", {"type": "object", "properties": {
         "location": {"type": "string"}, "month": {"type": "string"}, "kind": {"enum": ["month", "week"]}}})

@@ -33,7 +33,7 @@ from gbnf.shape._english import STEMMER, STOPS, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import Request, read_request, terms
-from gbnf.shape._shaped import free_string, kept_apart, shaped_values
+from gbnf.shape._shaped import described_forms, free_string, kept_apart, shaped_values
 from gbnf.shape._units import units_like
 from gbnf.shape._values import (
     CAPITALISED,
@@ -349,11 +349,13 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
     """``parameters`` as ``asked`` (None: as they are): without the properties it leaves out,
     every other property required, the booleans it switches on true, and the unit arguments it
-    measures taking the units it asks."""
+    measures taking the units it asks (as their descriptions write them: :func:`described_forms`)."""
     properties = parameters.get("properties")
     if asked is None or not isinstance(properties, dict):
         return parameters
-    given = {**{k: [True] for k in asked.on}, **{k: list(asked.units) for k in asked.measured}}
+    units = {k: described_forms(asked.units, str(properties[k].get("description", "")))
+             for k in asked.measured if k in properties}
+    given = {**{k: [True] for k in asked.on}, **units}
     kept = {k: {**v, "enum": given[k]} if k in given else v for k, v in properties.items() if k not in asked.left}
     return {**parameters, "properties": kept, "required": list(kept)}
 

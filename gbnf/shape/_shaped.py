@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import mimetypes
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 
@@ -14,7 +15,7 @@ from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
 from gbnf.shape._dates import TIME, date_format, written_date, written_dates
-from gbnf.shape._english import either, words
+from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import terms
 from gbnf.shape._values import (
     Labels,
@@ -24,6 +25,7 @@ from gbnf.shape._values import (
     labels_argument,
     names_argument,
     overlaps,
+    quotations,
     shared_value,
 )
 
@@ -109,7 +111,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
             if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
                 found = [string for string in found if string not in dated] or found
-            values = [s for s in found if fold(s) not in echoes]
+            values = described_forms([s for s in found if fold(s) not in echoes], described)
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
             if not _asks_for_date(key, described) and not _CALENDAR & set(terms(identifier_words(key or ""))):
@@ -125,6 +127,27 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         return {**out, "enum": kept} if kept else out
 
     return _named_values(_each_part(schema, copy), labels, names)
+
+
+def described_forms(values: Sequence[str], description: str) -> list[str]:
+    """``values``, each written as ``description`` writes it where it quotes two or more values
+    and one's words are another form of that one's (stemmed alike, written otherwise: "heart" of
+    "Valid values include: 'spades', 'clubs', 'hearts'": ``hearts``; "mile" of "('miles' or
+    'kilometers')": ``miles``): a small model copies the request's form, and the tool takes the
+    form its description lists. Others as they are: one written as quoted but for its case, and
+    one whose stems two quoted values share ('C' and 'C#')."""
+    quoted = list(dict.fromkeys(quotations(description)))
+    if len(quoted) < 2:
+        return list(values)
+    stems = Counter(_stems(value) for value in quoted)
+    forms = {_stems(value): value for value in quoted if stems[_stems(value)] == 1}
+    return list(dict.fromkeys(form if (form := forms.get(_stems(value))) and word_key(form) != word_key(value)
+                              else value for value in values))
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    """The stem of each of ``text``'s words, every word kept (``Hearts``: ``heart``)."""
+    return tuple(STEMMER.stemWords(word_key(text).split()))
 
 
 def _named_values(schema: Any, labels: Labels, names: Names) -> Any:

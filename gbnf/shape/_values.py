@@ -126,9 +126,13 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
              for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
              if words[j] not in _NO_END)
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
-    quoted = (next(filter(None, match.groups())).strip() for match in _QUOTED.finditer(text))
     return tuple(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
-                                *filter(None, quoted)]))
+                                *quotations(text)]))
+
+
+def quotations(text: str) -> list[str]:
+    """What ``text`` quotes (:data:`_QUOTED`), each stripped, in order."""
+    return [quoted for match in _QUOTED.finditer(text) if (quoted := next(filter(None, match.groups())).strip())]
 
 
 def _starts_none(word: str, first: bool) -> bool:
