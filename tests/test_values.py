@@ -167,6 +167,23 @@ def test_a_string_whose_description_gives_a_place_with_its_region_takes_the_plac
     assert "Bangkok" in offered({"type": "string", "description": "The city"}, "The weather in Bangkok, Thailand")
 
 
+def test_a_us_city_written_alone_takes_its_state_where_the_description_asks_for_city_and_state():
+    city = {"type": "string", "description": "The city, in the format 'City, State', such as 'Austin, TX'."}
+
+    def offered(schema, query):
+        return copied(schema, *offered_values([query]))["enum"]
+
+    found = offered(city, "I need a dentist in berkeley for next week")
+    assert "Berkeley, CA" in found and "berkeley" not in found  # the state a small model cannot add itself
+    assert "Portland, OR" in offered(city, "Any good bakeries in Portland?")  # the most populous Portland
+    assert "Paris" in offered(city, "Any good bakeries in Paris?")  # France's before Texas's: as written
+    assert "Boston, MA" in offered(city, "Bakeries in Boston, MA")  # written with its state: kept whole
+    bare = {"type": "string", "description": "The city where the dentist works."}
+    assert "berkeley" in offered(bare, "I need a dentist in berkeley for next week")  # no state asked for
+    region = {"type": "string", "description": "The city and country, e.g. Lyon, France"}
+    assert "Lyon" in offered(region, "Bakeries in Lyon")  # a region, but no U.S. state, asked for
+
+
 def _offered(name: str, description: str, query: str) -> list[str]:
     """The values a free string property ``name`` is offered for ``query``."""
     schema = {"type": "object", "properties": {name: {"type": "string", "description": description}}}

