@@ -105,6 +105,10 @@ def test_a_copied_string_takes_the_form_its_description_quotes_for_a_value_writt
     assert "spade" in copied({"type": "object", "properties": {"suit": one}}, strings, [])["properties"]["suit"]["enum"]
     german = list(offered_values(["Wie stehen die Chancen auf eine Pik-Karte?"])[0])
     assert copied(schema, german, [])["properties"]["suit"]["enum"] == german  # no form of a quoted value
+    examples = {"type": "string", "description": "The kind of shop, e.g. bakery, butcher or grocer etc."}
+    shops = list(offered_values(["Which bakeries open early on Sundays?"])[0])
+    found = copied({"type": "object", "properties": {"shop": examples}}, shops, [])["properties"]["shop"]["enum"]
+    assert "bakery" in found and "bakeries" not in found  # unquoted examples are listed values too
 
 
 def test_copied_strings_are_not_the_names_the_validator_refuses():

@@ -131,19 +131,35 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
 
 
 def described_forms(values: Sequence[str], description: str) -> list[str]:
-    """``values``, each written as ``description`` writes it where it quotes two or more values
-    and one's words are another form of that one's (stemmed alike, written otherwise: "heart" of
-    "Valid values include: 'spades', 'clubs', 'hearts'": ``hearts``; "mile" of "('miles' or
-    'kilometers')": ``miles``): a small model copies the request's form, and the tool takes the
-    form its description lists. Others as they are: one written as quoted but for its case, and
-    one whose stems two quoted values share ('C' and 'C#')."""
-    quoted = list(dict.fromkeys(quotations(description)))
+    """``values``, each written as ``description`` writes it where it lists two or more values
+    (quoted, or else after "e.g.", "such as"...: :func:`_examples`) and one's words are another
+    form of that one's (stemmed alike, written otherwise: "heart" of "Valid values include:
+    'spades', 'clubs', 'hearts'": ``hearts``; "mile" of "('miles' or 'kilometers')": ``miles``;
+    "living rooms" of "e.g. Living room, Bathroom": ``Living room``): a small model copies the
+    request's form, and the tool takes the form its description lists. Others as they are: one
+    written as listed but for its case, and one whose stems two listed values share ('C' and
+    'C#')."""
+    quoted = list(dict.fromkeys(quotations(description) or _examples(description)))
     if len(quoted) < 2:
         return list(values)
     stems = Counter(_stems(value) for value in quoted)
     forms = {_stems(value): value for value in quoted if stems[_stems(value)] == 1}
     return list(dict.fromkeys(form if (form := forms.get(_stems(value))) and word_key(form) != word_key(value)
                               else value for value in values))
+
+
+def _examples(description: str) -> list[str]:
+    """The values ``description`` lists, unquoted, after "e.g.", "such as", "like"... up to the
+    end of that sentence, parted at commas, "or" and "and" ("Type of the room e.g. Living room,
+    Bathroom etc.": ``Living room``, ``Bathroom``)."""
+    found = _EXAMPLES.search(description)
+    listed = _EXAMPLE_JOIN.split(found.group(1)) if found else []
+    return [value for part in listed if (value := _ETC.sub("", part).strip())]
+
+
+_EXAMPLES = re.compile(rf"\b(?:{either('example_leads')})\s+([^.;:()]+)", re.IGNORECASE)
+_EXAMPLE_JOIN = re.compile(r",\s*|\s+(?:or|and)\s+")
+_ETC = re.compile(r"\betc\.?$", re.IGNORECASE)
 
 
 def _stems(text: str) -> tuple[str, ...]:
