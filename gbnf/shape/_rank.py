@@ -1072,23 +1072,25 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
 
 
 def _with_sentences(request: Request, rows: list[tuple[str | Number, ...]]) -> list[tuple[str | Number, ...]]:
-    """Each call's items (``rows``), with the numbers written in a sentence of ``request`` that
-    writes that call's items and no other call's, where every call has such sentences and they
-    write alike, each at least half as many numbers as those of any other ("The first company
+    """Each call's items (``rows``), with the numbers written in a part of ``request`` (a
+    sentence, or what a colon, "also" or "then" starts: :func:`_request_parts`) that
+    writes that call's items and no other call's, where every call has such parts and they
+    write alike, each two numbers or more and at least half as many as any other's ("The first company
     has a net income of $1,000,000, equity of $5,000,000 and paid dividends of $200,000. The
     second company has a net income of $2,000,000 and equity of $10,000,000": 200,000 is the
     first call's, not the second's too); not where one writes only what changes ("... a sample
-    mean of 25 at 95% confidence. What about a sample size of 150?": the first sentence's
-    numbers are every call's)."""
+    mean of 25 at 95% confidence. What about a sample size of 150?", "then repeat with rain of 45
+    mm": the first part's numbers are every call's)."""
     items = {item for row in rows for item in row}
     own: dict[int, list[Number]] = {}
-    for sentence in _SENTENCE_END.split(request.text):
+    for sentence in _request_parts(request.text):
         written = read_request(sentence)
         callers = [k for k, row in enumerate(rows) if any(
             item in written.numbers if not isinstance(item, str) else mentions(sentence, item) for item in row)]
         if len(callers) == 1:
             own.setdefault(callers[0], []).extend(written.numbers_alone)
-    if len(own) < len(rows) or 2 * min(map(len, own.values())) < max(map(len, own.values())):
+    fewest = min(map(len, own.values()), default=0)
+    if len(own) < len(rows) or fewest < 2 or 2 * fewest < max(map(len, own.values())):
         return rows
     return [tuple(dict.fromkeys([*row, *(n for n in own[k] if n not in items)])) for k, row in enumerate(rows)]
 
