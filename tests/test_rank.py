@@ -546,6 +546,31 @@ def test_the_tools_of_several_calls_come_in_the_order_the_query_asks_for_them():
     assert asked_order([capital], read_request(query), 3) == ()  # one tool: its calls need no order
 
 
+def test_each_tool_the_request_asks_for_is_one_of_the_calls_that_fit():
+    def tool(name: str, about: str, **props: object) -> Tool:
+        return Tool(name, about, {"type": "object", "properties": props, "required": list(props)})
+    text, number = {"type": "string"}, {"type": "number"}
+    hotel = tool("book_hotel", "Book a room at a hotel for some days", hotel_name=text, location=text, room_type=text,
+                 start_date=text, stay_duration={"type": "integer"}, view=text)
+    rate = tool("latest_exchange_rate", "The latest exchange rate between two currencies", source_currency=text,
+                target_currency=text, amount=number)
+    shop = tool("safeway_order", "Order items from a Safeway store", location=text,
+                items={"type": "array", "items": text}, quantity={"type": "array", "items": {"type": "integer"}})
+    light = tool("light_travel_time", "How long light takes to travel a distance", distance_in_light_years=number)
+    story = read_request(
+        "Suppose you are planning a holiday in Rome, Italy. You would like to stay at the 'Hotel Artemide Rome' in a "
+        "double room for 7 days starting from 05-03-2024, with a view of the garden. How would you book this hotel? "
+        "Once booked, you want to know what 500 Swiss francs are worth in Euros. Can you find out the latest exchange "
+        "rate? On the way, you want to stop at a Safeway store in Mountain View, CA to buy 4 oranges, 2 cartons of "
+        "milk and 1 bag of rice. How would you place this order? Lastly, you wonder how long light takes to travel "
+        "from Earth to Sirius, about 8.6 light years away.")
+    tools = [hotel, rate, shop, light]
+    # the hotel's numbers read as five calls of it; where four calls fit, each tool asked for is one
+    assert asked_order(tools, story, 8)[:5] == ("book_hotel",) * 5
+    assert sorted(asked_order(tools, story, 4)) == sorted(t.name for t in tools)
+    assert asked_order([hotel, rate], story, 3) == ("book_hotel", "book_hotel", "latest_exchange_rate")
+
+
 def test_each_call_of_several_tools_is_asked_by_its_own_clauses():
     capital = _tool("country_capital", country={"type": "string"})
     population = _tool("country_population", country={"type": "string"})

@@ -741,12 +741,14 @@ def asked_order(tools: list[Tool], request: Request, most: int) -> tuple[str, ..
     many times as they ask, in the order the query first asks for each, up to ``most`` calls."""
     if len(tools) < 2:
         return ()
-    return tuple(tools[i].name for i in _asked_in_turn(tools, request)[:most])
+    return tuple(tools[i].name for i in _asked_in_turn(tools, request, most))
 
 
-def _asked_in_turn(tools: list[Tool], request: Request) -> list[int]:
+def _asked_in_turn(tools: list[Tool], request: Request, most: int | None = None) -> list[int]:
     """The index in ``tools`` of each call the clauses of ``request`` ask for (see
-    :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for them."""
+    :func:`asked_calls`): a tool's calls together, tools in the order the query first asks for
+    them; of the first ``most`` calls, each tool one at least where there is room
+    (:func:`_each_called`)."""
     key = tuple((tool.name, tool.description) for tool in tools)
     by_turn = Counter(i for asked in _turns_asking(key, request.text) for i in asked)
     turns: list[int] = []
@@ -756,6 +758,25 @@ def _asked_in_turn(tools: list[Tool], request: Request) -> list[int]:
             if calls == 1 and turns and _MANY.search(text):
                 calls = max(Counter(turns).values())
             turns += [i] * max(calls, by_turn[i])
+    if most is None:
+        return turns
+    own = _own_terms(key)
+    return _each_called(turns[:most], [i for i in range(len(tools)) if len(request.words & own[i]) >= CALL_WORDS])
+
+
+def _each_called(turns: list[int], asked: list[int]) -> list[int]:
+    """``turns`` (the tool of each call) giving each tool of ``asked`` (those whose own words the
+    request has) that no clause asked for one call, in place of the last call of the tool asked
+    for most, while that one has two or more: the clauses read a request for four things as four
+    calls of one tool ("stay at the 'Hotel Le Bristol Paris' ... the latest exchange rate ... the
+    time light takes"), and a small model would leave three undone."""
+    turns = list(turns)
+    for missing in [i for i in asked if i not in turns]:
+        most, count = Counter(turns).most_common(1)[0] if turns else (0, 0)
+        if count < 2:
+            break
+        del turns[len(turns) - 1 - turns[::-1].index(most)]
+        turns.append(missing)
     return turns
 
 
@@ -810,7 +831,7 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
     key = tuple((tool.name, tool.description) for tool in tools)
     texts = _clauses_by_tool(key, request.text)
     turns, asking = _TURNS.split(request.text), _turns_asking(key, request.text)
-    calls = _asked_in_turn(tools, request)
+    calls = _asked_in_turn(tools, request, most)
     seen: Counter[int] = Counter()
 
     def part(i: int) -> tuple[str, str]:
@@ -825,7 +846,7 @@ def asked_parts(tools: list[Tool], request: Request, most: int) -> tuple[tuple[s
         if len(read_request(own).numbers) < _numbers_needed(tools[i]):
             return own, ""
         return own, ". ".join(text for tool, text in texts if tool not in (i, None))
-    return tuple(part(i) for i in calls[:most])
+    return tuple(part(i) for i in calls)
 
 
 def items_in_turn(tools: list[Tool], request: Request, most: int) -> tuple[tuple[Items, int], ...]:
@@ -841,7 +862,7 @@ def items_in_turn(tools: list[Tool], request: Request, most: int) -> tuple[tuple
         return ()
     key = tuple((tool.name, tool.description) for tool in tools)
     texts = dict(_clauses_by_tool(key, request.text))
-    calls = _asked_in_turn(tools, request)[:most]
+    calls = _asked_in_turn(tools, request, most)
     counts = Counter(calls)
     if len(counts) < 2:  # one tool's calls, counted among several tools: no enumeration of theirs is read
         return tuple(((), k) for k in range(len(calls)))
