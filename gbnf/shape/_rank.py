@@ -1086,13 +1086,13 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     in_rows = _in_rows(request, request.numbers_by_call(len(scalars), calls) if not held else [], calls)
     rows = [tuple(dict.fromkeys(row + numbers + written + names)) for row, numbers, written, names
             in zip(rows, by_part, in_rows, _names_by_part(request, calls))]
-    rows = _with_sentences(request, rows)
+    rows = _with_parts(request, rows)
     own = tuple(tuple(item for item in items if _once(request, item) or _parted(request, item, parted))
                 for items in rows)
     return own if any(own) else ()
 
 
-def _with_sentences(request: Request, rows: list[tuple[str | Number, ...]]) -> list[tuple[str | Number, ...]]:
+def _with_parts(request: Request, rows: list[tuple[str | Number, ...]]) -> list[tuple[str | Number, ...]]:
     """Each call's items (``rows``), with the numbers written in a part of ``request`` (a
     sentence, or what a colon, "also" or "then" starts: :func:`_request_parts`) that
     writes that call's items and no other call's, where every call has such parts and they
@@ -1104,10 +1104,10 @@ def _with_sentences(request: Request, rows: list[tuple[str | Number, ...]]) -> l
     mm": the first part's numbers are every call's)."""
     items = {item for row in rows for item in row}
     own: dict[int, list[Number]] = {}
-    for sentence in _request_parts(request.text):
-        written = read_request(sentence)
+    for part in _request_parts(request.text):
+        written = read_request(part)
         callers = [k for k, row in enumerate(rows) if any(
-            item in written.numbers if not isinstance(item, str) else mentions(sentence, item) for item in row)]
+            item in written.numbers if not isinstance(item, str) else mentions(part, item) for item in row)]
         if len(callers) == 1:
             own.setdefault(callers[0], []).extend(written.numbers_alone)
     fewest = min(map(len, own.values()), default=0)

@@ -139,11 +139,11 @@ def described_forms(values: Sequence[str], description: str) -> list[str]:
     request's form, and the tool takes the form its description lists. Others as they are: one
     written as listed but for its case, and one whose stems two listed values share ('C' and
     'C#')."""
-    quoted = list(dict.fromkeys(quotations(description) or _examples(description)))
-    if len(quoted) < 2:
+    listed = list(dict.fromkeys(quotations(description) or _examples(description)))
+    if len(listed) < 2:
         return list(values)
-    stems = Counter(_stems(value) for value in quoted)
-    forms = {_stems(value): value for value in quoted if stems[_stems(value)] == 1}
+    stems = Counter(_stems(value) for value in listed)
+    forms = {_stems(value): value for value in listed if stems[_stems(value)] == 1}
     return list(dict.fromkeys(form if (form := forms.get(_stems(value))) and word_key(form) != word_key(value)
                               else value for value in values))
 
