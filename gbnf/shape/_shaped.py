@@ -139,13 +139,20 @@ def described_forms(values: Sequence[str], description: str) -> list[str]:
     request's form, and the tool takes the form its description lists. Others as they are: one
     written as listed but for its case, and one whose stems two listed values share ('C' and
     'C#')."""
-    listed = list(dict.fromkeys(quotations(description) or _examples(description)))
-    if len(listed) < 2:
+    forms = _listed_forms(description)
+    if not forms:
         return list(values)
-    stems = Counter(_stems(value) for value in listed)
-    forms = {_stems(value): value for value in listed if stems[_stems(value)] == 1}
     return list(dict.fromkeys(form if (form := forms.get(_stems(value))) and word_key(form) != word_key(value)
                               else value for value in values))
+
+
+@functools.lru_cache(maxsize=256)
+def _listed_forms(description: str) -> dict[tuple[str, ...], str]:
+    """The values ``description`` lists, two or more, by their stems (none of two alike in
+    stems): read once per description, not once per request (:func:`described_forms`)."""
+    listed = list(dict.fromkeys(quotations(description) or _examples(description)))
+    stems = Counter(_stems(value) for value in listed)
+    return {_stems(value): value for value in listed if stems[_stems(value)] == 1} if len(listed) > 1 else {}
 
 
 def _examples(description: str) -> list[str]:
@@ -162,6 +169,7 @@ _EXAMPLE_JOIN = re.compile(r",\s*|\s+(?:or|and)\s+")
 _ETC = re.compile(r"\betc\.?$", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)
 def _stems(text: str) -> tuple[str, ...]:
     """The stem of each of ``text``'s words, every word kept (``Hearts``: ``heart``)."""
     return tuple(STEMMER.stemWords(word_key(text).split()))
