@@ -473,6 +473,20 @@ def test_names_written_before_the_same_noun_or_in_pairs_after_between_are_one_ca
     assert asked_calls([distance], read_request("The distance between New York and Washington DC"), 4) == 1
 
 
+def test_things_enumerated_in_small_letters_after_a_preposition_are_one_call_each():
+    tea = _tool("tea_price", tea={"type": "string"}, weight={"type": "string"})
+    kinds = read_request("How much is a pound of sencha, oolong, rooibos and chamomile?")
+    assert asked_calls([tea], kinds, 6) == 4
+    assert asked_items([tea], kinds, 4) == (("sencha",), ("oolong",), ("rooibos",), ("chamomile",))
+    bikes = _tool("bike_rental", kind={"type": "string"}, city={"type": "string"})
+    assert asked_calls([bikes], read_request("Rent prices in Utrecht for a city bike, a cargo bike, or an e-bike"), 4) == 3
+    assert asked_calls([tea], read_request("A tea that is strong, sweet and cheap"), 4) == 1  # no preposition before
+    assert asked_calls([tea], read_request("A tea for mornings, is green, and costs little"), 4) == 1  # clauses
+    assert asked_calls([tea], read_request("A pound of sencha and oolong"), 4) == 1  # two: one call may take both
+    pot = _tool("teapot", teas={"type": "array", "items": {"type": "string"}})
+    assert asked_calls([pot], read_request("A pot of sencha, oolong and rooibos"), 4) == 1  # one array holds them
+
+
 def test_a_place_with_its_region_is_one_name_of_an_enumeration():
     hotels = _tool("find_hotels", location={"type": "string"}, stars={"type": "integer"})
     assert asked_calls([hotels], read_request("Hotels in Paris, France and Austin, TX with 4 stars"), 4) == 2

@@ -991,7 +991,31 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
                 found.append(names)
     pairs = [match.group(1) for match in _PAIR.finditer(query)]
     found += [pairs] if len(pairs) >= 2 else []
+    found += [things for things in _things_listed(query) if not any(word_key(thing) in listed for thing in things)]
     return found + [names for names in _names_of_a_kind(query) if len(names) > alike]
+
+
+_THING = r"(?:(?:a|an|the)\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?"
+_THINGS = re.compile(rf"\b(?:{either('thing_leads')})\s+({_THING}(?:\s*,\s*{_THING})+),?\s+(?:{_JOIN})\s+"
+                     rf"({_THING})(?![\w'-])")
+"""An enumeration of three things or more in small letters after a preposition, a comma between
+each and the next, "and" or "or" before the last ("of gold, silver, platinum, and palladium")."""
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+")
+
+
+def _things_listed(query: str) -> list[list[str]]:
+    """The enumerations of three things or more that ``query`` writes in small letters after a
+    preposition, each as its things ("the price per ounce of gold, silver, platinum, and
+    palladium": gold, silver, platinum, palladium; "produced by a gasoline vehicle, a diesel
+    vehicle, and an electric vehicle"), one call each like names. Not one that lists what a
+    reply should hold ("including the player's name, points scored, and game date"), nor one
+    whose things write a stop word (clauses: "for 2 people, is vegan, and takes under 30 minutes")."""
+    found = []
+    for match in _THINGS.finditer(query):
+        things = [_ARTICLE.sub("", part.strip()) for part in [*match.group(1).split(","), match.group(2)]]
+        if all(thing and not set(thing.split()) & STOPS for thing in things):
+            found.append(things)
+    return found
 
 
 _AGAIN_FOR = re.compile(rf"\b(?:(and)\s+(?:also\s+)?)?({either('again_for')})\s+(?:the\s+)?({_NAME})")
