@@ -33,12 +33,13 @@ from gbnf.shape._english import STEMMER, STOPS, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import Request, read_request, terms
-from gbnf.shape._shaped import described_forms, free_string, kept_apart, shaped_values
+from gbnf.shape._shaped import described_forms, free_string, kept_apart, listed_values, shaped_values
 from gbnf.shape._units import units_like
 from gbnf.shape._values import (
     CAPITALISED,
     INSIDE,
     NUMBER_WORDS,
+    Labels,
     Number,
     Row,
     labelled,
@@ -575,7 +576,10 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       by three words or more before the next ("then repeat the same for Chicago": one);
     - listed values: two or more of the strings one argument lists, each one call's ("the last six
       months, the last year and the last five years" of ``six_months``, ``year``, ``five_years``:
-      three, :func:`_choices_written`);
+      three, :func:`_choices_written`), or its description lists, enumerated ("resistivity of
+      copper and aluminum" of "Allowed values: 'copper', 'aluminum'": two);
+    - things in small letters enumerated after a preposition, three or more ("the price of gold,
+      silver, platinum, and palladium": four, :func:`_things_listed`);
     - ordinals: "the first circle..., the second..., the third" is three;
     - counts in words: "for these three scenarios" is three (:func:`_counted_in_words`);
     - two enumerations that fill different arguments: one call for each pair ("the Lakers and
@@ -636,16 +640,17 @@ _TURNED_DOWN = re.compile(r"\bnot\s+\Z", re.IGNORECASE)
 
 def _choices_written(props: dict[str, Any], query: str) -> list[tuple[str, ...]]:
     """For each argument of ``props`` that takes one of the strings it lists (an ``enum``, no
-    other argument's), the words by which ``query`` writes two or more of them, in turn: one
+    other argument's; or those its description lists, where ``query`` enumerates them:
+    :func:`_enumerated`), the words by which ``query`` writes two or more of them, in turn: one
     call each ("the last six months, the last year and the last five years" of ``six_months``,
     ``year``, ``five_years``). Not a value written only inside a longer one ("Asian" of "Asian
     Fusion") or turned down ("rent, not buy"); values alike but for case ("AA", "Aa") are read
     as written."""
-    lists = {key: [v for v in sub["enum"] if isinstance(v, str) and v.strip() and not v.isdigit()]
-             for key, sub in props.items() if isinstance(sub, dict) and isinstance(sub.get("enum"), list)}
+    lists = {key: [v for v in values if isinstance(v, str) and v.strip() and not v.isdigit()]
+             for key, sub in props.items() if (values := _listed(sub))}
     shared = Counter(v for values in lists.values() for v in set(values))
     found = []
-    for values in lists.values():
+    for key, values in lists.items():
         folded = Counter(v.lower() for v in values)
         spans = [(m.start(), m.end(), value) for value in values if shared[value] == 1
                  for m in re.finditer(_choice_pattern(value), query, 0 if folded[value.lower()] > 1 else re.IGNORECASE)
@@ -655,9 +660,34 @@ def _choices_written(props: dict[str, Any], query: str) -> list[tuple[str, ...]]
         firsts: dict[str, str] = {}
         for start, end, value in kept:
             firsts.setdefault(value, query[start:end])
-        if len(firsts) >= 2:
+        if len(firsts) >= 2 and ("enum" in props[key] or _enumerated(query, kept)):
             found.append(tuple(firsts.values()))
     return found
+
+
+_ENUMERATION_GAP = re.compile(rf"\s*,?\s*(?:({either('list_joins')})\s+)?(?:the\s+)?", re.IGNORECASE)
+"""What an enumeration writes between two values: a comma, "and" or "or", perhaps "the"."""
+
+
+def _enumerated(query: str, spans: list[tuple[int, int, str]]) -> bool:
+    """Whether the values at ``spans`` (in turn) are one enumeration of ``query``: only a comma,
+    "and" or "or" between each and the next, "and" or "or" once at least ("copper and
+    aluminum"; not "Boston, MA", one value a description lists as two, nor "with acrylic ... to
+    oil")."""
+    gaps = [_ENUMERATION_GAP.fullmatch(query, left[1], right[0]) for left, right in zip(spans, spans[1:])]
+    return all(gaps) and any(gap is not None and gap.group(1) for gap in gaps)
+
+
+def _listed(schema: Any) -> list[Any]:
+    """The values an argument takes one of: its ``enum``, or those a free string's description
+    lists (quoted, or after "e.g.", "such as"...: "The type of statistic. E.g.,
+    'highest_scoring_game', 'total_championships'")."""
+    if not isinstance(schema, dict):
+        return []
+    if isinstance(schema.get("enum"), list):
+        return schema["enum"]
+    return list(listed_values(schema["description"])) if free_string(schema) and isinstance(
+        schema.get("description"), str) else []
 
 
 def _choice_pattern(value: str) -> str:
@@ -1083,6 +1113,8 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     whose name is written right before that many names ("case number XY1234 ... case number
     GH5678", :func:`~gbnf.shape.strings_named`), as does a request written in as many parts in
     a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts
+    that write numbers, none another's (:func:`_numbers_of_parts`: "the point (3, 4) ... then
+    the point (6, 8)"), or in as many parts
     each writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
     or writing its numbers call by call ("85 kilograms and 1.8 meters tall, and Sarah 60
     kilograms and 1.65 meters": :func:`_in_rows`), or writing that many of the strings one
@@ -1095,7 +1127,10 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     names = [found for found in _names_called(props, request.text) if len(found) == calls]
     scalars = [key for key, sub in props.items() if _numeric(sub)]
     held = any(map(_number_array, props.values()))
-    numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
+    by_part = _numbers_by_part(request, calls)
+    parts = [] if any(by_part) else _numbers_of_parts(request, calls, _required_numbers(tools[0]))
+    by_part = parts or by_part
+    numbers = [found for found in request.number_lists if len(found) == calls and scalars and not held and not parts]
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
@@ -1105,7 +1140,6 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     if math.prod(map(len, crossed)) == calls:  # empty: a product of 1, and calls are 2 or more
         columns = list(zip(*itertools.product(*crossed)))
     rows = list(zip(*columns)) or [()] * calls
-    by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)
     in_rows = _in_rows(request, request.numbers_by_call(len(scalars), calls) if not held else [], calls)
     rows = [tuple(dict.fromkeys(row + numbers + written + names)) for row, numbers, written, names
@@ -1191,6 +1225,35 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
                                               if alike or (label and label.split()[-1] in anew)))
                           for labels in run])
     return found[0] if len(found) == 1 else [()] * calls
+
+
+def _numbers_of_parts(request: Request, calls: int, least: int) -> list[tuple[Number, ...]]:
+    """Each call's numbers when exactly ``calls`` parts of ``request`` write numbers, each at
+    least ``least`` (the tool's required numeric arguments) under labels of their own, and no
+    number is written in two of them: each part's ("the norm of the point (3, 4), and then of
+    the point (6, 8)... Also, of the point (9, 12, 15)": 3 and 4, then 6 and 8, then 9, 12 and
+    15): a list in one part ("9, 12, 15") is then that call's, not one number of each. Empty
+    otherwise: not where a part writes only what changes ("then at a volume of 1.5"), nor one
+    value of each call ("initial speeds of 0 and 5 m/s")."""
+    parts = [labels for part in _request_parts(request.text) if (labels := labelled(part))]
+    every = [number for labels in parts for number in {n for _, n in labels}]
+    if len(parts) != calls or len(every) != len(set(every)) or any(
+            len(labels) < least or _labels_repeated(labels) for labels in parts):
+        return []
+    return [tuple(dict.fromkeys(n for _, n in labels)) for labels in parts]
+
+
+def _required_numbers(tool: Tool) -> int:
+    """How many of ``tool``'s required arguments take a number."""
+    props = tool.parameters.get("properties") or {}
+    return sum(_numeric(props[key]) for key in tool.parameters.get("required") or [] if key in props)
+
+
+def _labels_repeated(labels: Labels) -> bool:
+    """Whether two numbers of one part share the last word of their label ("an initial speed of
+    0 m/s and the second ... an initial speed of 5 m/s")."""
+    heads = [label.split()[-1] for label, _ in labels if label]
+    return len(heads) != len(set(heads))
 
 
 @functools.lru_cache(maxsize=64)

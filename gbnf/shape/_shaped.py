@@ -146,6 +146,12 @@ def described_forms(values: Sequence[str], description: str) -> list[str]:
                               else value for value in values))
 
 
+def listed_values(description: str) -> tuple[str, ...]:
+    """The values ``description`` lists, two or more (quoted, or else after "e.g.", "such
+    as"...), none of two alike in stems."""
+    return tuple(_listed_forms(description).values())
+
+
 @functools.lru_cache(maxsize=256)
 def _listed_forms(description: str) -> dict[tuple[str, ...], str]:
     """The values ``description`` lists, two or more, by their stems (none of two alike in
