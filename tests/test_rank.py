@@ -693,6 +693,20 @@ def test_each_value_a_description_lists_that_the_request_enumerates_is_one_call(
     assert asked_calls([station], read_request("Was it humidity that rose at Tromsø, or the wind?"), 4) == 1  # no list
 
 
+def test_an_array_of_listed_values_holds_each_one_the_request_enumerates():
+    fields = {"type": "array", "items": {"type": "string", "enum": ["price", "volume", "dividend", "rating"]}}
+    shares = _tool("share_data", company={"type": "string"}, fields=fields)
+    asked = asked_of(shares, read_request("The price and volume of Nokia shares"))
+    assert asked is not None and asked.listed == (("fields", 2),)
+    shown = as_asked(shares.parameters, asked)["properties"]["fields"]
+    assert shown["minItems"] == 2 and shown["uniqueItems"] is True  # both, each once: not the first alone
+    assert asked_of(shares, read_request("The price of Nokia shares today, with volume if you have it")).listed == ()
+    assert asked_of(shares, read_request("The price and volume of Nokia shares, then the same for Sony shares")).listed == ()
+    capped = _tool("share_data", company={"type": "string"}, fields={**fields, "maxItems": 1})
+    one = asked_of(capped, read_request("The price and volume of Nokia shares"))
+    assert "minItems" not in as_asked(capped.parameters, one)["properties"]["fields"]  # never past its maxItems
+
+
 def test_each_part_written_for_one_call_gives_that_call_the_names_it_writes():
     crimes = _tool("law_crimes_search", crime={"type": "string"}, location={"type": "string"}, year={"type": "integer"})
     again = read_request("Show me all individuals convicted for money laundering from San Francisco in 2019 and ones "

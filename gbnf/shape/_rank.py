@@ -328,13 +328,15 @@ def _alone(asked: list[Tool], tools: list[Tool], request: Request, closeness: Cl
 @dataclass(frozen=True)
 class Asked:
     """What the user's words ask of one tool: the optional arguments they say nothing about
-    (``left`` out), the boolean ones they ask to be true (``on``), and the units they ask
-    the optional unit arguments (``measured``) to take (``units``, :func:`measured_in`)."""
+    (``left`` out), the boolean ones they ask to be true (``on``), the units they ask
+    the optional unit arguments (``measured``) to take (``units``, :func:`measured_in`), and the
+    array arguments of listed values they enumerate, with how many (``listed``, :func:`items_listed`)."""
 
     left: tuple[str, ...]
     on: tuple[str, ...]
     measured: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
+    listed: tuple[tuple[str, int], ...] = ()
 
 
 def asked_of(tool: Tool, request: Request) -> Asked | None:
@@ -344,7 +346,7 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
     if not request.english:
         return None
     return Asked(unasked(tool, request), switched_on(tool, request), measured_in(tool, request),
-                 _units_for(tool, request))
+                 _units_for(tool, request), items_listed(tool, request))
 
 
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
@@ -358,7 +360,25 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
              for k in asked.measured if k in properties}
     given = {**{k: [True] for k in asked.on}, **units}
     kept = {k: {**v, "enum": given[k]} if k in given else v for k, v in properties.items() if k not in asked.left}
+    for key, count in asked.listed:
+        if key in kept and kept[key].get("maxItems", count) >= count:
+            kept[key] = {**kept[key], "minItems": max(count, kept[key].get("minItems", 0)), "uniqueItems": True}
     return {**parameters, "properties": kept, "required": list(kept)}
+
+
+def items_listed(tool: Tool, request: Request) -> tuple[tuple[str, int], ...]:
+    """The array arguments of ``tool`` whose items take one of the values they list (an
+    ``enum``), each with how many of them ``request`` enumerates, two or more ("the rating and
+    player count of the board game": ``parameters`` two, each once), where it asks for one call
+    of ``tool``: a small model otherwise writes the first and stops. Not values written apart
+    ("G (Guanine) and C"), nor those of several calls."""
+    props = tool.parameters.get("properties") or {}
+    arrays = {key: item for key, sub in props.items() if _kind(sub) == "array"
+              and isinstance(item := _item_schema(sub), dict) and isinstance(item.get("enum"), list)}
+    if not arrays or _calls_of_one(tool, request) > 1:
+        return ()
+    return tuple((key, len(found[0])) for key, item in arrays.items()
+                 if (found := _choices_written({key: item}, request.text, enumerated=True)))
 
 
 def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
@@ -638,10 +658,11 @@ _TURNED_DOWN = re.compile(r"\bnot\s+\Z", re.IGNORECASE)
 """What comes right before a value a request turns down ("to rent, not buy")."""
 
 
-def _choices_written(props: dict[str, Any], query: str) -> list[tuple[str, ...]]:
+def _choices_written(props: dict[str, Any], query: str, enumerated: bool = False) -> list[tuple[str, ...]]:
     """For each argument of ``props`` that takes one of the strings it lists (an ``enum``, no
     other argument's; or those its description lists, where ``query`` enumerates them:
-    :func:`_enumerated`), the words by which ``query`` writes two or more of them, in turn: one
+    :func:`_enumerated`, as every one must be when ``enumerated``), the words by which ``query``
+    writes two or more of them, in turn: one
     call each ("the last six months, the last year and the last five years" of ``six_months``,
     ``year``, ``five_years``). Not a value written only inside a longer one ("Asian" of "Asian
     Fusion") or turned down ("rent, not buy"); values alike but for case ("AA", "Aa") are read
@@ -660,7 +681,7 @@ def _choices_written(props: dict[str, Any], query: str) -> list[tuple[str, ...]]
         firsts: dict[str, str] = {}
         for start, end, value in kept:
             firsts.setdefault(value, query[start:end])
-        if len(firsts) >= 2 and ("enum" in props[key] or _enumerated(query, kept)):
+        if len(firsts) >= 2 and (("enum" in props[key] and not enumerated) or _enumerated(query, kept)):
             found.append(tuple(firsts.values()))
     return found
 
