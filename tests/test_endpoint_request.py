@@ -256,6 +256,23 @@ def test_a_reply_carries_as_many_calls_as_the_users_numbers_ask_for():
     assert "toolCalls" not in alone.grammar
 
 
+def test_an_array_asked_to_hold_each_value_a_request_enumerates_holds_no_more_than_its_call_may():
+    amenities = {"type": "array", "items": {"type": "string", "enum": ["Free WiFi", "Breakfast Included", "Gym",
+                                                                       "Free Parking"]}}
+    hotels = {"type": "function", "function": {"name": "find_hotel", "description": "Hotels in a city with amenities",
+                                               "parameters": {"type": "object", "properties": {
+                                                   "city": {"type": "string"}, "amenities": amenities},
+                                                   "required": ["city"]}}}
+    one = [{"role": "user", "content": "A hotel in Lisbon with breakfast included and a gym"}]
+    rule = next(line for line in parse_request({"messages": one, "tools": [hotels]}).grammar.splitlines()
+                if line.startswith("argsFindHotelAmenities ::="))
+    assert '"\\"Breakfast Included\\""' in rule and "?" not in rule  # both, each once: neither may be left out
+    two = [{"role": "user", "content": "Find hotels in Lisbon and Porto. I prefer amenities like free WiFi, breakfast "
+                                       "included, and gym"}]
+    shaped = parse_request({"messages": two, "tools": [hotels]})  # each call's own words may list fewer: no 400
+    assert shaped.least == 2 and shaped.grammar is not None
+
+
 def test_a_reply_repeating_a_call_exactly_has_it_once_counted_or_not():
     factorial = {"type": "function", "function": {"name": "math_factorial", "parameters": {
         "type": "object", "properties": {"number": {"type": "integer"}}, "required": ["number"]}}}

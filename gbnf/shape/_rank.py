@@ -369,13 +369,14 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
 def items_listed(tool: Tool, request: Request) -> tuple[tuple[str, int], ...]:
     """The array arguments of ``tool`` whose items take one of the values they list (an
     ``enum``), each with how many of them ``request`` enumerates, two or more ("the rating and
-    player count of the board game": ``parameters`` two, each once), where it asks for one call
-    of ``tool``: a small model otherwise writes the first and stops. Not values written apart
-    ("G (Guanine) and C"), nor those of several calls."""
+    player count of the board game": ``parameters`` two, each once; "the RGB and HEX values of
+    navy, purple and maroon": two in each call): a small model otherwise writes the first and
+    stops. Not values written apart ("G (Guanine) and C"), which may be several calls' ("a
+    Reading Room and Fiction in New York, and a Cafe in Boston")."""
     props = tool.parameters.get("properties") or {}
     arrays = {key: item for key, sub in props.items() if _kind(sub) == "array"
               and isinstance(item := _item_schema(sub), dict) and isinstance(item.get("enum"), list)}
-    if not arrays or _calls_of_one(tool, request) > 1:
+    if not arrays:
         return ()
     return tuple((key, len(found[0])) for key, item in arrays.items()
                  if (found := _choices_written({key: item}, request.text, enumerated=True)))
@@ -686,8 +687,8 @@ def _choices_written(props: dict[str, Any], query: str, enumerated: bool = False
     return found
 
 
-_ENUMERATION_GAP = re.compile(rf"\s*,?\s*(?:({either('list_joins')})\s+)?(?:the\s+)?", re.IGNORECASE)
-"""What an enumeration writes between two values: a comma, "and" or "or", perhaps "the"."""
+_ENUMERATION_GAP = re.compile(rf"\s*,?\s*(?:({either('list_joins')})\s+)?(?:(?:a|an|the)\s+)?", re.IGNORECASE)
+"""What an enumeration writes between two values: a comma, "and" or "or", perhaps "a" or "the"."""
 
 
 def _enumerated(query: str, spans: list[tuple[int, int, str]]) -> bool:

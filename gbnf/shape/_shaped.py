@@ -127,7 +127,18 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         kept = [value for value in values if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    return _named_values(_each_part(schema, copy), labels, names)
+    return _each_part(_named_values(_each_part(schema, copy), labels, names), _held)
+
+
+def _held(out: dict[str, Any], _key: str | None) -> dict[str, Any]:
+    """An array that takes each of its listed values once (``uniqueItems``) asked for no more
+    items (``minItems``) than it still lists, once copying narrowed them to those one call's
+    words name (:func:`~gbnf.shape.items_listed` counts a whole request's)."""
+    items = out.get("items")
+    if out.get("uniqueItems") is True and isinstance(items, dict) and isinstance(items.get("enum"), list) \
+            and out.get("minItems", 0) > len(items["enum"]):
+        return {**out, "minItems": len(items["enum"])}
+    return out
 
 
 def described_forms(values: Sequence[str], description: str) -> list[str]:
