@@ -287,6 +287,16 @@ def test_number_runs_are_the_lists_written_whole():
     assert number_runs("From (40.71, -74.0) and (34.05, -118.24) in 2 hours") == [(40.71, -74.0), (34.05, -118.24), (2,)]
 
 
+def test_a_ranges_two_ends_are_a_run_beside_each_alone():
+    assert number_runs("Rainfall records from 1990 to 2020 in Bergen") == [(1990,), (2020,), (1990, 2020)]
+    assert (-2, 5) in number_runs("The integral of x^3 between x = -2 and x = 5")
+    assert (4, 12) in number_runs("Bikes from 4 km to 12 km long")  # a unit before the end
+    schema = {"type": "object", "properties": {"years": {"type": "array", "items": {"type": "integer"}}}}
+    years = copied(schema, *offered_values(["Rainfall records from 1990 to 2020 in Bergen"]))["properties"]["years"]
+    assert [1990, 2020] in years["enum"]
+    assert number_runs("Tickets for 3 adults and 2 kids") == [(3,), (2,)]  # no range word: no run of two
+
+
 def test_a_number_that_speaks_of_no_date_takes_none_of_a_dates_numbers():
     schema = {"type": "object", "properties": {"nights": {"type": "integer"}, "year": {"type": "integer"},
                                                "guests": {"type": "integer"}}}

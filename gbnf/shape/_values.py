@@ -391,11 +391,19 @@ def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
     group B [7, 8]`` gives ``(3, 4, 5)`` and ``(7, 8)``, never ``(3,)`` or ``(5, 7)`` (a small
     model otherwise closes the array after its first number: ``[43.65]`` of ``[43.65,
     -79.38]``); a number alone is a list of one. None when there would be more than ``most``
-    (a pasted table)."""
+    (a pasted table). A range's two ends are a run too (:data:`_RANGE`)."""
     lists = number_lists(text)
     if len(lists) > most:
         return []
-    return list(dict.fromkeys(map(tuple, lists)))
+    ranges = [(_read(match.group(1)), _read(match.group(2))) for match in _RANGE.finditer(text)]
+    return list(dict.fromkeys([*map(tuple, lists), *ranges]))
+
+
+_RANGE = re.compile(rf"\b(?:{either('range_starts')})\s+(?:[^\W\d_]\w*\s*=\s*)?({NUMBER.pattern})\s*"
+                    rf"(?:[^\W\d_]+\s*)?\b(?:{either('range_ends')})\s+(?:[^\W\d_]\w*\s*=\s*)?({NUMBER.pattern})",
+                    re.IGNORECASE)
+"""A range of two numbers ("from 2015 to 2021", "between x = -1 and x = 2"): its ends, a run an
+array of numbers may take whole (a start and an end year), beside each number alone."""
 
 
 def _read(number: str) -> Number:
