@@ -297,6 +297,11 @@ def test_a_ranges_two_ends_are_a_run_beside_each_alone():
     assert number_runs("Tickets for 3 adults and 2 kids") == [(3,), (2,)]  # no range word: no run of two
 
 
+def test_ordinals_written_as_a_list_are_one_run():
+    assert number_runs("Inspect the 2nd, 3rd and 5th floors") == [(2, 3, 5)]
+    assert number_runs("Rows 1st to 3rd") == [(1,), (3,)]  # no list between them
+
+
 def test_a_number_that_speaks_of_no_date_takes_none_of_a_dates_numbers():
     schema = {"type": "object", "properties": {"nights": {"type": "integer"}, "year": {"type": "integer"},
                                                "guests": {"type": "integer"}}}

@@ -71,8 +71,9 @@ NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
 the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value."""
 NUMBER_WORDS = table("numbers")
 """The numbers written as one word ("three": 3), read as values and, after "these", as counts of calls."""
-_LIST_GAP = re.compile(rf"[\s,;\[\]()]*(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
-"""What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets."""
+_LIST_GAP = re.compile(rf"(?:st|nd|rd|th)?[\s,;\[\]()]*(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
+"""What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets,
+after an ordinal's ending (``2nd, 3rd and 4th``)."""
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _SCALES = {**table("scales"), "k": 10**3, "m": 10**6, "b": 10**9}
