@@ -669,7 +669,7 @@ def _choices_written(props: dict[str, Any], query: str, enumerated: bool = False
     Fusion") or turned down ("rent, not buy"); values alike but for case ("AA", "Aa") are read
     as written."""
     lists = {key: [v for v in values if isinstance(v, str) and v.strip() and not v.isdigit()]
-             for key, sub in props.items() if (values := _listed(sub))}
+             for key, sub in props.items() if (values := _listed_choices(sub))}
     shared = Counter(v for values in lists.values() for v in set(values))
     found = []
     for key, values in lists.items():
@@ -700,7 +700,7 @@ def _enumerated(query: str, spans: list[tuple[int, int, str]]) -> bool:
     return all(gaps) and any(gap is not None and gap.group(1) for gap in gaps)
 
 
-def _listed(schema: Any) -> list[Any]:
+def _listed_choices(schema: Any) -> list[Any]:
     """The values an argument takes one of: its ``enum``, or those a free string's description
     lists (quoted, or after "e.g.", "such as"...: "The type of statistic. E.g.,
     'highest_scoring_game', 'total_championships'")."""
