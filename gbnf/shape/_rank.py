@@ -687,7 +687,8 @@ def _choices_written(props: dict[str, Any], query: str, enumerated: bool = False
     return found
 
 
-_ENUMERATION_GAP = re.compile(rf"\s*,?\s*(?:({either('list_joins')})\s+)?(?:(?:a|an|the)\s+)?", re.IGNORECASE)
+_ENUMERATION_GAP = re.compile(rf"\s*,?\s*(?:({either('list_joins')})\s+)?(?:(?:{either('articles')})\s+)?",
+                              re.IGNORECASE)
 """What an enumeration writes between two values: a comma, "and" or "or", perhaps "a" or "the"."""
 
 
@@ -1047,12 +1048,12 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
     return found + [names for names in _names_of_a_kind(query) if len(names) > alike]
 
 
-_THING = r"(?:(?:a|an|the)\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?"
+_THING = rf"(?:(?:{either('articles')})\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?"
 _THINGS = re.compile(rf"\b(?:{either('thing_leads')})\s+({_THING}(?:\s*,\s*{_THING})+),?\s+(?:{_JOIN})\s+"
                      rf"({_THING})(?![\w'-])")
 """An enumeration of three things or more in small letters after a preposition, a comma between
 each and the next, "and" or "or" before the last ("of gold, silver, platinum, and palladium")."""
-_ARTICLE = re.compile(r"^(?:a|an|the)\s+")
+_ARTICLE = re.compile(rf"^(?:{either('articles')})\s+")
 
 
 def _things_listed(query: str) -> list[list[str]]:

@@ -71,7 +71,8 @@ NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
 the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value."""
 NUMBER_WORDS = table("numbers")
 """The numbers written as one word ("three": 3), read as values and, after "these", as counts of calls."""
-_LIST_GAP = re.compile(rf"(?:st|nd|rd|th)?[\s,;\[\]()]*(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
+_LIST_GAP = re.compile(rf"(?:{either('ordinal_endings')})?[\s,;\[\]()]*"
+                       rf"(?:\b(?:{either('list_joins')})\b[\s,;\[\]()]*)?", re.IGNORECASE)
 """What lies between two numbers of one written list: ``, `` ``; `` `` and `` ``, or `` brackets,
 after an ordinal's ending (``2nd, 3rd and 4th``)."""
 _LETTER = re.compile(r"[^\W\d_]")
