@@ -717,21 +717,6 @@ def test_each_part_written_for_one_call_gives_that_call_the_names_it_writes():
     assert asked_items([crimes], read_request("Convictions for fraud in Ohio, then repeat for the whole country"), 2) == ()
 
 
-def test_each_of_as_many_parts_as_calls_gives_its_call_the_numbers_it_alone_writes():
-    number = {"type": "number"}
-    norm = Tool("vector_norm", "vector norm", {"type": "object", "properties": {"x": number, "y": number, "z": number},
-                                               "required": ["x", "y"]})
-    points = read_request("The norm of the point (3, 4), and then of the point (6, 8). Also, of the point (9, 12, 15)")
-    assert asked_items([norm], points, 3) == ((3, 4), (6, 8), (9, 12, 15))
-    fall = _tool("final_speed", initial_speed={"type": "number"}, time={"type": "number"})
-    speeds = read_request("Two balls start at initial speeds of 0 m/s and 5 m/s. The first falls for 10 seconds, "
-                          "the other for 7 seconds.")
-    assert asked_items([fall], speeds, 2) == ((0,), (5,))  # a part writes one value of each call
-    gas = _tool("heat_capacity", volume={"type": "number"}, temp={"type": "number"})
-    changed = read_request("A volume of 2.5 m^3 at 300 K. Then repeat at 350 K. Then again at a volume of 1.5 m^3")
-    assert all(300 not in items for items in asked_items([gas], changed, 3))  # a part writes only what changes
-
-
 def test_each_part_that_names_a_thing_anew_gives_its_call_its_numbers():
     odds = _tool("binomial_probability", trials={"type": "integer"}, successes={"type": "integer"},
                  p={"type": "number"})

@@ -39,7 +39,6 @@ from gbnf.shape._values import (
     CAPITALISED,
     INSIDE,
     NUMBER_WORDS,
-    Labels,
     Number,
     Row,
     labelled,
@@ -1136,8 +1135,6 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     whose name is written right before that many names ("case number XY1234 ... case number
     GH5678", :func:`~gbnf.shape.strings_named`), as does a request written in as many parts in
     a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts
-    that write numbers, none another's (:func:`_numbers_of_parts`: "the point (3, 4) ... then
-    the point (6, 8)"), or in as many parts
     each writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
     or writing its numbers call by call ("85 kilograms and 1.8 meters tall, and Sarah 60
     kilograms and 1.65 meters": :func:`_in_rows`), or writing that many of the strings one
@@ -1150,10 +1147,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     names = [found for found in _names_called(props, request.text) if len(found) == calls]
     scalars = [key for key, sub in props.items() if _numeric(sub)]
     held = any(map(_number_array, props.values()))
-    by_part = _numbers_by_part(request, calls)
-    parts = [] if any(by_part) else _numbers_of_parts(request, calls, _required_numbers(tools[0]))
-    by_part = parts or by_part
-    numbers = [found for found in request.number_lists if len(found) == calls and scalars and not held and not parts]
+    numbers = [found for found in request.number_lists if len(found) == calls] if scalars and not held else []
     columns = [tuple(found[0]) for found in (names, numbers) if len(found) == 1]
     columns += [tuple(named) for key in scalars if len(named := numbers_named(request.labels, key)) == calls]
     columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
@@ -1163,6 +1157,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     if math.prod(map(len, crossed)) == calls:  # empty: a product of 1, and calls are 2 or more
         columns = list(zip(*itertools.product(*crossed)))
     rows = list(zip(*columns)) or [()] * calls
+    by_part = _numbers_by_part(request, calls)
     parted = Counter(number for numbers in by_part for number in numbers)
     in_rows = _in_rows(request, request.numbers_by_call(len(scalars), calls) if not held else [], calls)
     rows = [tuple(dict.fromkeys(row + numbers + written + names)) for row, numbers, written, names
@@ -1248,35 +1243,6 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
                                               if alike or (label and label.split()[-1] in anew)))
                           for labels in run])
     return found[0] if len(found) == 1 else [()] * calls
-
-
-def _numbers_of_parts(request: Request, calls: int, least: int) -> list[tuple[Number, ...]]:
-    """Each call's numbers when exactly ``calls`` parts of ``request`` write numbers, each at
-    least ``least`` (the tool's required numeric arguments) under labels of their own, and no
-    number is written in two of them: each part's ("the norm of the point (3, 4), and then of
-    the point (6, 8)... Also, of the point (9, 12, 15)": 3 and 4, then 6 and 8, then 9, 12 and
-    15): a list in one part ("9, 12, 15") is then that call's, not one number of each. Empty
-    otherwise: not where a part writes only what changes ("then at a volume of 1.5"), nor one
-    value of each call ("initial speeds of 0 and 5 m/s")."""
-    parts = [labels for part in _request_parts(request.text) if (labels := labelled(part))]
-    every = [number for labels in parts for number in {n for _, n in labels}]
-    if len(parts) != calls or len(every) != len(set(every)) or any(
-            len(labels) < least or _labels_repeated(labels) for labels in parts):
-        return []
-    return [tuple(dict.fromkeys(n for _, n in labels)) for labels in parts]
-
-
-def _required_numbers(tool: Tool) -> int:
-    """How many of ``tool``'s required arguments take a number."""
-    props = tool.parameters.get("properties") or {}
-    return sum(_numeric(props[key]) for key in tool.parameters.get("required") or [] if key in props)
-
-
-def _labels_repeated(labels: Labels) -> bool:
-    """Whether two numbers of one part share the last word of their label ("an initial speed of
-    0 m/s and the second ... an initial speed of 5 m/s")."""
-    heads = [label.split()[-1] for label, _ in labels if label]
-    return len(heads) != len(set(heads))
 
 
 @functools.lru_cache(maxsize=64)
