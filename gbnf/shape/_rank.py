@@ -1043,7 +1043,8 @@ def _names_called(props: dict[str, Any], query: str) -> list[list[str]]:
                 found.append(names)
     pairs = [match.group(1) for match in _PAIR.finditer(query)]
     found += [pairs] if len(pairs) >= 2 else []
-    found += [things for things in _things_listed(query) if not any(word_key(thing) in listed for thing in things)]
+    found += [list(things) for things in _things_listed(query)
+              if not any(word_key(thing) in listed for thing in things)]
     return found + [names for names in _names_of_a_kind(query) if len(names) > alike]
 
 
@@ -1055,19 +1056,21 @@ each and the next, "and" or "or" before the last ("of gold, silver, platinum, an
 _ARTICLE = re.compile(rf"^(?:{either('articles')})\s+")
 
 
-def _things_listed(query: str) -> list[list[str]]:
+@functools.lru_cache(maxsize=64)
+def _things_listed(query: str) -> tuple[tuple[str, ...], ...]:
     """The enumerations of three things or more that ``query`` writes in small letters after a
     preposition, each as its things ("the price per ounce of gold, silver, platinum, and
     palladium": gold, silver, platinum, palladium; "produced by a gasoline vehicle, a diesel
     vehicle, and an electric vehicle"), one call each like names. Not one that lists what a
     reply should hold ("including the player's name, points scored, and game date"), nor one
-    whose things write a stop word (clauses: "for 2 people, is vegan, and takes under 30 minutes")."""
+    whose things write a stop word (clauses: "for 2 people, is vegan, and takes under 30 minutes").
+    Read once per request, not once per tool and count."""
     found = []
     for match in _THINGS.finditer(query):
-        things = [_ARTICLE.sub("", part.strip()) for part in [*match.group(1).split(","), match.group(2)]]
+        things = tuple(_ARTICLE.sub("", part.strip()) for part in [*match.group(1).split(","), match.group(2)])
         if all(thing and not set(thing.split()) & STOPS for thing in things):
             found.append(things)
-    return found
+    return tuple(found)
 
 
 _AGAIN_FOR = re.compile(rf"\b(?:(and)\s+(?:also\s+)?)?({either('again_for')})\s+(?:the\s+)?({_NAME})")
