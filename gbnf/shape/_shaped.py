@@ -182,8 +182,8 @@ def _examples(description: str) -> list[str]:
 
 
 _EXAMPLES = re.compile(rf"\b(?:{either('example_leads')})\s+([^.;:()]+)", re.IGNORECASE)
-_EXAMPLE_JOIN = re.compile(r",\s*|\s+(?:or|and)\s+")
-_ETC = re.compile(r"\betc\.?$", re.IGNORECASE)
+_EXAMPLE_JOIN = re.compile(rf",\s*|\s+(?:{either('example_joins')})\s+")
+_ETC = re.compile(rf"\b(?:{either('example_ends')})\.?$", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)
