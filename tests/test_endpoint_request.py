@@ -204,6 +204,19 @@ def test_optional_arguments_the_user_asks_for_are_required_and_booleans_asked_fo
     assert "boolean" in next(line for line in grammar.splitlines() if line.startswith("argsGetWeather ::="))
 
 
+def test_an_optional_argument_asked_for_that_no_value_satisfies_stays_optional():
+    # An enum of strings on the array itself, not its items: no array satisfies it, and the
+    # grammar leaves the optional argument out; asking for it must not make the request fail.
+    metrics = {"type": "array", "items": {"type": "string"}, "enum": ["temperature", "humidity"]}
+    sensors = {"type": "function", "function": {"name": "sensor_readings", "parameters": {
+        "type": "object", "properties": {"per_page": {"type": "integer"}, "metrics": metrics},
+        "required": ["per_page"]}}}
+    ask = [{"role": "user", "content": "The latest temperature and humidity metrics, 10 per page"}]
+    asked = parse_request({"messages": ask, "tools": [sensors], "tool_choice": "required"})
+    assert "metrics" not in asked.grammar and "per_page" in asked.grammar
+    assert '"per_page"' in asked.messages[0]["content"]
+
+
 def test_when_the_retries_run_out_a_call_valid_for_its_schema_is_returned_else_422():
     request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"}, MODEL_DECIDES)
     asked: list[int] = []

@@ -28,6 +28,8 @@ import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, name_words, word_key
+from gbnf.compiler import compile_schema
+from gbnf.errors import SchemaError
 from gbnf.shape._codes import is_region
 from gbnf.shape._english import STEMMER, STOPS, either, words
 from gbnf.shape._meaning import Closeness
@@ -350,7 +352,8 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
 
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
     """``parameters`` as ``asked`` (None: as they are): without the properties it leaves out,
-    every other property required, the booleans it switches on true, and the unit arguments it
+    every other property required (but an optional one no value satisfies, which the grammar
+    leaves out: :func:`_satisfiable`), the booleans it switches on true, and the unit arguments it
     measures taking the units it asks (as their descriptions write them: :func:`described_forms`)."""
     properties = parameters.get("properties")
     if asked is None or not isinstance(properties, dict):
@@ -362,7 +365,19 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
     for key, count in asked.listed:
         if key in kept and kept[key].get("maxItems", count) >= count:
             kept[key] = {**kept[key], "minItems": max(count, kept[key].get("minItems", 0)), "uniqueItems": True}
-    return {**parameters, "properties": kept, "required": list(kept)}
+    required = set(parameters.get("required") or ())
+    return {**parameters, "properties": kept,
+            "required": [k for k in kept if k in required or _satisfiable(parameters, k, kept[k])]}
+
+
+def _satisfiable(parameters: dict[str, Any], key: str, schema: Any) -> bool:
+    """Whether some value satisfies property ``key`` of ``parameters`` taking ``schema`` (an
+    array with an ``enum`` of strings does not): one that none does cannot be required."""
+    try:
+        compile_schema({**parameters, "properties": {key: schema}, "required": [key]})
+    except SchemaError:
+        return False
+    return True
 
 
 def items_listed(tool: Tool, request: Request) -> tuple[tuple[str, int], ...]:
