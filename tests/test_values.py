@@ -70,6 +70,8 @@ def test_numbers_read_thousands_and_lists_as_written():
                                                                              300000]
     # a unit's or a variable's power is no value; a number's power is
     assert numbers("9.81 m/s^2 over 10 m^3 of y = x^-1, and 2^10") == [9.81, 10, 2, 10]
+    # digits led by a zero, three or more, are a code (an account, a zip code), no quantity
+    assert numbers("account '00125648' for the past 7 days, zip 02139, 0.05 on 05/06") == [7, 0.05, 5, 6]
 
 
 def test_a_results_texts_are_its_values_each_on_its_own():
