@@ -825,3 +825,18 @@ def test_the_calls_of_each_of_several_tools_take_their_own_items_in_turn():
     own = read_request("The population of Oslo in 1990 and 2020, and the house prices in Bergen in 2000 and 2010")
     assert [items for items, _ in items_in_turn(tools, own, 4)] == [years] * 2 + [((2000,), (2010,))] * 2
     assert items_in_turn([population], own, 4) == ()  # one tool: asked_items
+
+
+def test_dates_enumerated_for_one_argument_of_dates_are_one_call_each():
+    weather = _tool("weather_on", city={"type": "string"}, date={"type": "string"})
+    two = read_request("What was the weather in Oslo on 2020-12-25 and 2021-01-01?")
+    assert asked_calls([weather], two, 4) == 2
+    assert asked_items([weather], two, 2) == (("2020-12-25",), ("2021-01-01",))
+    named = read_request("Weather in Oslo on March 3, 2024 and March 5, 2024")
+    assert asked_items([weather], named, asked_calls([weather], named, 4)) == (("March 3, 2024",), ("March 5, 2024",))
+    stock = _tool("stock_price", company={"type": "string"}, date={"type": "string", "description": "YYYY-MM-DD"})
+    crossed = read_request("Closing prices of Nokia and Ericsson on 2022-01-03 and 2022-02-01")
+    assert asked_calls([stock], crossed, 8) == 4  # each company on each date
+    assert asked_calls([weather], read_request("Weather in Oslo between 2020-12-25 and 2021-01-01"), 4) == 1  # a range
+    span = _tool("rentals", city={"type": "string"}, start_date={"type": "string"}, end_date={"type": "string"})
+    assert asked_calls([span], read_request("Cars in Oslo on 2024-04-21 and 2024-04-25"), 4) == 1  # two date arguments

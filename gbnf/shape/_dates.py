@@ -72,6 +72,27 @@ def written_date(string: str) -> bool:
     return re.fullmatch(_NUMERIC_DATE, string.strip()) is not None or _parts(string) is not None
 
 
+def dates_at(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes dates, in turn: in digits ("2020-12-25", "03/07/2023") or with a
+    year or a month's full name ("March 3, 2024", "the 7th of March"; not "Set 5"), each the
+    longest written there."""
+    found = []
+    for pattern in (*_patterns(), _DIGITS_DATE):
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            apart = not text[start - 1:start].isalnum() and not text[end:end + 1].isalnum()
+            if apart and (pattern is _DIGITS_DATE or _is_date(match.group())):
+                found.append((start, end))
+    kept: list[tuple[int, int]] = []
+    for start, end in sorted(found, key=lambda span: (span[0], -span[1])):
+        if not kept or start >= kept[-1][1]:
+            kept.append((start, end))
+    return kept
+
+
+_DIGITS_DATE = re.compile(_NUMERIC_DATE)
+
+
 def _is_date(string: str) -> bool:
     parts = _parts(string)
     return parts is not None and (parts[0] is not None or any(

@@ -31,6 +31,7 @@ from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.compiler import compile_schema
 from gbnf.errors import SchemaError
 from gbnf.shape._codes import is_region
+from gbnf.shape._dates import date_format, dates_at
 from gbnf.shape._english import STEMMER, STOPS, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
@@ -613,12 +614,15 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       months, the last year and the last five years" of ``six_months``, ``year``, ``five_years``:
       three, :func:`_choices_written`), or its description lists, enumerated ("resistivity of
       copper and aluminum" of "Allowed values: 'copper', 'aluminum'": two);
+    - dates: an enumeration of dates, for a tool with one argument of dates, is one call each
+      ("the weather in Oslo on 2020-12-25 and 2021-01-01": two, :func:`_dates_listed`);
     - things in small letters enumerated after a preposition, three or more ("the price of gold,
       silver, platinum, and palladium": four, :func:`_things_listed`);
     - ordinals: "the first circle..., the second..., the third" is three;
     - counts in words: "for these three scenarios" is three (:func:`_counted_in_words`);
     - two enumerations that fill different arguments: one call for each pair ("the Lakers and
-      the Bulls in 2018 and 2020": four, :func:`_crossed`);
+      the Bulls in 2018 and 2020", "Nokia and Ericsson on 2022-01-03 and 2022-02-01": four,
+      :func:`_crossed`);
     - turns: one call more for each sentence that starts another turn ("Also, ...") and asks
       anew, naming something (:func:`_asks_anew`: "What was the Treaty of Paris about? Also,
       what was the importance of Magna Carta?": two).
@@ -666,7 +670,35 @@ def _calls_by_values(tool: Tool, request: Request) -> int:
     named = max(map(len, _names_by_argument(props, request)), default=0)
     chosen = max(map(len, _choices_written(props, request.text)), default=0)
     return max(_calls_for_numbers(props, request), _calls_for_names(props, request.text), named, chosen,
-               len(_names_again(request.text)), math.prod(map(len, _crossed(props, request))))
+               len(_names_again(request.text)), len(_dates_listed(props, request.text)),
+               math.prod(map(len, _crossed(props, request))))
+
+
+def _dates_listed(props: dict[str, Any], query: str) -> tuple[str, ...]:
+    """The dates ``query`` enumerates, two or more, each one call's ("the weather in Oslo on
+    2020-12-25 and 2021-01-01": two), as written, for a tool with one argument of dates (a free
+    string named or described as one: :func:`_takes_dates`); none when it writes other dates
+    too, or a range ("between March 3 and March 5", "from ... to").
+    """
+    if sum(_takes_dates(key, sub) for key, sub in props.items()) != 1:
+        return ()
+    spans = dates_at(query)
+    listed = [(start, end, query[start:end]) for start, end in spans]
+    if len(listed) < 2 or not _enumerated(query, listed) or _RANGE_LEAD.search(query, 0, spans[0][0]):
+        return ()
+    return tuple(dict.fromkeys(text for _, _, text in listed))
+
+
+_RANGE_LEAD = re.compile(rf"\b(?:{either('range_starts')})\s+(?:the\s+)?\Z", re.IGNORECASE)
+"""What starts a range right before its first date ("between", "from")."""
+
+
+def _takes_dates(key: str, schema: Any) -> bool:
+    """Whether an argument is a free string of dates: "date" in its name, or a description
+    that gives dates' format (:func:`~gbnf.shape._dates.date_format`)."""
+    named = "date" in word_key(identifier_words(key)).split()
+    return _kind(schema) == "string" and "enum" not in schema and (
+        named or date_format(str(schema.get("description", ""))) is not None)
 
 
 _TURNED_DOWN = re.compile(r"\bnot\s+\Z", re.IGNORECASE)
@@ -737,8 +769,8 @@ def _crossed(props: dict[str, Any], request: Request) -> tuple[tuple[str | Numbe
     """Two enumerations that fill different arguments, each one call's value, as ``request``
     writes them ("the Lakers and the Bulls in 2018 and 2020": the two teams, the two years;
     "from Boston and Denver to Miami and Austin" beside two free string arguments; a list of more
-    numbers than one call takes): one call for each pair. Empty where there are no two, or the
-    request pairs them itself ("respectively")."""
+    numbers than one call takes; dates, :func:`_dates_listed`): one call for each pair. Empty
+    where there are no two, or the request pairs them itself ("respectively")."""
     if _PAIRED.search(request.text):
         return ()
     lists = sorted({tuple(names) for names in _names_called(props, request.text)}, key=len, reverse=True)
@@ -748,6 +780,7 @@ def _crossed(props: dict[str, Any], request: Request) -> tuple[tuple[str | Numbe
     scalars = sum(map(_numeric, props.values()))
     if scalars:
         found += [numbers for numbers in request.number_lists[:1] if len(numbers) > max(1, scalars)]
+    found += [dates] if (dates := _dates_listed(props, request.text)) else []
     return tuple(found[:2]) if len(found) >= 2 else ()
 
 
@@ -1156,7 +1189,8 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     each writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
     or writing its numbers call by call ("85 kilograms and 1.8 meters tall, and Sarah 60
     kilograms and 1.65 meters": :func:`_in_rows`), or writing that many of the strings one
-    argument lists ("the last six months, the last year...": :func:`_choices_written`). Two
+    argument lists ("the last six months, the last year...": :func:`_choices_written`), or that
+    many dates for its one argument of dates ("on 2020-12-25 and 2021-01-01": :func:`_dates_listed`). Two
     enumerations that fill different arguments give each call one pair ("the Lakers and the
     Bulls in 2018 and 2020": the Lakers with 2018, then with 2020..., :func:`_crossed`)."""
     if len(tools) != 1 or calls < 2:
@@ -1171,6 +1205,7 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     columns += [tuple(found) for found in _names_by_argument(props, request) if len(found) == calls]
     columns += [again] if len(again := _names_again(request.text)) == calls else []
     columns += [choices for choices in _choices_written(props, request.text) if len(choices) == calls]
+    columns += [dates] if len(dates := _dates_listed(props, request.text)) == calls else []
     crossed = _crossed(props, request)
     if math.prod(map(len, crossed)) == calls:  # empty: a product of 1, and calls are 2 or more
         columns = list(zip(*itertools.product(*crossed)))
