@@ -840,3 +840,12 @@ def test_dates_enumerated_for_one_argument_of_dates_are_one_call_each():
     assert asked_calls([weather], read_request("Weather in Oslo between 2020-12-25 and 2021-01-01"), 4) == 1  # a range
     span = _tool("rentals", city={"type": "string"}, start_date={"type": "string"}, end_date={"type": "string"})
     assert asked_calls([span], read_request("Cars in Oslo on 2024-04-21 and 2024-04-25"), 4) == 1  # two date arguments
+
+
+def test_a_required_number_with_a_stated_default_is_no_number_the_request_must_give():
+    odds = _tool("poker_odds", deck_size={"type": "integer", "description": "The size of the deck. Default is 52."},
+                 hand_size={"type": "integer", "default": 5})
+    asked = read_request("What are the poker odds of a flush?")
+    assert decide_reply([odds], asked).kind == "call"
+    bare = _tool("poker_odds", deck_size={"type": "integer"}, hand_size={"type": "integer"})
+    assert decide_reply([bare], asked).kind == "either"  # a call would make the model invent both

@@ -96,6 +96,13 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert copied(coded, ["Swiss francs"], []) == coded  # a code of no kind it knows: not a stretch either
 
 
+def test_a_number_whose_description_gives_its_default_takes_it_where_the_request_writes_none():
+    deck = {"type": "integer", "description": "The size of the deck. Default is 52."}
+    assert copied(deck, ["poker"], []) == {**deck, "enum": [52]}
+    assert copied(deck, ["a deck"], [40])["enum"] == [40]  # a number written: the user's, not the default
+    assert copied({"type": "integer", "description": "The size of the deck."}, ["poker"], []).get("enum") is None
+
+
 def test_a_copied_string_takes_the_form_its_description_quotes_for_a_value_written_in_another():
     suit = {"type": "string", "description": "The suit: one of 'spades', 'clubs', 'hearts' or 'diamonds'."}
     schema = {"type": "object", "properties": {"suit": suit, "note": {"type": "string"}}}

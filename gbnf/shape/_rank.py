@@ -36,7 +36,7 @@ from gbnf.shape._english import STEMMER, STOPS, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import Request, read_request, terms
-from gbnf.shape._shaped import described_forms, free_string, kept_apart, listed_values, shaped_values
+from gbnf.shape._shaped import described_forms, free_string, kept_apart, listed_values, shaped_values, stated_default
 from gbnf.shape._units import units_like
 from gbnf.shape._values import (
     CAPITALISED,
@@ -207,7 +207,8 @@ MISSING = 2
 """A request close by meaning to a tool that needs this many more numbers than it writes
 (required number or integer arguments, against the numbers in the request, :func:`numbers`)
 is close in topic only: "the prime factors of 100" is about numbers, as a compound-interest
-tool is, but gives none of the four it needs. The model decides. Numbers are digits in every
+tool is, but gives none of the four it needs. A required number with a default (in its schema,
+or its description: "Default is 52") is none a request must give. The model decides. Numbers are digits in every
 language, so the rule reads any request alike. The model also decides for a request in
 English that writes no number at all, in digits or in words, to a tool that needs one ("Make it
 warmer in the living room" beside a thermostat that needs the degrees): a call would make the
@@ -228,9 +229,12 @@ def short_of_numbers(tool: Tool, request: Request) -> bool:
 
 
 def _numbers_needed(tool: Tool) -> int:
-    """How many of ``tool``'s required arguments are numbers or integers."""
+    """How many of ``tool``'s required arguments are numbers or integers that a request must
+    give: not one with a default, in its schema or its description ("The size of the deck.
+    Default is 52.")."""
     properties = tool.parameters.get("properties") or {}
-    return sum(_numeric(properties.get(key)) for key in tool.parameters.get("required") or [])
+    needed = [sub for key in tool.parameters.get("required") or [] if isinstance(sub := properties.get(key), dict)]
+    return sum(_numeric(sub) and "default" not in sub and stated_default(sub) is None for sub in needed)
 
 
 RELATED = 0.0

@@ -19,12 +19,14 @@ from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._places import with_state
 from gbnf.shape._request import terms
 from gbnf.shape._values import (
+    NUMBER,
     Labels,
     Names,
     Number,
     as_fraction,
     labels_argument,
     names_argument,
+    numbers,
     overlaps,
     quotations,
     shared_value,
@@ -58,7 +60,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     """``schema`` with every free string one of ``strings``, every free integer or number (no
     enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
     numbers written as one list), where any of them satisfies the part (a part none satisfies
-    stays as it was): values copied from a request, not made up. An enum of strings some of
+    stays as it was): values copied from a request, not made up; a number none of ``numbers``
+    fits whose description gives its default ("Default is 52": :func:`stated_default`) takes that
+    default. An enum of strings some of
     ``strings`` name (loosely: ``six months`` names ``six_months``) is narrowed to those. A
     number (not an integer) whose description does not say "percent" takes the ``percents``
     (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. An array of such
@@ -115,6 +119,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             values = described_forms([s for s in found if fold(s) not in echoes], described)
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
+            if not values and (default := stated_default(out)) is not None:  # none written: the default
+                values = [default]
             if not _asks_for_date(key, described) and not _CALENDAR & set(terms(identifier_words(key or ""))):
                 values = [number for number in values if number not in in_dates] or values
             if kind == "integer":  # "a rating of 4.0" is the integer 4, written as one
@@ -128,6 +134,17 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         return {**out, "enum": kept} if kept else out
 
     return _each_part(_named_values(_each_part(schema, copy), labels, names), _held)
+
+
+_DEFAULT = re.compile(rf"\bdefaults?\b(?:\s+(?:is|to|of|value))?\s*[:=]?\s*({NUMBER.pattern})", re.IGNORECASE)
+"""A description's default number ("Default is 52", "defaults to 5", "default: 10")."""
+
+
+def stated_default(schema: Any) -> Number | None:
+    """The number an argument's description gives as its default ("The size of the deck.
+    Default is 52."): a request may leave it unsaid, and the tool takes it then."""
+    found = _DEFAULT.search(str(schema.get("description", ""))) if isinstance(schema, dict) else None
+    return numbers(found.group(1))[0] if found else None
 
 
 def _held(out: dict[str, Any], _key: str | None) -> dict[str, Any]:
@@ -210,8 +227,8 @@ def _named_values(schema: Any, labels: Labels, names: Names) -> Any:
     def keep(key: str, listed: list[Any]) -> None:
         if listed and len(listed) < len(listing[key]["enum"]):
             kept[key] = {**listing[key], "enum": listed}
-    for key, (numbers, _) in numeric.items():
-        keep(key, [value for value in listing[key]["enum"] if value not in numbers])
+    for key, (written, _) in numeric.items():
+        keep(key, [value for value in listing[key]["enum"] if value not in written])
     for key, (others, mine) in strings.items():
         keep(key, [value for value in listing[key]["enum"] if not overlaps(value, others, mine)])
     return {**schema, "properties": kept}
