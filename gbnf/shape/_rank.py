@@ -29,6 +29,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.compiler import compile_schema
+from gbnf.compiler._schema import ANNOTATIONS
 from gbnf.errors import SchemaError
 from gbnf.shape._codes import is_region
 from gbnf.shape._dates import date_format, dates_at
@@ -377,7 +378,11 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
 
 def _satisfiable(parameters: dict[str, Any], key: str, schema: Any) -> bool:
     """Whether some value satisfies property ``key`` of ``parameters`` taking ``schema`` (an
-    array with an ``enum`` of strings does not): one that none does cannot be required."""
+    array with an ``enum`` of strings does not): one that none does cannot be required. A
+    schema that asserts its type alone (``{"type": "integer", "description": ...}``, the most
+    common) is satisfiable without compiling it."""
+    if isinstance(schema, dict) and isinstance(schema.get("type"), str) and set(schema) - ANNOTATIONS <= {"type"}:
+        return True
     try:
         compile_schema({**parameters, "properties": {key: schema}, "required": [key]})
     except SchemaError:
