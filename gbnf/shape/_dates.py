@@ -48,6 +48,7 @@ _NUMERIC_DATE = r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
 """A date written in digits ("2023-04-20", "03/07/2023", "19.03.24"), as a regular expression."""
 TIME = r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?"
 """A time of day ("14:00", "10:30:00", "10:00 AM", "7 PM"), as a regular expression."""
+_DIGITS_DATE = re.compile(_NUMERIC_DATE)
 _IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{_NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
 
 
@@ -69,13 +70,14 @@ def without_dates(text: str, stretches: Sequence[str]) -> str:
 def written_date(string: str) -> bool:
     """Whether ``string`` is wholly a date: in digits ("2023-04-20", "03/07/2023") or with a
     month's name in any of :data:`_LANGUAGES` ("March 8th, 2023", "Friday, June 30th", "8. März")."""
-    return re.fullmatch(_NUMERIC_DATE, string.strip()) is not None or _parts(string) is not None
+    return _DIGITS_DATE.fullmatch(string.strip()) is not None or _parts(string) is not None
 
 
-def dates_at(text: str) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=64)
+def dates_at(text: str) -> tuple[tuple[int, int], ...]:
     """Where ``text`` writes dates, in turn: in digits ("2020-12-25", "03/07/2023") or with a
     year or a month's full name ("March 3, 2024", "the 7th of March"; not "Set 5"), each the
-    longest written there."""
+    longest written there (read once per request, not once per tool and rule)."""
     found = []
     for pattern in (*_patterns(), _DIGITS_DATE):
         for match in pattern.finditer(text):
@@ -87,10 +89,7 @@ def dates_at(text: str) -> list[tuple[int, int]]:
     for start, end in sorted(found, key=lambda span: (span[0], -span[1])):
         if not kept or start >= kept[-1][1]:
             kept.append((start, end))
-    return kept
-
-
-_DIGITS_DATE = re.compile(_NUMERIC_DATE)
+    return tuple(kept)
 
 
 def _is_date(string: str) -> bool:
