@@ -220,6 +220,15 @@ def test_a_date_goes_to_an_argument_that_asks_for_one():
     assert "March 10, 2022" in _offered("location", "The city.", "from March 10, 2022")  # nothing else written
 
 
+def test_a_number_alone_goes_to_a_string_named_for_one():
+    query = "Who won the Grammy for Best New Artist in 2013, and what is case 20231 about?"
+    act = _offered("act", "The name of the act.", query)
+    assert act and not {"2013", "20231"} & set(act)  # an act's name has words
+    assert "20231" in _offered("case_no", "The case.", query)  # a number named for one
+    assert "2013" in _offered("season", "The season.", query)
+    assert _offered("act", "The name of the act.", "and 2013") == ["2013"]  # nothing else written: kept
+
+
 def test_a_date_named_for_no_format_takes_the_written_date_in_iso_form():
     query = "Find lawsuits against Apple Inc. filed in California after January 1, 2020, at 10:00"
     assert _offered("start_date", "Start of the date range.", query) == ["2020-01-01"]

@@ -83,7 +83,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     with its region whole ("Bangkok, Thailand", not "Bangkok": :func:`_with_regions`). A string
     whose name and description speak of no date or time takes none of the dates the request
     writes, nor the stretches that share words with one (:func:`_dated`), where it writes
-    anything else ("from March 10, 2022": a ``location`` is not offered the date); nor does a
+    anything else ("from March 10, 2022": a ``location`` is not offered the date), nor a number
+    written alone unless its name is a number's (:func:`_numbered`: ``case_no``, ``season``;
+    "the Grammy of 2013": an ``act`` is no ``2013``); nor does a
     number whose name speaks of no date or time (``year``, ``hours``) take the numbers written only
     in dates and times (``in_dates``), where it may take others ("2 nights from 15th October,
     2023": ``nights`` takes 2). A free
@@ -116,6 +118,8 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
             if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
                 found = [string for string in found if string not in dated] or found
+            if not _numbered(key or ""):  # "2013" is no act's name
+                found = [string for string in found if not NUMBER.fullmatch(string)] or found
             values = described_forms([s for s in found if fold(s) not in echoes], described)
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
@@ -319,6 +323,15 @@ _DATE_NAMES = frozenset(words("date_names"))
 _TIME_NAMES = frozenset(words("time_names"))
 _DATE_WORDS = frozenset(terms(" ".join(_DATE_NAMES | _TIME_NAMES)))
 _CALENDAR = frozenset(terms(" ".join(words("calendar_names"))))
+_NUMBER_NAMES = frozenset(words("number_names"))
+
+
+def _numbered(name: str) -> bool:
+    """Whether a string argument's name lets it take a number written alone (``patient_id``,
+    ``case_no``, ``docket_number``, ``season``): any other takes a stretch with words, where the
+    request writes one ("the Grammy winner of 2013": an ``act`` is no ``2013``)."""
+    named = name_words(name)
+    return bool(named & _NUMBER_NAMES or _CALENDAR & set(terms(" ".join(named))))
 
 
 def _asks_for_date(name: str | None, description: str) -> bool:
