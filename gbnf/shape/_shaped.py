@@ -125,7 +125,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
             values = rates if kind == "number" and "percent" not in described.lower() else numbers
             if not values and (default := stated_default(out)) is not None:  # none written: the default
                 values = [default]
-            if not _asks_for_date(key, described) and not _CALENDAR & set(terms(identifier_words(key or ""))):
+            if not _asks_for_date(key, described) and not _calendar_named(key or ""):
                 values = [number for number in values if number not in in_dates] or values
             if kind == "integer":  # "a rating of 4.0" is the integer 4, written as one
                 values = list(dict.fromkeys(int(n) if isinstance(n, float) and n.is_integer() else n for n in values))
@@ -330,8 +330,13 @@ def _numbered(name: str) -> bool:
     """Whether a string argument's name lets it take a number written alone (``patient_id``,
     ``case_no``, ``docket_number``, ``season``): any other takes a stretch with words, where the
     request writes one ("the Grammy winner of 2013": an ``act`` is no ``2013``)."""
-    named = name_words(name)
-    return bool(named & _NUMBER_NAMES or _CALENDAR & set(terms(" ".join(named))))
+    return bool(name_words(name) & _NUMBER_NAMES) or _calendar_named(name)
+
+
+def _calendar_named(name: str) -> bool:
+    """Whether an argument's name speaks of a part of the calendar (``year``, ``hours``,
+    ``season``): it may take the numbers of a date or a time."""
+    return bool(_CALENDAR & set(terms(identifier_words(name))))
 
 
 def _asks_for_date(name: str | None, description: str) -> bool:
