@@ -11,6 +11,7 @@ import pytest
 from gbnf.backends import Completion
 from gbnf.endpoint import MAX_PARALLEL, parse_request, read, reply
 from gbnf.errors import ApiError, InvalidCall
+from gbnf.read import ToolCall
 from gbnf.shape import Shaping
 from gbnf.testing import lark_oracle
 
@@ -304,6 +305,29 @@ def test_a_reply_repeating_a_call_exactly_has_it_once_counted_or_not():
                               Shaping(count_calls=False))
     calls = asyncio.run(reply(uncounted, complete, 0)).calls
     assert [c.arguments["number"] for c in calls] == [5, 7]  # not counted: a small model's loop, dropped too
+
+
+def test_a_call_past_those_the_users_words_ask_for_is_kept_only_when_it_adds_something_of_theirs():
+    paint = {"type": "function", "function": {"name": "mix_paint", "parameters": {"type": "object", "properties": {
+        "color1": {"type": "string"}, "color2": {"type": "string"}, "lightness": {"type": "integer"}},
+        "required": ["color1", "color2"]}}}
+    asked = [{"role": "user", "content": "Mix yellow and blue at 60 percent lightness"}]
+    request = parse_request({"messages": asked, "tools": [paint], "tool_choice": "required"})
+    assert request.least == 1 and request.counted
+
+    def calls(*colors):
+        return tuple(ToolCall("mix_paint", {"color1": a, "color2": b, "lightness": 60}) for a, b in colors)
+
+    swapped = calls(("yellow", "blue"), ("blue", "yellow"))
+    assert request.asked(swapped) == swapped[:1]  # the same values again, swapped: nothing asked
+    assert request.asked(calls(("yellow", "blue"), ("yellow", "green"))) == calls(("yellow", "blue"))
+    uncounted = parse_request({"messages": asked, "tools": [paint], "tool_choice": "required"},
+                              Shaping(count_calls=False))
+    assert uncounted.asked(swapped) == swapped
+    cities = [{"role": "user", "content": "巴黎和伦敦的天气怎么样？"}]
+    weather = parse_request({"messages": cities, "tools": [WEATHER], "tool_choice": "required"})
+    both = (ToolCall("get_weather", {"city": "巴黎"}), ToolCall("get_weather", {"city": "伦敦"}))
+    assert weather.least == 1 and weather.asked(both) == both  # a city the user wrote, in any script
 
 
 def test_copied_values_come_from_the_users_words(engine):

@@ -316,6 +316,17 @@ def test_an_optional_argument_of_a_shape_the_request_writes_is_asked_for():
     assert unasked(weather, read_request("The weather in Fremont next week")) == ("date", "email")
 
 
+def test_a_list_of_numbers_as_long_as_the_arguments_named_alike_is_one_calls():
+    potential = Tool("electrostatic_potential", "The potential between two charged bodies", {
+        "type": "object", "properties": {"charge1": {"type": "number"}, "charge2": {"type": "number"},
+                                         "distance": {"type": "number"}}})
+    assert asked_calls([potential], read_request("Bodies charged 1e-9 and 2e-9 at a distance of 0.05 m"), 4) == 1
+    assert asked_calls([potential], read_request("Bodies charged 1, 2 and 3 at a distance of 0.05 m"), 4) == 3
+    area = Tool("circle_area", "The area of a circle", {"type": "object", "properties": {
+        "radius": {"type": "number"}, "decimals": {"type": "integer"}}})
+    assert asked_calls([area], read_request("Circles of radius 2 and 3, to 1 decimal"), 4) == 2
+
+
 def test_sentences_about_one_call_and_the_digits_of_dates_times_formulas_and_names_ask_no_more_calls():
     convert = Tool("convert_currency", "Convert an amount of money from one currency to another", {
         "type": "object", "properties": {"amount": {"type": "number"}, "to": {"type": "string"}}, "required": ["amount"]})

@@ -21,7 +21,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -110,10 +110,10 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                 break
             completion, calls = asked, apart
         finish: FinishReason = "tool_calls" if calls else "length" if completion.truncated else "stop"
-        return Reply(content, _distinct(calls), finish, prompt_tokens, completion_tokens, model_seconds)
+        return Reply(content, request.asked(calls), finish, prompt_tokens, completion_tokens, model_seconds)
     if fallback is not None:
         log.warning("returned a call valid for its schema after %d attempts; last error: %s", max_retries + 1, error)
-        return Reply(None, _distinct(fallback), "tool_calls", prompt_tokens, completion_tokens, model_seconds)
+        return Reply(None, request.asked(fallback), "tool_calls", prompt_tokens, completion_tokens, model_seconds)
     raise ApiError(422, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
 
@@ -166,16 +166,6 @@ def read(request: ChatRequest, completion: Completion) -> tuple[str | None, tupl
             log.info("repaired a structured reply: %s", "; ".join(repairs))
             return json_text(value), ()
     return text, ()
-
-
-def _distinct(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
-    """``calls`` without those that repeat an earlier one of the same reply exactly: a small
-    model that loops writes the same call again and again, and when the grammar asks for more
-    calls than the model had values for, it fills the rest with copies."""
-    seen: dict[tuple[str, str], ToolCall] = {}
-    for call in calls:
-        seen.setdefault((call.name, json_text(call.arguments)), call)
-    return tuple(seen.values())
 
 
 def _is_call(request: ChatRequest, text: str) -> bool:

@@ -28,6 +28,7 @@ from gbnf.shape._options import Shaping
 from gbnf.shape._rank import (
     Asked,
     Called,
+    adds_nothing,
     apart_tool,
     as_asked,
     asked_calls,
@@ -89,9 +90,11 @@ class ChatRequest:
     """What one chat completion asks: the model's messages (tools offered in the system
     prompt), the tools a reply may call (``offered``; empty when none), whether a call is
     ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
-    fewest calls the grammar lets a reply carry (``least``). ``shape`` is what ``grammar`` was
-    compiled from when tools are offered, to compile it again shortened (:attr:`short_grammar`)
-    or with calls kept apart (:meth:`asked_apart`) from the user's ``words``. ``scored``: the
+    fewest calls the grammar lets a reply carry (``least``), counted from the user's ``words``
+    where ``counted`` (then a call past those adds something of theirs: :meth:`asked`). ``shape``
+    is what ``grammar`` was compiled from when tools are offered, to compile it again shortened
+    (:attr:`short_grammar`) or, where ``apart``, with calls kept apart (:meth:`asked_apart`) from
+    the user's ``words``. ``scored``: the
     tools whose relevance to the user's last words (the last message) the model is to read
     before the reply (:func:`~gbnf.shape.scored_tools`), for :func:`parse_request` to decide again."""
 
@@ -105,8 +108,10 @@ class ChatRequest:
     include_usage: bool
     grammar: str | None
     least: int = 1
+    counted: bool = False
     shape: ReplyShape | None = None
     words: Request | None = None
+    apart: bool = False
     scored: tuple[Tool, ...] = ()
 
     @property
@@ -126,11 +131,27 @@ class ChatRequest:
         the tools of those up to that one, in turn, that argument kept from that value, and what
         ``called``, an earlier asking, kept them from; a ``bare`` reply, one call, not a list).
         None when no call repeats one, or its argument lists no other value."""
-        if self.shape is None or self.words is None or self.shape.values is None:
+        if not self.apart or self.shape is None or self.words is None or self.shape.values is None:
             return None
         firsts = calls_apart([(call.name, call.arguments) for call in calls], self.words, called)
         grammar = _pool_grammar(self.shape, firsts, bare) if firsts is not None else None
         return (grammar, firsts) if grammar is not None and firsts is not None else None
+
+    def asked(self, calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+        """``calls`` as the user asked for them: without those that repeat an earlier one
+        exactly (a small model that loops writes the same call again and again, and when the
+        grammar asks for more calls than the model had values for, it fills the rest with
+        copies), and, past the calls counted from the user's words, without those that add
+        nothing of theirs (:func:`~gbnf.shape.adds_nothing`: "Mix yellow and blue", then blue
+        and yellow)."""
+        kept: dict[tuple[str, str], ToolCall] = {}
+        for call in calls:
+            key = (call.name, json_text(call.arguments))
+            if key in kept or (self.counted and self.words is not None and len(kept) >= self.least and adds_nothing(
+                    call.arguments, [done.arguments for done in kept.values()], self.words)):
+                continue
+            kept[key] = call
+        return tuple(kept.values())
 
 
 def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[float] | None = None) -> ChatRequest:
@@ -199,8 +220,8 @@ def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[f
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
                        required=required, schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       least=least, shape=shape, words=request if shaping.values_apart and from_user else None,
-                       scored=scored)
+                       least=least, counted=bool(counted), shape=shape, words=request if from_user else None,
+                       apart=shaping.values_apart, scored=scored)
 
 
 @functools.lru_cache(maxsize=64)

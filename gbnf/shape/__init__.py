@@ -26,6 +26,7 @@ from gbnf.shape._rank import (
     Ranked,
     Repeated,
     Selection,
+    adds_nothing,
     apart_tool,
     as_asked,
     asked_calls,
@@ -74,7 +75,7 @@ from gbnf.shape._warm import warm
 
 __all__ = ["ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
            "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request",
-           "Selection", "Shaping", "TEXT_LEAD", "Values", "apart_tool", "as_asked", "asked_calls",
+           "Selection", "Shaping", "TEXT_LEAD", "Values", "adds_nothing", "apart_tool", "as_asked", "asked_calls",
            "asked_items", "asked_of", "asked_order", "asked_parts", "bounded", "calls_apart", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "first_sentence",
            "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart", "labelled",

@@ -46,8 +46,11 @@ class Shaping:
     With ``count_calls``, when a reply must call the tools the user's words name (or the one
     tool named) and may carry several calls, it carries at least as many as those words ask for
     (:func:`gbnf.shape.asked_calls`: "the factorial of 5, 7 and 9" is three calls; "the GCD of
-    4 and 6 and the LCM of 3 and 5", two), and no more where they ask for several; small models
-    otherwise stop after the first, or go on with calls nobody asked for. With
+    4 and 6 and the LCM of 3 and 5", two), and no more where they ask for several; where they ask
+    for one, a call past it is kept only when it writes something of the user's that no earlier
+    call wrote (:func:`gbnf.shape.adds_nothing`: "London" after "Paris", in any language; not
+    "blue" and "yellow" swapped, nor another value of a list). Small models otherwise stop after
+    the first, or go on with calls nobody asked for. With
     ``copy_values`` too, when one tool's calls were counted from one enumeration ("the weather in
     Paris, London and Rome"), the k-th call copies the k-th item and no other call's
     (:func:`gbnf.shape.asked_items`, :func:`gbnf.shape.own_values`).

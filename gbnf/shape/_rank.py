@@ -29,6 +29,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, mentions, name_words, word_key
 from gbnf.compiler import compile_schema
+from gbnf.compiler._canonical import is_number
 from gbnf.compiler._schema import ANNOTATIONS
 from gbnf.errors import SchemaError
 from gbnf.shape._codes import is_region
@@ -606,7 +607,8 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       2023 at 14:00", "3x^2 + 2x - 1", "Windows 10", "2020 Addison Street":
       :attr:`Request.numbers_alone`); a
       written list of more numbers than one call leaves room for is one call each ("$1000 at
-      5% for 10, 20 and 30 years": three); lists of numbers are the values
+      5% for 10, 20 and 30 years": three), unless the tool has as many numeric arguments named
+      alike ("charged 1e-9 and 2e-9" fills ``charge1`` and ``charge2``); lists of numbers are the values
       of a tool that takes arrays of numbers, one call for each list it has no room for;
     - names: an enumeration of names ("Apple, Google and Microsoft", "'Friends' or 'Lost'",
       "a Chicken Soup recipe and a Vegan Salad recipe") is one call each, unless the tool has
@@ -1032,7 +1034,8 @@ def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
     if not scalars:
         return 1
     longest = max(map(len, lists), default=0)
-    if longest and count - longest < len(scalars) and not (longest == count and len(scalars) > 1):
+    spare = count - longest < len(scalars) and not (longest == count and len(scalars) > 1)
+    if longest > _most_alike(scalars) and spare:
         return longest
     return count // len(scalars)
 
@@ -1373,6 +1376,31 @@ def repeated_value(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Requ
                     return index, name, shared
             seen.append(value)
     return None
+
+
+def adds_nothing(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]], request: Request) -> bool:
+    """Whether a call with ``arguments``, after calls with ``earlier`` arguments, writes nothing
+    of the user's that those did not: no word of its strings that ``request`` writes (in any
+    script: "伦敦" of "巴黎和伦敦的天气"), no number of it (or percentage, 0.025 of "2.5%") that an
+    earlier call did not write. A call that swaps the earlier calls' values, turns a boolean or
+    picks another value a list offers ("sine", then "square") adds nothing the user wrote; the
+    weather for "London" after the weather for "Paris" does."""
+    text = request.text.casefold()
+    numbers = set(request.numbers)
+
+    def own(value: Any) -> set[str | Number]:
+        """The user's words and numbers in ``value``."""
+        if isinstance(value, Mapping):
+            return {item for sub in value.values() for item in own(sub)}
+        if isinstance(value, list):
+            return {item for sub in value for item in own(sub)}
+        if isinstance(value, str):
+            return {word for word in re.findall(r"\w+", value.casefold()) if word in text}
+        if is_number(value) and (value in numbers or round(value * 100, 9) in numbers):
+            return {value}
+        return set()
+
+    return not own(dict(arguments)) - own(list(earlier))
 
 
 APART_ROUNDS = 3
