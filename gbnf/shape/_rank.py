@@ -1034,8 +1034,8 @@ def _calls_for_numbers(props: dict[str, Any], request: Request) -> int:
     if not scalars:
         return 1
     longest = max(map(len, lists), default=0)
-    spare = count - longest < len(scalars) and not (longest == count and len(scalars) > 1)
-    if longest > _most_alike(scalars) and spare:
+    one_each = count - longest < len(scalars) and not (longest == count and len(scalars) > 1)
+    if longest > _most_alike(scalars) and one_each:
         return longest
     return count // len(scalars)
 
