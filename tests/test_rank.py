@@ -203,6 +203,17 @@ def test_optional_arguments_the_query_says_nothing_about():
     assert unasked(restaurants, read_request("Five vegan places for Thai cuisine, show me 5 results")) == ()
 
 
+def test_an_optional_argument_the_request_names_misspelt_is_asked_for():
+    displacement = Tool("displacement", "The displacement of an object", {"type": "object", "properties": {
+        "initial_velocity": {"type": "number"}, "time": {"type": "number"},
+        "acceleration": {"type": "number"}, "district": {"type": "string", "description": "The specified district"}},
+        "required": ["initial_velocity", "time"]})
+    asked = read_request("A car at an initial velocity of 10 and acceleeration of 9.8 within 5 seconds, as specific as can be")
+    assert unasked(displacement, asked) == ("district",)  # "specific" is no misspelt "specified"
+    assert unasked(displacement, read_request("A car at an initial velocity of 10 within 5 seconds")) == (
+        "acceleration", "district")
+
+
 def test_an_optional_string_is_asked_for_when_a_name_after_in_or_by_has_no_other_argument():
     concerts = Tool("find_concerts", "Find concerts", {"type": "object", "properties": {
         "artist": {"type": "string"}, "city": {"type": "string"}}, "required": ["artist"]})

@@ -15,6 +15,7 @@ the scores.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import itertools
 import math
@@ -411,7 +412,8 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     """The optional arguments of ``tool`` (top-level properties not required) that ``request``
     says nothing about: it has no word of the property's name that no other property's name
     has, and no word of its description and listed values that the tool's name and description
-    and the properties' names do not also have. Small models otherwise fill every optional
+    and the properties' names do not also have, nor one of those misspelt ("acceleeration",
+    :func:`_misspelt`). Small models otherwise fill every optional
     argument with a value nobody gave. An argument whose listed values (an enum, or its
     items' enum) the query names is asked for (``all`` of ``root_type``), and so is a unit
     argument when the request names a unit (:func:`measured_in`: "a radius of 4 inches"), and so
@@ -439,11 +441,24 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
         if key in required or key in measured or _names_listed(request.text, sub) or \
                 request.words & _value_words(sub) - set(terms(tool.name)) - named:
             continue
-        unspoken = not words & own and not shaped_values(key, sub, request.stretches)
+        unspoken = not (words & own or _misspelt(own, words)) and not shaped_values(key, sub, request.stretches)
         unnumbered = _numeric(sub) and not spare and not numbers_named(request.labels, key)
         if unspoken or unnumbered:
             left.append(key)
     return tuple(_placed(tool, left, request))
+
+
+MISSPELT = 0.9
+"""How alike (:class:`difflib.SequenceMatcher`'s ratio) a request's word must be to an
+argument's word to be that word misspelt ("acceleeration"), both seven letters or more as
+stemmed: shorter stems differ by a letter between forms of one word ("specif", "specifi")."""
+
+
+def _misspelt(own: set[str], words: frozenset[str]) -> bool:
+    """Whether ``words`` (a request's) hold one of ``own`` (an argument's words) misspelt
+    (:data:`MISSPELT`): a user who writes "acceleeration" asks for the ``acceleration``."""
+    long = [word for word in words if len(word) >= 7 and word not in own]
+    return any(difflib.get_close_matches(term, long, n=1, cutoff=MISSPELT) for term in own if len(term) >= 7)
 
 
 def _placed(tool: Tool, left: list[str], request: Request) -> list[str]:
