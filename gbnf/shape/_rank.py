@@ -47,6 +47,7 @@ from gbnf.shape._values import (
     NUMBER_WORDS,
     Number,
     Row,
+    as_fraction,
     labelled,
     numbers_named,
     shared_value,
@@ -1396,12 +1397,13 @@ def repeated_value(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Requ
 def adds_nothing(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]], request: Request) -> bool:
     """Whether a call with ``arguments``, after calls with ``earlier`` arguments, writes nothing
     of the user's that those did not: no word of its strings that ``request`` writes (in any
-    script: "伦敦" of "巴黎和伦敦的天气"), no number of it (or percentage, 0.025 of "2.5%") that an
-    earlier call did not write. A call that swaps the earlier calls' values, turns a boolean or
+    script: "伦敦" of "巴黎和伦敦的天气"), no number of it (or a hundredth of one, as a percentage
+    reads: 0.025 of "2.5%", :func:`~gbnf.shape._values.as_fraction`) that an earlier call did not
+    write. A call that swaps the earlier calls' values, turns a boolean or
     picks another value a list offers ("sine", then "square") adds nothing the user wrote; the
     weather for "London" after the weather for "Paris" does."""
     text = request.text.casefold()
-    numbers = set(request.numbers)
+    numbers = {*request.numbers, *map(as_fraction, request.numbers)}
 
     def own(value: Any) -> set[str | Number]:
         """The user's words and numbers in ``value``."""
@@ -1411,7 +1413,7 @@ def adds_nothing(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, An
             return {item for sub in value for item in own(sub)}
         if isinstance(value, str):
             return {word for word in re.findall(r"\w+", value.casefold()) if word in text}
-        if is_number(value) and (value in numbers or round(value * 100, 9) in numbers):
+        if is_number(value) and value in numbers:
             return {value}
         return set()
 
