@@ -458,7 +458,7 @@ stemmed: shorter stems differ by a letter between forms of one word ("specif", "
 def _misspelt(own: set[str], words: frozenset[str]) -> bool:
     """Whether ``words`` (a request's) hold one of ``own`` (an argument's words) misspelt
     (:data:`MISSPELT`): a user who writes "acceleeration" asks for the ``acceleration``."""
-    long = [word for word in words if len(word) >= 7 and word not in own]
+    long = [word for word in words if len(word) >= 7]
     return any(difflib.get_close_matches(term, long, n=1, cutoff=MISSPELT) for term in own if len(term) >= 7)
 
 
