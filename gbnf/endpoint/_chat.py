@@ -31,7 +31,7 @@ from gbnf.endpoint._request import ChatRequest
 from gbnf.errors import ApiError, InvalidCall
 from gbnf.plan._options import RETRY_TEMPERATURE
 from gbnf.read._validate import ToolCall, checked_json, validate_calls
-from gbnf.shape._rank import APART_ROUNDS, Called
+from gbnf.shape import APART_ROUNDS, Called
 
 log = logging.getLogger("gbnf.serve")
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]

@@ -29,7 +29,7 @@ from gbnf.backends._inprocess import GrammarEngine, LlamaCppBackend
 from gbnf.backends._model import resolve_model
 from gbnf.compiler._dialects import Dialect
 from gbnf.errors import Cancelled, ConnectionFailed, Overloaded, ServerError, ServerLoading
-from gbnf.shape._rank import ModelRelevance
+from gbnf.shape import ModelRelevance
 from gbnf.tools._tool import Tool
 
 log = logging.getLogger("gbnf.serve")

@@ -23,11 +23,12 @@ from gbnf.compiler._schema import key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._prompt import tools_offer
 from gbnf.read._validate import ToolCall
-from gbnf.shape._meaning import closeness
-from gbnf.shape._options import Shaping
-from gbnf.shape._rank import (
+from gbnf.shape import (
     Asked,
     Called,
+    Request,
+    Shaping,
+    Values,
     adds_nothing,
     apart_tool,
     as_asked,
@@ -36,14 +37,20 @@ from gbnf.shape._rank import (
     asked_of,
     asked_order,
     asked_parts,
+    bounded,
     calls_apart,
+    closeness,
+    copied,
+    copy_bias,
     decide_reply,
     items_in_turn,
+    offered_values,
+    own_values,
+    part_values,
+    read_request,
     scored_tools,
+    without_count,
 )
-from gbnf.shape._request import Request, read_request
-from gbnf.shape._shaped import bounded, copied
-from gbnf.shape._values import Values, copy_bias, offered_values, own_values, part_values, without_count
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 

@@ -33,23 +33,30 @@ from gbnf.plan._options import PlanOptions
 from gbnf.plan._prompt import openai_tools, system_prompt
 from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
-from gbnf.shape._meaning import closeness
-from gbnf.shape._pool import Policy, load_policy, pool_decisions
-from gbnf.shape._rank import (
+from gbnf.shape import (
     APART_ROUNDS,
     Called,
     ModelRelevance,
+    Policy,
+    Request,
+    Values,
     apart_tool,
     as_asked,
     asked_of,
+    bounded,
     calls_apart,
+    closeness,
+    copied,
+    copy_bias,
     follow_up,
+    load_policy,
+    offered_values,
+    pool_decisions,
+    read_request,
     select_tools,
     still_to_do,
+    value_texts,
 )
-from gbnf.shape._request import Request, read_request
-from gbnf.shape._shaped import bounded, copied
-from gbnf.shape._values import Values, copy_bias, offered_values, value_texts
 from gbnf.tools._tool import Tool
 
 Executor = Callable[..., Any]

@@ -7,49 +7,45 @@ values a request's own words offer for arguments (schemas capped and limited to 
 :func:`bounded`, :func:`copied`). A request is read once (:func:`read_request`) into the one value,
 a :class:`Request`, that every rule reads."""
 
+from gbnf.shape._calls import asked_calls, asked_order, asked_parts
+from gbnf.shape._items import (
+    APART_ROUNDS,
+    Apart,
+    Called,
+    Repeated,
+    adds_nothing,
+    apart_tool,
+    asked_items,
+    calls_apart,
+    items_in_turn,
+    repeated_value,
+)
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness, closeness, first_sentence, tool_card
+from gbnf.shape._optional import Asked, as_asked, asked_of, switched_on, unasked
 from gbnf.shape._options import Shaping
 from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
-from gbnf.shape._rank import (
+from gbnf.shape._relevance import (
     ALONE,
-    APART_ROUNDS,
     CALL_LEAD,
     MARGIN,
     RELATED,
     TEXT_LEAD,
-    Apart,
-    Asked,
-    Called,
     Decision,
     ModelRelevance,
     Ranked,
-    Repeated,
     Selection,
-    adds_nothing,
-    apart_tool,
-    as_asked,
-    asked_calls,
-    asked_items,
-    asked_of,
-    asked_order,
-    asked_parts,
-    calls_apart,
     decide_reply,
     first_clause,
     follow_up,
-    items_in_turn,
     rank_tools,
-    repeated_value,
     scored_tools,
     select_tools,
     still_to_do,
-    switched_on,
-    tool_document,
-    unasked,
 )
 from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._shaped import bounded, copied, kept_apart
+from gbnf.shape._tool_words import tool_document
 from gbnf.shape._units import units_written
 from gbnf.shape._values import (
     Labels,
