@@ -154,6 +154,26 @@ def test_a_string_that_asks_for_a_date_format_takes_the_dates_written_in_that_fo
     assert "April 25th 2023" in offered({"type": "string", "description": "The date"}, "On April 25th 2023")
 
 
+def test_a_string_that_asks_for_a_date_and_time_format_takes_the_dates_written_with_their_time_of_day():
+    spaced = {"type": "string", "description": "The start, in the format 'YYYY-MM-DD HH:mm:ss'."}
+    iso = {"type": "string", "description": "The new time, in ISO-8601 format (e.g., 'YYYY-MM-DDTHH:MM:SS')."}
+    zulu = {"type": "string", "description": "The time in ISO-8601 format, such as '2023-04-15T13:45:00Z'."}
+    day_first = {"type": "string", "description": "The departure time in the format of 'dd/mm/yyyy HH:MM'."}
+
+    def offered(schema, query):
+        return copied(schema, *offered_values([query])).get("enum")
+
+    assert offered(spaced, "A housekeeper available on March 19, 2024, at 12:00 PM in Bangkok") == ["2024-03-19 12:00:00"]
+    assert offered(day_first, "A flight from Paris on the 12th of March 2023 at 3 in the afternoon") == ["12/03/2023 15:00"]
+    assert offered(iso, "Reschedule 'Bob-123' to November 1, 2023 at 4pm London time") == ["2023-11-01T16:00:00"]
+    assert offered(zulu, "Move it to March 3, 2024 at 11.00 a.m. please") == ["2024-03-03T11:00:00Z"]
+    assert offered(spaced, "Termin am 8. März 2024 um 15:00") == ["2024-03-08 15:00:00"]
+    assert offered(spaced, "available on March 19, 2024, starting at noon") == ["2024-03-19 12:00:00"]
+    assert offered(spaced, "on March 25, 2024, 2:30 PM, no pets") == ["2024-03-25 14:30:00"]  # not 02:30 too
+    assert offered(spaced, "on March 3, 2024 at 13 PM") == ["2024-03-03"]  # no such hour: the date alone
+    assert offered(iso, "Move my meeting to next Thursday at 4:30 PM") is None  # no date written: free
+
+
 def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_months_name_in_any_language_read():
     schema = {"type": "object", "properties": {"date": {"type": "string"}}}
 

@@ -1,8 +1,9 @@
-"""Dates a request writes in words ("March 8th, 2023", "8. März 2023", "the 4th of march"),
-written as an argument's description asks ("in the format 'YYYY-MM-DD'"). A small model copies
-the words as written, and cannot reformat them; month names come from the Unicode CLDR (through
-Babel) in the languages whose lists the word rules read. The digits of dates and times are no
-values to count calls by (:func:`without_dates`)."""
+"""Dates a request writes in words ("March 8th, 2023", "8. März 2023", "the 4th of march"), and
+dates with the time of day written right after them ("March 19, 2024, at 12:00 PM"), written as
+an argument's description asks ("in the format 'YYYY-MM-DD'", "'YYYY-MM-DD HH:mm:ss'"). A small
+model copies the words as written, and cannot reformat them; month names come from the Unicode
+CLDR (through Babel) in the languages whose lists the word rules read. The digits of dates and
+times are no values to count calls by (:func:`without_dates`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from gbnf.shape._english import alternation
+from gbnf.shape._english import alternation, either, table
 
 _LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr")
 """Whose month names are read (wide and abbreviated)."""
@@ -31,6 +32,86 @@ def date_format(description: str) -> str | None:
         if sorted(fields) == ["DD", "MM", "YYYY"]:
             return spelled.group(2).join(_FIELDS[field] for field in fields)
     return "%Y-%m-%d" if _ISO_EXAMPLE.search(description) else None
+
+
+_MOMENT_FORMAT = re.compile(r"\b(YYYY|MM|DD)([-/.])(YYYY|MM|DD)\2(YYYY|MM|DD)([T ])HH:MM(:SS)?(Z)?(?!\w)",
+                            re.IGNORECASE)
+_ISO_MOMENT = re.compile(r"\b\d{4}-\d{2}-\d{2}([T ])\d{2}:\d{2}(:\d{2})?(Z)?(?!\w)")
+_HALF_DAY = r"(?P<hour>\d{1,2})(?:[:.](?P<minute>\d{2}))?(?::(?P<second>\d{2}))?"
+_TIME_AFTER = re.compile(
+    rf",?\s*(?:(?:{either('moment_leads')})\s+)?"
+    rf"(?:{_HALF_DAY}(?:\s*(?P<half>[ap]\.?m\b\.?)|\s+in\s+the\s+(?P<part>{alternation(table('day_parts'))})\b)"
+    rf"|(?P<hour24>\d{{1,2}}):(?P<minute24>\d{{2}})(?::(?P<second24>\d{{2}}))?(?![\d:])"
+    rf"|(?P<word>{alternation(table('clock_words'))})\b)", re.IGNORECASE)
+"""What writes a time of day right after a date: a comma, "at" or "time" perhaps, then the time:
+on a 12-hour clock ("4pm", "11.00 a.m."), a 24-hour one ("14:30"), an hour and a part of the day
+("3 in the afternoon") or a word ("noon")."""
+
+
+def moment_format(description: str) -> str | None:
+    """The ``strftime`` format a string's description asks a date with its time of day in: one
+    it spells out (``YYYY-MM-DD HH:mm:ss``, ``dd/mm/yyyy HH:MM``, ``YYYY-MM-DDTHH:MM:SSZ``) or
+    gives an ISO 8601 example of (``2023-04-15T13:45:00Z``); None for none."""
+    spelled = _MOMENT_FORMAT.search(description)
+    if spelled:
+        fields = [spelled.group(i).upper() for i in (1, 3, 4)]
+        if sorted(fields) == ["DD", "MM", "YYYY"]:
+            date = spelled.group(2).join(_FIELDS[field] for field in fields)
+            return _with_time(date, spelled.group(5).upper(), spelled.group(6), spelled.group(7))
+    example = _ISO_MOMENT.search(description)
+    return _with_time("%Y-%m-%d", *example.groups()) if example else None
+
+
+def _with_time(date: str, between: str, seconds: str | None, zone: str | None) -> str:
+    """A date's format with the time's after it (``between`` them, with ``seconds``, then ``zone``)."""
+    return f"{date}{between}%H:%M{':%S' if seconds else ''}{(zone or '').upper()}"
+
+
+def moments(text: str) -> list[str]:
+    """Each date ``text`` writes (:func:`dates_at`) with a time of day right after it, whole, as
+    written: "March 19, 2024, at 12:00 PM", "the 12th of March 2023 at 3 in the afternoon",
+    "2023-04-02 07:30:00"."""
+    return [text[start:after.end()] for start, end in dates_at(text) if (after := _TIME_AFTER.match(text, end))]
+
+
+def written_moments(strings: Sequence[str], form: str) -> list[str]:
+    """The dates with a time of day among ``strings`` (a request's stretches, each wholly one:
+    :func:`moments`) in ``form`` (:func:`moment_format`), in the order written; one without its
+    year, with a time no clock shows ("25:00", "13 PM"), or cut short of what the request writes
+    ("March 25, 2024, 2:30" of "March 25, 2024, 2:30 PM"), is left out."""
+    found = {}
+    for string in strings:
+        dated = dates_at(string)
+        after = _TIME_AFTER.fullmatch(string, dated[0][1]) if dated and dated[0][0] == 0 else None
+        parts = _parts(string[:dated[0][1]]) if after else None
+        date = _valid(*parts) if parts else None
+        clock = _clock(after) if after else None
+        if date and clock:
+            found[string] = datetime.datetime.combine(date, clock).strftime(form)
+    whole = [value for string, value in found.items()  # "2:30" is no time where "2:30 PM" is written
+             if not any(longer.startswith(string) and longer != string for longer in found)]
+    return list(dict.fromkeys(whole))
+
+
+def _clock(match: re.Match[str]) -> datetime.time | None:
+    """The time of day a match of :data:`_TIME_AFTER` writes; None for one no clock shows."""
+    found = match.groupdict()
+    if found["word"]:
+        return datetime.time(table("clock_words")[found["word"].lower()])
+    if found["hour24"]:
+        hour, minute, second = int(found["hour24"]), int(found["minute24"]), int(found["second24"] or 0)
+    else:
+        hour, minute, second = int(found["hour"]), int(found["minute"] or 0), int(found["second"] or 0)
+        if found["half"]:
+            if not 1 <= hour <= 12:
+                return None
+            hour = hour % 12 + (12 if found["half"][0].lower() == "p" else 0)
+        elif hour < 12:
+            hour += table("day_parts")[found["part"].lower()]
+    try:
+        return datetime.time(hour, minute, second)
+    except ValueError:
+        return None
 
 
 def written_dates(strings: Sequence[str], form: str) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
-from gbnf.shape._dates import TIME, date_format, written_date, written_dates
+from gbnf.shape._dates import TIME, date_format, moment_format, written_date, written_dates, written_moments
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._places import with_state
 from gbnf.shape._request import terms
@@ -114,7 +114,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         described = str(out.get("description", ""))
         if named:
             values: Sequence[Any] = named
-        elif free_string(out) and not _ENCODED.search(described):
+        elif free_string(out) and not _encoded(described, strings):
             found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
             if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
                 found = [string for string in found if string not in dated] or found
@@ -288,6 +288,17 @@ _ENCODED = re.compile(rf"\b(?:{CODE_WORDS}|{either('encoded')})\b", re.IGNORECAS
 """What a string's description says when its value encodes what a request writes."""
 
 
+def _encoded(description: str, strings: Sequence[str]) -> bool:
+    """Whether a string's description says its value encodes what a request writes (a code, a
+    ticker symbol): not one that asks for dates in a format, where the request writes dates it
+    can take ("in ISO 8601 format, YYYY-MM-DD" beside "on March 3, 2024"); a request that writes
+    none leaves it free."""
+    if not _ENCODED.search(description):
+        return False
+    moment, form = moment_format(description), date_format(description)
+    return not ((moment and written_moments(strings, moment)) or (form and written_dates(strings, form)))
+
+
 def _each_part(schema: Any, change: Callable[[dict[str, Any], str | None], dict[str, Any]],
                name: str | None = None) -> Any:
     """``schema`` with ``change(part, name)`` applied to each part (a copy, innermost parts
@@ -343,7 +354,7 @@ def _asks_for_date(name: str | None, description: str) -> bool:
     """Whether a property's name or description speaks of a date or time (``check_in``, "The
     check-in date"; ``birthdays``), or its description asks for a date format."""
     return bool(set(terms(f"{identifier_words(name or '')} {description}")) & _DATE_WORDS) \
-        or date_format(description) is not None
+        or date_format(description) is not None or moment_format(description) is not None
 
 
 @functools.lru_cache(maxsize=64)
@@ -425,8 +436,11 @@ def _globs(schema: dict[str, Any], strings: Sequence[str]) -> list[str]:
 
 
 def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list[str]:
-    """The ``strings`` of the shape a free string property asks for: the dates, in the format
-    its description asks (:func:`~gbnf.shape._dates.written_dates`) or, when it speaks of no
+    """The ``strings`` of the shape a free string property asks for: the dates with their time of
+    day, in the format its description asks for those (``YYYY-MM-DD HH:mm:ss``,
+    :func:`~gbnf.shape._dates.written_moments`: "March 19, 2024, at 12:00 PM" is ``2024-03-19
+    12:00:00``), where the request writes any; the dates, in the format its description asks
+    (:func:`~gbnf.shape._dates.written_dates`) or, when it speaks of no
     format and its name asks for a date and no time (``start_date``), in ISO 8601's
     (``2020-01-01`` for "January 1, 2020", as JSON Schema's ``date`` format writes one); else
     the formulas its name asks for (:func:`_formulas`), else the stretches of the shape its
@@ -436,9 +450,10 @@ def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list
     description = str(schema.get("description", ""))
     named = name_words(name or "")
     iso = bool(named & _DATE_NAMES) and not named & _TIME_NAMES and "format" not in description.lower()
+    moment = moment_format(description)
     form = date_format(description) or ("%Y-%m-%d" if iso else None)
-    return (written_dates(strings, form) if form else []) or _formulas(name, description, strings) \
-        or _shaped(name, strings)
+    return (written_moments(strings, moment) if moment else []) or (written_dates(strings, form) if form else []) \
+        or _formulas(name, description, strings) or _shaped(name, strings)
 
 
 _FORMULA_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|\S")

@@ -12,7 +12,7 @@ from typing import Any
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
-from gbnf.shape._dates import without_dates
+from gbnf.shape._dates import moments, without_dates
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 
 LONGEST = 8
@@ -93,7 +93,9 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
     and ``San Francisco, CA``); what lies between its words as written. None starts or ends
     with a lowercase function word (``in San Francisco`` is no value). Each run of text between
     spaces with a slash or hyphen is a stretch too, those at its ends kept (``/etc/hostname``), and so is
-    each quotation whole, however long (``'I love it! Fresh, always.'``). An abbreviation keeps
+    each quotation whole, however long (``'I love it! Fresh, always.'``), and each date with the time
+    of day written right after it (``the 12th of March 2023 at 3 in the afternoon``,
+    :func:`~gbnf.shape._dates.moments`). An abbreviation keeps
     its period (``Washington, D.C.``, ``Apple Inc.``). A possessive ends a stretch, without its
     ``'s`` (``Maria's email address`` gives ``Maria``, not ``Maria's email``). Read once per text and kept."""
     return list(_spans(text, longest))
@@ -130,7 +132,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
              if words[j] not in _NO_END)
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     return tuple(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
-                                *quotations(text)]))
+                                *quotations(text), *moments(text)]))
 
 
 def quotations(text: str) -> list[str]:
