@@ -72,15 +72,19 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     currency, a time zone, or a language or country code (:func:`~gbnf.shape._codes.code_kind`,
     even with a pattern) takes the codes the request names in words (:func:`named_codes`: "Swiss
     francs", ``CHF``); any other whose description asks for a code (an ISO code, a ticker
-    symbol, an abbreviation) stays free: the request names what it encodes. A string whose property name
-    asks for a shape (a path, a date, a time, an email address, a URL, a phone number) takes
-    the stretches of that shape, when there are any (``path``: ``/etc/hostname``, not
-    ``file``); one named for a formula (``function``) takes the formulas, powers written ``**``
+    symbol, an abbreviation) stays free: the request names what it encodes (not one that asks
+    for dates in a format, "ISO 8601", where the request writes dates it can take:
+    :func:`_encoded`). A string whose property name asks for a shape (a path, a date, a time, an
+    email address, a URL, a phone number) takes the stretches of that shape, when there are any
+    (``path``: ``/etc/hostname``, not ``file``); one named for a formula (``function``) takes the
+    formulas, powers written ``**``
     (:func:`_formulas`). A string whose description asks for dates in a format (``YYYY-MM-DD``) takes the
     dates the request writes, in that format (:func:`~gbnf.shape._dates.written_dates`: "March
-    8th, 2023" is ``2023-03-08``), when it writes any. A string whose description gives a place
-    with its region for an example ("e.g. San Francisco, CA") takes a place the request writes
-    with its region whole ("Bangkok, Thailand", not "Bangkok": :func:`_with_regions`). A string
+    8th, 2023" is ``2023-03-08``), when it writes any, or with their time of day where it asks
+    for one (``YYYY-MM-DD HH:mm:ss``) and the request writes it (:func:`shaped_values`). A string
+    whose description gives a place with its region for an example ("e.g. San Francisco, CA")
+    takes a place the request writes with its region whole ("Bangkok, Thailand", not "Bangkok":
+    :func:`_with_regions`). A string
     whose name and description speak of no date or time takes none of the dates the request
     writes, nor the stretches that share words with one (:func:`_dated`), where it writes
     anything else ("from March 10, 2022": a ``location`` is not offered the date), nor a number
