@@ -38,6 +38,9 @@ def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
     assert {"Washington, D.C.", "Apple Inc.", "Roe v. Wade"} <= set(spans("From Washington, D.C. to Apple Inc. on 'Roe v. Wade'.Now"))
     found = spans("Look up Maria's email address in my Notion")
     assert "Maria" in found and not any("Maria's" in stretch or stretch.startswith("my") for stretch in found)
+    assert {"McDonald's", "McDonald"} <= set(spans("Order two Big Macs from McDonald's on Uber Eats"))  # the place's own 's
+    assert {"Nando's", "Trader Joe's"} <= set(spans("A table at Nando's, then Trader Joe's."))
+    assert not [stretch for stretch in spans("It's Maria's call: That's it") if stretch.endswith("'s")]
     review = "I love the food here! It's always fresh, every single day, and delicious."
     assert review in spans(f"Analyze the sentiment of the review '{review}' please") and "D.C" not in spans("D.C.")
     assert max(len(s.split()) for s in spans(" ".join(map(str, range(30))))) == 8

@@ -97,7 +97,9 @@ def spans(text: str, longest: int = LONGEST) -> list[str]:
     of day written right after it (``the 12th of March 2023 at 3 in the afternoon``,
     :func:`~gbnf.shape._dates.moments`). An abbreviation keeps
     its period (``Washington, D.C.``, ``Apple Inc.``). A possessive ends a stretch, without its
-    ``'s`` (``Maria's email address`` gives ``Maria``, not ``Maria's email``). Read once per text and kept."""
+    ``'s`` (``Maria's email address`` gives ``Maria``, not ``Maria's email``), and with it too where
+    it names a place of its own (:func:`_place_of`: "from McDonald's on Uber Eats" gives
+    ``McDonald's``). Read once per text and kept."""
     return list(_spans(text, longest))
 
 
@@ -126,13 +128,28 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
         sentence_ends[k] = k + 1 if _gap_ends_sentence(words[k], gaps[k + 1]) else sentence_ends[k + 1]
     tails = {k for k in range(1, len(bounds)) if not firsts[k] and not firsts[k - 1] and gaps[k].isspace()
              and _titled(words[k]) and _titled(words[k - 1]) and words[k - 1].rstrip(".") not in _TITLES}
-    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds))
-             if i not in tails and not _starts_none(words[i], firsts[i])
+    starts = [i not in tails and not _starts_none(words[i], firsts[i]) for i in range(len(bounds))]
+    found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if starts[i]
              for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
              if words[j] not in _NO_END)
+    owned = (text[bounds[i][0]:bounds[k][1] + 2] for k in sorted(possessive) if _place_of(k, words, gaps, sentence_ends)
+             for i in range(max(0, k - longest + 1), k + 1)
+             if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k)))
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
-    return tuple(dict.fromkeys([*found, *(token for token in whole if token and token not in _NO_START),
+    return tuple(dict.fromkeys([*found, *owned, *(token for token in whole if token and token not in _NO_START),
                                 *quotations(text), *moments(text)]))
+
+
+def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int]) -> bool:
+    """Whether the possessive ``words[k]`` names a place of its own, the ``'s`` its name's: a
+    capitalised word, no function word, with nothing it owns after it (a function word,
+    punctuation or the sentence's end follows): "order from McDonald's on Uber Eats", "a table at
+    Nando's.", not "Maria's email address" nor "It's"."""
+    word = words[k]
+    if not word[:1].isupper() or word.lower() in _NO_START or word.lower() in _ASKING or word.lower() in STOPS:
+        return False
+    last = sentence_ends[k] == k + 1 or k + 1 == len(words)
+    return last or words[k + 1].lower() in _NO_END or bool(gaps[k + 1].strip(" 's’"))
 
 
 def quotations(text: str) -> list[str]:
