@@ -148,8 +148,7 @@ def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int
     word = words[k]
     if not word[:1].isupper() or word.lower() in _NO_START or word.lower() in _ASKING or word.lower() in STOPS:
         return False
-    last = sentence_ends[k] == k + 1 or k + 1 == len(words)
-    return last or words[k + 1].lower() in _NO_END or bool(gaps[k + 1].strip(" 's’"))
+    return sentence_ends[k] == k + 1 or words[k + 1].lower() in _NO_END or bool(gaps[k + 1].strip(" 's’"))
 
 
 def quotations(text: str) -> list[str]:
