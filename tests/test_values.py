@@ -172,6 +172,8 @@ def test_a_string_that_asks_for_a_date_and_time_format_takes_the_dates_written_w
     assert offered(zulu, "Move it to March 3, 2024 at 11.00 a.m. please") == ["2024-03-03T11:00:00Z"]
     assert offered(spaced, "Termin am 8. März 2024 um 15:00") == ["2024-03-08 15:00:00"]
     assert offered(spaced, "available on March 19, 2024, starting at noon") == ["2024-03-19 12:00:00"]
+    assert offered(spaced, "A table for 7:30 pm on December 24, 2024 at Nando's") == ["2024-12-24 19:30:00"]
+    assert offered(zulu, "Remind me at 4pm on the 3rd of March 2025") == ["2025-03-03T16:00:00Z"]  # time first
     assert offered(spaced, "on March 25, 2024, 2:30 PM, no pets") == ["2024-03-25 14:30:00"]  # not 02:30 too
     assert offered(spaced, "on March 3, 2024 at 13 PM") == ["2024-03-03"]  # no such hour: the date alone
     assert offered(iso, "Move my meeting to next Thursday at 4:30 PM") is None  # no date written: free

@@ -38,14 +38,15 @@ _MOMENT_FORMAT = re.compile(r"\b(YYYY|MM|DD)([-/.])(YYYY|MM|DD)\2(YYYY|MM|DD)([T
                             re.IGNORECASE)
 _ISO_MOMENT = re.compile(r"\b\d{4}-\d{2}-\d{2}([T ])\d{2}:\d{2}(:\d{2})?(Z)?(?!\w)")
 _HALF_DAY = r"(?P<hour>\d{1,2})(?:[:.](?P<minute>\d{2}))?(?::(?P<second>\d{2}))?"
-_TIME_AFTER = re.compile(
-    rf",?\s*(?:(?:{either('moment_leads')})\s+)?"
-    rf"(?:{_HALF_DAY}(?:\s*(?P<half>[ap]\.?m\b\.?)|\s+in\s+the\s+(?P<part>{alternation(table('day_parts'))})\b)"
-    rf"|(?P<hour24>\d{{1,2}}):(?P<minute24>\d{{2}})(?::(?P<second24>\d{{2}}))?(?![\d:])"
-    rf"|(?P<word>{alternation(table('clock_words'))})\b)", re.IGNORECASE)
-"""What writes a time of day right after a date: a comma, "at" or "time" perhaps, then the time:
-on a 12-hour clock ("4pm", "11.00 a.m."), a 24-hour one ("14:30"), an hour and a part of the day
-("3 in the afternoon") or a word ("noon")."""
+_CLOCK = (rf"(?:{_HALF_DAY}(?:\s*(?P<half>[ap]\.?m\b\.?)|\s+in\s+the\s+(?P<part>{alternation(table('day_parts'))})\b)"
+          rf"|(?P<hour24>\d{{1,2}}):(?P<minute24>\d{{2}})(?::(?P<second24>\d{{2}}))?(?![\d:])"
+          rf"|(?P<word>{alternation(table('clock_words'))})\b)")
+"""A time of day: on a 12-hour clock ("4pm", "11.00 a.m."), a 24-hour one ("14:30"), an hour and
+a part of the day ("3 in the afternoon") or a word ("noon")."""
+_TIME_AFTER = re.compile(rf",?\s*(?:(?:{either('moment_leads')})\s+)?{_CLOCK}", re.IGNORECASE)
+"""What writes a time of day right after a date: a comma, "at" or "time" perhaps, then the time."""
+_TIME_BEFORE = re.compile(rf"(?<![\w:.]){_CLOCK},?\s+(?:(?:{either('date_leads')})\s+)?", re.IGNORECASE)
+"""A time of day written right before a date, "on" perhaps between them ("4pm on March 3")."""
 
 
 def moment_format(description: str) -> str | None:
@@ -68,10 +69,13 @@ def _with_time(date: str, between: str, seconds: str | None, zone: str | None) -
 
 
 def moments(text: str) -> list[str]:
-    """Each date ``text`` writes (:func:`dates_at`) with a time of day right after it, whole, as
-    written: "March 19, 2024, at 12:00 PM", "the 12th of March 2023 at 3 in the afternoon",
-    "2023-04-02 07:30:00"."""
-    return [text[start:after.end()] for start, end in dates_at(text) if (after := _TIME_AFTER.match(text, end))]
+    """Each date ``text`` writes (:func:`dates_at`) with a time of day right after or right before
+    it, whole, as written: "March 19, 2024, at 12:00 PM", "the 12th of March 2023 at 3 in the
+    afternoon", "2023-04-02 07:30:00", "7:30 pm on December 24, 2024"."""
+    dated = dates_at(text)
+    ends = dict(dated)
+    return [text[start:after.end()] for start, end in dated if (after := _TIME_AFTER.match(text, end))] + \
+        [text[before.start():ends[before.end()]] for before in _TIME_BEFORE.finditer(text) if before.end() in ends]
 
 
 def written_moments(strings: Sequence[str], form: str) -> list[str]:
@@ -81,11 +85,10 @@ def written_moments(strings: Sequence[str], form: str) -> list[str]:
     ("March 25, 2024, 2:30" of "March 25, 2024, 2:30 PM"), is left out."""
     found = {}
     for string in strings:
-        dated = dates_at(string)
-        after = _TIME_AFTER.fullmatch(string, dated[0][1]) if dated and dated[0][0] == 0 else None
-        parts = _parts(string[:dated[0][1]]) if after else None
+        read = _moment(string)
+        parts = _parts(read[0]) if read else None
         date = _valid(*parts) if parts else None
-        clock = _clock(after) if after else None
+        clock = _clock(read[1]) if read else None
         if date and clock:
             found[string] = datetime.datetime.combine(date, clock).strftime(form)
     whole = [value for string, value in found.items()  # "2:30" is no time where "2:30 PM" is written
@@ -93,8 +96,22 @@ def written_moments(strings: Sequence[str], form: str) -> list[str]:
     return list(dict.fromkeys(whole))
 
 
+def _moment(string: str) -> tuple[str, re.Match[str]] | None:
+    """The date and the time of day ``string`` is wholly written of, the time after or before
+    the date (:func:`moments`); None for any other string."""
+    dated = dates_at(string)
+    if not dated:
+        return None
+    (start, end), (first, last) = dated[0], dated[-1]
+    if start == 0 and (after := _TIME_AFTER.fullmatch(string, end)):
+        return string[:end], after
+    if last == len(string) and (before := _TIME_BEFORE.fullmatch(string, 0, first)):
+        return string[first:], before
+    return None
+
+
 def _clock(match: re.Match[str]) -> datetime.time | None:
-    """The time of day a match of :data:`_TIME_AFTER` writes; None for one no clock shows."""
+    """The time of day a match of :data:`_CLOCK` writes; None for one no clock shows."""
     found = match.groupdict()
     if found["word"]:
         return datetime.time(table("clock_words")[found["word"].lower()])
