@@ -155,6 +155,9 @@ def test_a_string_that_asks_for_a_date_format_takes_the_dates_written_in_that_fo
     assert "March 9th" in offered(iso, "Weather in LA on March 9th?")  # no year written: as written
     assert "March 3rd" in offered(iso, "A flight for $2000 on March 3rd")  # an amount is no year
     assert "April 25th 2023" in offered({"type": "string", "description": "The date"}, "On April 25th 2023")
+    assert offered(iso, "Wetter in Berlin am 19.03.2024") == ["2024-03-19"]  # no 19th month: day first
+    assert offered(iso, "A room from 12/05/2023 to 18/05/2023") == ["2023-05-12", "2023-05-18"]  # as the other
+    assert "03/07/2023" in offered(iso, "Weather in Oslo on 03/07/2023")  # either order reads: as written
 
 
 def test_a_string_that_asks_for_a_date_and_time_format_takes_the_dates_written_with_their_time_of_day():

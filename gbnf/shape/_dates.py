@@ -84,9 +84,10 @@ def written_moments(strings: Sequence[str], form: str) -> list[str]:
     year, with a time no clock shows ("25:00", "13 PM"), or cut short of what the request writes
     ("March 25, 2024, 2:30" of "March 25, 2024, 2:30 PM"), is left out."""
     found = {}
+    day_first = _day_first(strings)
     for string in strings:
         read = _moment(string)
-        parts = _parts(read[0]) if read else None
+        parts = _read_date(read[0], day_first) if read else None
         date = _valid(*parts) if parts else None
         clock = _clock(read[1]) if read else None
         if date and clock:
@@ -136,7 +137,8 @@ def written_dates(strings: Sequence[str], form: str) -> list[str]:
     (:func:`date_format`), in the order written. A date written without its year takes the
     year of the request's other dates, when they are all of one year ("from 2023 April 4th to
     April 8th"); else it is left out (a number alone is no year: "$2000 on March 3rd")."""
-    found = [parts for parts in map(_parts, strings) if parts is not None]
+    day_first = _day_first(strings)
+    found = [parts for string in strings if (parts := _read_date(string, day_first)) is not None]
     years = {year for year, _, _ in found if year is not None}
     dates = (_valid(year or (min(years) if len(years) == 1 else None), month, day) for year, month, day in found)
     return list(dict.fromkeys(date.strftime(form) for date in dates if date is not None))
@@ -210,7 +212,40 @@ def _parts(string: str) -> tuple[int | None, int, int] | None:
             name = parts["month"]
             month = int(name) if name.isdigit() else _names("months").get(name.lower().rstrip("."))
             return (int(parts["year"]) if parts.get("year") else None, month, int(parts["day"])) if month else None
+    return _day_and_month(string.strip())
+
+
+_DIGITS_ORDERED = re.compile(r"(\d{1,2})([/.])(\d{1,2})\2(\d{4})")
+
+
+def _day_and_month(string: str, day_first: bool | None = None) -> tuple[int, int, int] | None:
+    """(year, month, day) of a date written in digits with its year last where only one order
+    reads: "19/03/2024" day first (there is no 19th month), "03/19/2024" month first; where both
+    would ("03/07/2023"), as ``day_first`` says (None: none); None for any other string."""
+    match = _DIGITS_ORDERED.fullmatch(string.strip())
+    if match is None:
+        return None
+    first, second, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    if first > 12 >= second or (day_first and second <= 12):
+        return year, second, first
+    if second > 12 >= first or (day_first is False and first <= 12):
+        return year, first, second
     return None
+
+
+def _day_first(strings: Sequence[str]) -> bool | None:
+    """Whether the dates ``strings`` write in digits with their year last put the day first, as
+    those that only one order reads say ("from 05/12/2023 to 05/18/2023": month first, so
+    05/12 is May 12th); None where none says or they disagree."""
+    orders = {parts[2] == int(match.group(1)) for string in strings
+              if (match := _DIGITS_ORDERED.fullmatch(string.strip())) and (parts := _day_and_month(string))}
+    return orders.pop() if len(orders) == 1 else None
+
+
+def _read_date(string: str, day_first: bool | None) -> tuple[int | None, int, int] | None:
+    """(year or None, month, day) of ``string`` (:func:`_parts`), a date in digits whose order is
+    open read as ``day_first`` says (:func:`_day_and_month`)."""
+    return _parts(string) or (_day_and_month(string, day_first) if day_first is not None else None)
 
 
 def _valid(year: int | None, month: int, day: int) -> datetime.date | None:
