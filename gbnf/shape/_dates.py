@@ -16,6 +16,8 @@ from gbnf.shape._english import alternation, either, table
 
 _LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr")
 """Whose month names are read (wide and abbreviated)."""
+_STRINGS_KEPT = 16384
+"""How many strings' readings as dates :func:`_parts` (and with a time, :func:`_moment`) keeps."""
 _FORMAT = re.compile(r"\b(YYYY|MM|DD)([-/.])(YYYY|MM|DD)\2(YYYY|MM|DD)\b", re.IGNORECASE)
 _ISO_EXAMPLE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _FIELDS = {"YYYY": "%Y", "MM": "%m", "DD": "%d"}
@@ -97,10 +99,12 @@ def written_moments(strings: Sequence[str], form: str) -> list[str]:
     return list(dict.fromkeys(whole))
 
 
+@functools.lru_cache(maxsize=_STRINGS_KEPT)
 def _moment(string: str) -> tuple[str, re.Match[str]] | None:
     """The date and the time of day ``string`` is wholly written of, the time after or before
-    the date (:func:`moments`); None for any other string."""
-    dated = dates_at(string)
+    the date (:func:`moments`); None for any other string (each string read once, of the
+    :data:`_STRINGS_KEPT` most recent, as :func:`_parts` reads them)."""
+    dated = _date_spans(string)
     if not dated:
         return None
     (start, end), (first, last) = dated[0], dated[-1]
@@ -152,8 +156,6 @@ _DIGITS_DATE = re.compile(_NUMERIC_DATE)
 _IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{_NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
 
 
-_STRINGS_KEPT = 16384
-"""How many strings' readings as dates :func:`_parts` keeps."""
 
 
 def without_dates(text: str, stretches: Sequence[str]) -> str:
@@ -178,6 +180,11 @@ def dates_at(text: str) -> tuple[tuple[int, int], ...]:
     """Where ``text`` writes dates, in turn: in digits ("2020-12-25", "03/07/2023") or with a
     year or a month's full name ("March 3, 2024", "the 7th of March"; not "Set 5"), each the
     longest written there (read once per request, not once per tool and rule)."""
+    return _date_spans(text)
+
+
+def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """:func:`dates_at`, unkept: for a request's stretches, which :func:`_moment` keeps itself."""
     found = []
     for pattern in (*_patterns(), _DIGITS_DATE):
         for match in pattern.finditer(text):
@@ -219,17 +226,27 @@ _DIGITS_ORDERED = re.compile(r"(\d{1,2})([/.])(\d{1,2})\2(\d{4})")
 
 
 def _day_and_month(string: str, day_first: bool | None = None) -> tuple[int, int, int] | None:
-    """(year, month, day) of a date written in digits with its year last where only one order
-    reads: "19/03/2024" day first (there is no 19th month), "03/19/2024" month first; where both
-    would ("03/07/2023"), as ``day_first`` says (None: none); None for any other string."""
+    """(year, month, day) of a date written in digits with its year last, in the one order that
+    reads (:func:`_order`: "19/03/2024" day first, "03/19/2024" month first), or where both would
+    ("03/07/2023"), as ``day_first`` says (None: none); None for any other string."""
     match = _DIGITS_ORDERED.fullmatch(string.strip())
     if match is None:
         return None
     first, second, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
-    if first > 12 >= second or (day_first and second <= 12):
-        return year, second, first
-    if second > 12 >= first or (day_first is False and first <= 12):
-        return year, first, second
+    order = _order(first, second)
+    order = day_first if order is None else order
+    if order is None:
+        return None
+    return (year, second, first) if order else (year, first, second)
+
+
+def _order(first: int, second: int) -> bool | None:
+    """Whether a date's two numbers before its year read day first (True) or month first
+    (False), where only one order reads (there is no 19th month); None where both or neither do."""
+    if first > 12 >= second:
+        return True
+    if second > 12 >= first:
+        return False
     return None
 
 
@@ -237,8 +254,8 @@ def _day_first(strings: Sequence[str]) -> bool | None:
     """Whether the dates ``strings`` write in digits with their year last put the day first, as
     those that only one order reads say ("from 05/12/2023 to 05/18/2023": month first, so
     05/12 is May 12th); None where none says or they disagree."""
-    orders = {parts[2] == int(match.group(1)) for string in strings
-              if (match := _DIGITS_ORDERED.fullmatch(string.strip())) and (parts := _day_and_month(string))}
+    orders = {order for string in strings if (match := _DIGITS_ORDERED.fullmatch(string.strip()))
+              and (order := _order(int(match.group(1)), int(match.group(3)))) is not None}
     return orders.pop() if len(orders) == 1 else None
 
 
