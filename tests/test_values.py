@@ -138,26 +138,28 @@ def test_copied_strings_are_not_the_names_the_validator_refuses():
     assert "Location" in copied(tool.parameters, strings, [])["properties"]["location"]["enum"]  # none named: all
 
 
+def _enum(schema: dict, query: str) -> list | None:
+    """The values a free string ``schema`` is offered for ``query`` (None: it stays free)."""
+    return copied(schema, *offered_values([query])).get("enum")
+
+
 def test_a_string_that_asks_for_a_date_format_takes_the_dates_written_in_that_format():
     iso = {"type": "string", "description": "The date, in the format 'YYYY-MM-DD'."}
     us = {"type": "string", "description": "The check-in day, formatted MM/DD/YYYY"}
     example = {"type": "string", "description": "Day of the flight, e.g. 2022-04-28"}
 
-    def offered(schema, query):
-        return copied(schema, *offered_values([query])).get("enum")
-
-    assert offered(iso, "Weather in Foster City for April 25th 2023?") == ["2023-04-25"]
-    assert offered(iso, "Weather in Seattle on the 4th of march 2023") == ["2023-03-04"]
-    assert offered(iso, "A ticket for Friday, June 30th 2023") == ["2023-06-30"]
-    assert offered(us, "A room from 2023 April 4th to April 8th") == ["04/04/2023", "04/08/2023"]  # its year
-    assert offered(example, "Flüge nach Rom am 8. März 2023") == ["2023-03-08"]
-    assert offered(iso, "Vuelos a Roma el 8 de marzo de 2023") == ["2023-03-08"]
-    assert "March 9th" in offered(iso, "Weather in LA on March 9th?")  # no year written: as written
-    assert "March 3rd" in offered(iso, "A flight for $2000 on March 3rd")  # an amount is no year
-    assert "April 25th 2023" in offered({"type": "string", "description": "The date"}, "On April 25th 2023")
-    assert offered(iso, "Wetter in Berlin am 19.03.2024") == ["2024-03-19"]  # no 19th month: day first
-    assert offered(iso, "A room from 12/05/2023 to 18/05/2023") == ["2023-05-12", "2023-05-18"]  # as the other
-    assert "03/07/2023" in offered(iso, "Weather in Oslo on 03/07/2023")  # either order reads: as written
+    assert _enum(iso, "Weather in Foster City for April 25th 2023?") == ["2023-04-25"]
+    assert _enum(iso, "Weather in Seattle on the 4th of march 2023") == ["2023-03-04"]
+    assert _enum(iso, "A ticket for Friday, June 30th 2023") == ["2023-06-30"]
+    assert _enum(us, "A room from 2023 April 4th to April 8th") == ["04/04/2023", "04/08/2023"]  # its year
+    assert _enum(example, "Flüge nach Rom am 8. März 2023") == ["2023-03-08"]
+    assert _enum(iso, "Vuelos a Roma el 8 de marzo de 2023") == ["2023-03-08"]
+    assert "March 9th" in _enum(iso, "Weather in LA on March 9th?")  # no year written: as written
+    assert "March 3rd" in _enum(iso, "A flight for $2000 on March 3rd")  # an amount is no year
+    assert "April 25th 2023" in _enum({"type": "string", "description": "The date"}, "On April 25th 2023")
+    assert _enum(iso, "Wetter in Berlin am 19.03.2024") == ["2024-03-19"]  # no 19th month: day first
+    assert _enum(iso, "A room from 12/05/2023 to 18/05/2023") == ["2023-05-12", "2023-05-18"]  # as the other
+    assert "03/07/2023" in _enum(iso, "Weather in Oslo on 03/07/2023")  # either order reads: as written
 
 
 def test_a_string_that_asks_for_a_date_and_time_format_takes_the_dates_written_with_their_time_of_day():
@@ -166,20 +168,17 @@ def test_a_string_that_asks_for_a_date_and_time_format_takes_the_dates_written_w
     zulu = {"type": "string", "description": "The time in ISO-8601 format, such as '2023-04-15T13:45:00Z'."}
     day_first = {"type": "string", "description": "The departure time in the format of 'dd/mm/yyyy HH:MM'."}
 
-    def offered(schema, query):
-        return copied(schema, *offered_values([query])).get("enum")
-
-    assert offered(spaced, "A housekeeper available on March 19, 2024, at 12:00 PM in Bangkok") == ["2024-03-19 12:00:00"]
-    assert offered(day_first, "A flight from Paris on the 12th of March 2023 at 3 in the afternoon") == ["12/03/2023 15:00"]
-    assert offered(iso, "Reschedule 'Bob-123' to November 1, 2023 at 4pm London time") == ["2023-11-01T16:00:00"]
-    assert offered(zulu, "Move it to March 3, 2024 at 11.00 a.m. please") == ["2024-03-03T11:00:00Z"]
-    assert offered(spaced, "Termin am 8. März 2024 um 15:00") == ["2024-03-08 15:00:00"]
-    assert offered(spaced, "available on March 19, 2024, starting at noon") == ["2024-03-19 12:00:00"]
-    assert offered(spaced, "A table for 7:30 pm on December 24, 2024 at Nando's") == ["2024-12-24 19:30:00"]
-    assert offered(zulu, "Remind me at 4pm on the 3rd of March 2025") == ["2025-03-03T16:00:00Z"]  # time first
-    assert offered(spaced, "on March 25, 2024, 2:30 PM, no pets") == ["2024-03-25 14:30:00"]  # not 02:30 too
-    assert offered(spaced, "on March 3, 2024 at 13 PM") == ["2024-03-03"]  # no such hour: the date alone
-    assert offered(iso, "Move my meeting to next Thursday at 4:30 PM") is None  # no date written: free
+    assert _enum(spaced, "A housekeeper available on March 19, 2024, at 12:00 PM in Bangkok") == ["2024-03-19 12:00:00"]
+    assert _enum(day_first, "A flight from Paris on the 12th of March 2023 at 3 in the afternoon") == ["12/03/2023 15:00"]
+    assert _enum(iso, "Reschedule 'Bob-123' to November 1, 2023 at 4pm London time") == ["2023-11-01T16:00:00"]
+    assert _enum(zulu, "Move it to March 3, 2024 at 11.00 a.m. please") == ["2024-03-03T11:00:00Z"]
+    assert _enum(spaced, "Termin am 8. März 2024 um 15:00") == ["2024-03-08 15:00:00"]
+    assert _enum(spaced, "available on March 19, 2024, starting at noon") == ["2024-03-19 12:00:00"]
+    assert _enum(spaced, "A table for 7:30 pm on December 24, 2024 at Nando's") == ["2024-12-24 19:30:00"]
+    assert _enum(zulu, "Remind me at 4pm on the 3rd of March 2025") == ["2025-03-03T16:00:00Z"]  # time first
+    assert _enum(spaced, "on March 25, 2024, 2:30 PM, no pets") == ["2024-03-25 14:30:00"]  # not 02:30 too
+    assert _enum(spaced, "on March 3, 2024 at 13 PM") == ["2024-03-03"]  # no such hour: the date alone
+    assert _enum(iso, "Move my meeting to next Thursday at 4:30 PM") is None  # no date written: free
 
 
 def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_months_name_in_any_language_read():
@@ -198,31 +197,25 @@ def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_month
 def test_a_string_whose_description_gives_a_place_with_its_region_takes_the_places_written_with_theirs():
     city = {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}
 
-    def offered(schema, query):
-        return copied(schema, *offered_values([query]))["enum"]
-
-    found = offered(city, "What is the weather in Bangkok, Thailand today?")
+    found = _enum(city, "What is the weather in Bangkok, Thailand today?")
     assert "Bangkok, Thailand" in found and "Bangkok" not in found and "Thailand" not in found
-    assert "Paris" in offered(city, "What is the weather in Paris today?")  # written without one: as written
-    assert "Chennai" in offered(city, "The weather in Chennai, Tamil Nadu")  # no country's, no U.S. state's name
-    assert "Bangkok" in offered({"type": "string", "description": "The city"}, "The weather in Bangkok, Thailand")
+    assert "Paris" in _enum(city, "What is the weather in Paris today?")  # written without one: as written
+    assert "Chennai" in _enum(city, "The weather in Chennai, Tamil Nadu")  # no country's, no U.S. state's name
+    assert "Bangkok" in _enum({"type": "string", "description": "The city"}, "The weather in Bangkok, Thailand")
 
 
 def test_a_us_city_written_alone_takes_its_state_where_the_description_asks_for_city_and_state():
     city = {"type": "string", "description": "The city, in the format 'City, State', such as 'Austin, TX'."}
 
-    def offered(schema, query):
-        return copied(schema, *offered_values([query]))["enum"]
-
-    found = offered(city, "I need a dentist in berkeley for next week")
+    found = _enum(city, "I need a dentist in berkeley for next week")
     assert "Berkeley, CA" in found and "berkeley" not in found  # the state a small model cannot add itself
-    assert "Portland, OR" in offered(city, "Any good bakeries in Portland?")  # the most populous Portland
-    assert "Paris" in offered(city, "Any good bakeries in Paris?")  # France's before Texas's: as written
-    assert "Boston, MA" in offered(city, "Bakeries in Boston, MA")  # written with its state: kept whole
+    assert "Portland, OR" in _enum(city, "Any good bakeries in Portland?")  # the most populous Portland
+    assert "Paris" in _enum(city, "Any good bakeries in Paris?")  # France's before Texas's: as written
+    assert "Boston, MA" in _enum(city, "Bakeries in Boston, MA")  # written with its state: kept whole
     bare = {"type": "string", "description": "The city where the dentist works."}
-    assert "berkeley" in offered(bare, "I need a dentist in berkeley for next week")  # no state asked for
+    assert "berkeley" in _enum(bare, "I need a dentist in berkeley for next week")  # no state asked for
     region = {"type": "string", "description": "The city and country, e.g. Lyon, France"}
-    assert "Lyon" in offered(region, "Bakeries in Lyon")  # a region, but no U.S. state, asked for
+    assert "Lyon" in _enum(region, "Bakeries in Lyon")  # a region, but no U.S. state, asked for
 
 
 def _offered(name: str, description: str, query: str) -> list[str]:
