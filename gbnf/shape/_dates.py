@@ -156,8 +156,6 @@ _DIGITS_DATE = re.compile(_NUMERIC_DATE)
 _IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{_NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
 
 
-
-
 def without_dates(text: str, stretches: Sequence[str]) -> str:
     """``text`` with the dates and times it writes blanked out, so that their digits are not
     counted as values: the ``stretches`` (a request's, :func:`~gbnf.shape.spans`) that are
@@ -219,7 +217,7 @@ def _parts(string: str) -> tuple[int | None, int, int] | None:
             name = parts["month"]
             month = int(name) if name.isdigit() else _names("months").get(name.lower().rstrip("."))
             return (int(parts["year"]) if parts.get("year") else None, month, int(parts["day"])) if month else None
-    return _day_and_month(string.strip())
+    return _day_and_month(string)
 
 
 _DIGITS_ORDERED = re.compile(r"(\d{1,2})([/.])(\d{1,2})\2(\d{4})")
@@ -229,10 +227,10 @@ def _day_and_month(string: str, day_first: bool | None = None) -> tuple[int, int
     """(year, month, day) of a date written in digits with its year last, in the one order that
     reads (:func:`_order`: "19/03/2024" day first, "03/19/2024" month first), or where both would
     ("03/07/2023"), as ``day_first`` says (None: none); None for any other string."""
-    match = _DIGITS_ORDERED.fullmatch(string.strip())
-    if match is None:
+    digits = _digits(string)
+    if digits is None:
         return None
-    first, second, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    first, second, year = digits
     order = _order(first, second)
     order = day_first if order is None else order
     if order is None:
@@ -254,9 +252,15 @@ def _day_first(strings: Sequence[str]) -> bool | None:
     """Whether the dates ``strings`` write in digits with their year last put the day first, as
     those that only one order reads say ("from 05/12/2023 to 05/18/2023": month first, so
     05/12 is May 12th); None where none says or they disagree."""
-    orders = {order for string in strings if (match := _DIGITS_ORDERED.fullmatch(string.strip()))
-              and (order := _order(int(match.group(1)), int(match.group(3)))) is not None}
+    orders = {order for string in strings if (digits := _digits(string)) and (order := _order(*digits[:2])) is not None}
     return orders.pop() if len(orders) == 1 else None
+
+
+def _digits(string: str) -> tuple[int, int, int] | None:
+    """The two numbers before the year and the year of a date written in digits with its year
+    last ("19/03/2024": 19, 3, 2024); None for any other string."""
+    match = _DIGITS_ORDERED.fullmatch(string.strip())
+    return (int(match.group(1)), int(match.group(3)), int(match.group(4))) if match else None
 
 
 def _read_date(string: str, day_first: bool | None) -> tuple[int | None, int, int] | None:
