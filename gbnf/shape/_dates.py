@@ -227,7 +227,7 @@ def _day_and_month(string: str, day_first: bool | None = None) -> tuple[int, int
     """(year, month, day) of a date written in digits with its year last, in the one order that
     reads (:func:`_order`: "19/03/2024" day first, "03/19/2024" month first), or where both would
     ("03/07/2023"), as ``day_first`` says (None: none); None for any other string."""
-    digits = _digits(string)
+    digits = _digit_date(string)
     if digits is None:
         return None
     first, second, year = digits
@@ -252,11 +252,12 @@ def _day_first(strings: Sequence[str]) -> bool | None:
     """Whether the dates ``strings`` write in digits with their year last put the day first, as
     those that only one order reads say ("from 05/12/2023 to 05/18/2023": month first, so
     05/12 is May 12th); None where none says or they disagree."""
-    orders = {order for string in strings if (digits := _digits(string)) and (order := _order(*digits[:2])) is not None}
+    orders = {order for string in strings
+              if (digits := _digit_date(string)) and (order := _order(*digits[:2])) is not None}
     return orders.pop() if len(orders) == 1 else None
 
 
-def _digits(string: str) -> tuple[int, int, int] | None:
+def _digit_date(string: str) -> tuple[int, int, int] | None:
     """The two numbers before the year and the year of a date written in digits with its year
     last ("19/03/2024": 19, 3, 2024); None for any other string."""
     match = _DIGITS_ORDERED.fullmatch(string.strip())
