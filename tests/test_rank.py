@@ -862,6 +862,8 @@ def test_dates_enumerated_for_one_argument_of_dates_are_one_call_each():
     assert asked_calls([weather], read_request("Weather in Oslo between 2020-12-25 and 2021-01-01"), 4) == 1  # a range
     span = _tool("rentals", city={"type": "string"}, start_date={"type": "string"}, end_date={"type": "string"})
     assert asked_calls([span], read_request("Cars in Oslo on 2024-04-21 and 2024-04-25"), 4) == 1  # two date arguments
+    assert asked_calls([weather], read_request("Weather in Paris today and tomorrow"), 4) == 2  # dates from today
+    assert asked_calls([weather], read_request("Das Wetter in Wien heute und morgen"), 4) == 2
 
 
 def test_a_required_number_with_a_stated_default_is_no_number_the_request_must_give():

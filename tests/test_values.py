@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from gbnf.errors import InvalidCall
@@ -178,7 +180,28 @@ def test_a_string_that_asks_for_a_date_and_time_format_takes_the_dates_written_w
     assert _enum(zulu, "Remind me at 4pm on the 3rd of March 2025") == ["2025-03-03T16:00:00Z"]  # time first
     assert _enum(spaced, "on March 25, 2024, 2:30 PM, no pets") == ["2024-03-25 14:30:00"]  # not 02:30 too
     assert _enum(spaced, "on March 3, 2024 at 13 PM") == ["2024-03-03"]  # no such hour: the date alone
-    assert _enum(iso, "Move my meeting to next Thursday at 4:30 PM") is None  # no date written: free
+    assert _enum(iso, "Move my meeting to 4:30 PM") is None  # no date written: free
+
+
+def test_a_string_that_asks_for_a_date_takes_the_dates_written_from_today_in_any_language_read(monkeypatch):
+    monkeypatch.setattr("gbnf.shape._dates.today", lambda: datetime.date(2026, 12, 3))  # a Thursday
+    iso = {"type": "string", "description": "The day, in the format YYYY-MM-DD."}
+    moment = {"type": "string", "description": "The new time, in ISO-8601 format (e.g., 'YYYY-MM-DDTHH:MM:SS')."}
+
+    assert _enum(iso, "Is it going to rain in Oslo tomorrow?") == ["2026-12-04"]
+    assert _enum(iso, "Wie wird das Wetter morgen in Hamburg?") == ["2026-12-04"]
+    assert _enum(iso, "Quel temps fera-t-il à Lyon après-demain ?") == ["2026-12-05"]
+    assert _enum(iso, "Do I need an umbrella in London today?") == ["2026-12-03"]
+    assert _enum(iso, "¿Qué tiempo hará en Madrid el próximo viernes?") == ["2026-12-11"]  # next week's
+    assert _enum(iso, "A table for Friday at Nando's") == ["2026-12-04"]  # the first Friday after today
+    assert _enum(iso, "Any concerts this Thursday?") == ["2026-12-03"]  # today is one
+    assert _enum(iso, "What did I spend last Friday?") == ["2026-11-27"]
+    assert "2026-12-02" not in _enum(iso, "Wie ist das Wetter hier?")  # "hier": here, not French's yesterday
+    assert _enum(moment, "Move my meeting to next Thursday at 4:30 PM") == ["2026-12-10T16:30:00"]
+    berkeley = "The forecast for Berkeley on the upcoming Saturday? Today is Tuesday April 25th 2023"
+    assert _enum(iso, berkeley) == ["2023-04-29"]  # from the day the request says today is, not that day
+    assert _enum(iso, "Weather in Oslo on March 3, 2027 and tomorrow") == ["2027-03-03"]  # beside a full date: left
+    assert _enum(iso, "A ticket for Friday, June 30th 2023") == ["2023-06-30"]  # a weekday of a date
 
 
 def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_months_name_in_any_language_read():

@@ -1,9 +1,11 @@
-"""Dates a request writes in words ("March 8th, 2023", "8. März 2023", "the 4th of march"), and
-dates with the time of day written right after them ("March 19, 2024, at 12:00 PM"), written as
-an argument's description asks ("in the format 'YYYY-MM-DD'", "'YYYY-MM-DD HH:mm:ss'"). A small
-model copies the words as written, and cannot reformat them; month names come from the Unicode
-CLDR (through Babel) in the languages whose lists the word rules read. The digits of dates and
-times are no values to count calls by (:func:`without_dates`)."""
+"""Dates a request writes in words ("March 8th, 2023", "8. März 2023", "the 4th of march") or by
+where they lie from today ("tomorrow", "übermorgen", "next Friday"), and dates with the time of
+day written right after them ("March 19, 2024, at 12:00 PM"), written as an argument's
+description asks ("in the format 'YYYY-MM-DD'", "'YYYY-MM-DD HH:mm:ss'"). A small model copies
+the words as written, and can neither reformat them nor count days; the names of months,
+weekdays and days from today come from the Unicode CLDR (through Babel) in the languages whose
+lists the word rules read. The digits of dates and times are no values to count calls by
+(:func:`without_dates`)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from gbnf.shape._english import alternation, either, table
+from gbnf.shape._language import function_words
 
 _LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr")
 """Whose month names are read (wide and abbreviated)."""
@@ -80,6 +83,17 @@ def moments(text: str) -> list[str]:
         [text[before.start():ends[before.end()]] for before in _TIME_BEFORE.finditer(text) if before.end() in ends]
 
 
+def days_from_today(text: str) -> list[str]:
+    """The phrases by which ``text`` writes a date from today ("tomorrow", "this Friday", "el
+    próximo viernes": :func:`_relative`), as written."""
+    return [match.group() for match in _relative_pattern().finditer(text)]
+
+
+def today_alone(string: str) -> bool:
+    """Whether ``string`` wholly writes today, by its word for it ("today", "heute", "aujourd'hui")."""
+    return _relative().get(_fold(string)) == (None, 0)
+
+
 def written_moments(strings: Sequence[str], form: str) -> list[str]:
     """The dates with a time of day among ``strings`` (a request's stretches, each wholly one:
     :func:`moments`) in ``form`` (:func:`moment_format`), in the order written; one without its
@@ -87,9 +101,10 @@ def written_moments(strings: Sequence[str], form: str) -> list[str]:
     ("March 25, 2024, 2:30" of "March 25, 2024, 2:30 PM"), is left out."""
     found = {}
     day_first = _day_first(strings)
+    counted, _ = _counted_from(strings, day_first)
     for string in strings:
         read = _moment(string)
-        parts = _read_date(read[0], day_first) if read else None
+        parts = _read_date(read[0], day_first) or _from_day(read[0], counted) if read else None
         date = _valid(*parts) if parts else None
         clock = _clock(read[1]) if read else None
         if date and clock:
@@ -138,14 +153,24 @@ def _clock(match: re.Match[str]) -> datetime.time | None:
 
 def written_dates(strings: Sequence[str], form: str) -> list[str]:
     """The dates among ``strings`` (a request's stretches, each wholly a date) in ``form``
-    (:func:`date_format`), in the order written. A date written without its year takes the
+    (:func:`date_format`), in the order written (not one that a longer one holds: "Friday" of
+    "next Friday"; nor the date the request says today is where it asks for another day from
+    today: "this Sunday? Today is Friday 2023-09-29" is 2023-10-01). A date written without its year takes the
     year of the request's other dates, when they are all of one year ("from 2023 April 4th to
     April 8th"); else it is left out (a number alone is no year: "$2000 on March 3rd")."""
     day_first = _day_first(strings)
-    found = [parts for string in strings if (parts := _read_date(string, day_first)) is not None]
+    counted, stated = _counted_from(strings, day_first)
+    whole = _not_within_dates(strings)
+    found = [parts for string in whole
+             if (parts := _read_date(string, day_first) or _from_day(string, counted)) is not None]
     years = {year for year, _, _ in found if year is not None}
-    dates = (_valid(year or (min(years) if len(years) == 1 else None), month, day) for year, month, day in found)
-    return list(dict.fromkeys(date.strftime(form) for date in dates if date is not None))
+    dates = [date for year, month, day in found
+             if (date := _valid(year or (min(years) if len(years) == 1 else None), month, day)) is not None]
+    asked = {date for string in whole if counted and not today_alone(string)
+             and (date := _relative_date(string, counted)) is not None}
+    if stated and asked and counted not in asked:  # "this Sunday? Today is Friday 2023-09-29"
+        dates = [date for date in dates if date != counted]
+    return list(dict.fromkeys(date.strftime(form) for date in dates))
 
 
 _NUMERIC_DATE = r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
@@ -154,6 +179,19 @@ TIME = r"\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2})?"
 """A time of day ("14:00", "10:30:00", "10:00 AM", "7 PM"), as a regular expression."""
 _DIGITS_DATE = re.compile(_NUMERIC_DATE)
 _IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{_NUMERIC_DATE}|{TIME})(?!\w)", re.IGNORECASE)
+
+
+def _not_within_dates(strings: Sequence[str]) -> list[str]:
+    """``strings`` without those that write a date from today as part of a longer date ("Friday"
+    of "next Friday", of "Friday, June 30th 2023")."""
+    def spaced(string: str) -> str:
+        return f" {' '.join(_WORDS.findall(_fold(string)))} "
+    dates = [spaced(string) for string in strings if written_date(string) or _fold(string) in _relative()]
+    return [string for string in strings if _fold(string) not in _relative()
+            or not any(spaced(string) in longer != spaced(string) for longer in dates)]
+
+
+_WORDS = re.compile(r"[\w']+")
 
 
 def without_dates(text: str, stretches: Sequence[str]) -> str:
@@ -175,14 +213,17 @@ def written_date(string: str) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def dates_at(text: str) -> tuple[tuple[int, int], ...]:
-    """Where ``text`` writes dates, in turn: in digits ("2020-12-25", "03/07/2023") or with a
-    year or a month's full name ("March 3, 2024", "the 7th of March"; not "Set 5"), each the
-    longest written there (read once per request, not once per tool and rule)."""
+    """Where ``text`` writes dates, in turn: in digits ("2020-12-25", "03/07/2023"), with a
+    year or a month's full name ("March 3, 2024", "the 7th of March"; not "Set 5") or by where
+    they lie from today ("tomorrow", "next Friday"), each the longest written there (read once
+    per request, not once per tool and rule)."""
     return _date_spans(text)
 
 
 def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """:func:`dates_at`, unkept: for a request's stretches, which :func:`_moment` keeps itself."""
+    """:func:`dates_at`, unkept: for a request's stretches, which :func:`_moment` keeps itself. A
+    date from today goes where no other date is written ("this Saturday, 2023-03-04": the date
+    is "Saturday, 2023-03-04")."""
     found = []
     for pattern in (*_patterns(), _DIGITS_DATE):
         for match in pattern.finditer(text):
@@ -194,7 +235,9 @@ def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
     for start, end in sorted(found, key=lambda span: (span[0], -span[1])):
         if not kept or start >= kept[-1][1]:
             kept.append((start, end))
-    return tuple(kept)
+    relative = [(start, end) for start, end in (match.span() for match in _relative_pattern().finditer(text))
+                if not any(start < other_end and other_start < end for other_start, other_end in kept)]
+    return tuple(sorted(kept + relative))
 
 
 def _is_date(string: str) -> bool:
@@ -268,6 +311,110 @@ def _read_date(string: str, day_first: bool | None) -> tuple[int | None, int, in
     """(year or None, month, day) of ``string`` (:func:`_parts`), a date in digits whose order is
     open read as ``day_first`` says (:func:`_day_and_month`)."""
     return _parts(string) or (_day_and_month(string, day_first) if day_first is not None else None)
+
+
+def today() -> datetime.date:
+    """The day a request is read on (this machine's local date)."""
+    return datetime.date.today()
+
+
+def _counted_from(strings: Sequence[str], day_first: bool | None) -> tuple[datetime.date | None, bool]:
+    """The day the dates ``strings`` (a request's stretches) write from today count from, and
+    whether the request says it: the one it says today is (:func:`_stated_today`), else this
+    machine's (:func:`today`), unless the request writes a date with its year (None: it may
+    speak of another time than now, and a date counted from this machine's day would stand
+    beside the one it means)."""
+    stated = _stated_today(strings, day_first)
+    if stated is not None:
+        return stated, True
+    dated = any((parts := _read_date(string, day_first)) and parts[0] for string in strings)
+    return (None if dated else today()), False
+
+
+def _stated_today(strings: Sequence[str], day_first: bool | None) -> datetime.date | None:
+    """The date ``strings`` (a request's stretches) say today is: a date with its year at most
+    two words after a word for today ("today is 2023.10.1", "assuming today is April 4th,
+    2023", "today is Tuesday 2023.10.10"); None where they say none."""
+    for string in strings:
+        lead = _relative_pattern().match(string)
+        if lead is None or not today_alone(lead.group()):
+            continue
+        rest = string[lead.end():]
+        for _ in range(3):
+            rest = rest.strip(" ,:;")
+            parts = _read_date(rest, day_first)
+            if parts and (stated := _valid(*parts)):
+                return stated
+            rest = rest.partition(" ")[2]
+    return None
+
+
+def _from_day(string: str, day: datetime.date | None) -> tuple[int, int, int] | None:
+    """(year, month, day) of a date ``string`` wholly writes by where it lies from ``day``
+    (:func:`_relative_date`); None for any other string, or where ``day`` is None."""
+    found = _relative_date(string, day) if day else None
+    return (found.year, found.month, found.day) if found else None
+
+
+def _relative_date(string: str, day: datetime.date) -> datetime.date | None:
+    """The date ``string`` wholly writes by where it lies from ``day`` (:func:`_relative`):
+    "tomorrow" the next day, "übermorgen" the one after; "this Friday" the first Friday from
+    ``day`` on (``day`` itself, on a Friday), "Friday" alone the first after it, "next Friday"
+    the Friday of the week after ``day``'s (weeks start on Monday), "last Friday" the latest
+    before ``day``; None for any other string."""
+    found = _relative().get(_fold(string))
+    if found is None:
+        return None
+    weekday, offset = found
+    if weekday is None:
+        return day + datetime.timedelta(days=offset or 0)
+    ahead = (weekday - day.weekday()) % 7
+    if offset is None:
+        ahead = ahead or 7
+    elif offset > 0:
+        ahead = 7 - day.weekday() + weekday
+    elif offset < 0:
+        ahead = -((day.weekday() - weekday - 1) % 7 + 1)
+    return day + datetime.timedelta(days=ahead)
+
+
+_WEEKDAY_FIELDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""The CLDR's fields of the weekdays, Monday first (as Python numbers them)."""
+
+
+@functools.cache
+def _relative() -> dict[str, tuple[int | None, int | None]]:
+    """The phrases that write a date by where it lies from today, in :data:`_LANGUAGES` (folded:
+    :func:`_fold`), each with its weekday (Monday 0; None for a day counted) and its offset: the
+    CLDR's days counted from today ("tomorrow", "übermorgen", "après-demain": None and 1, 2, 2),
+    its weekdays counted in weeks ("next Friday", "diesen Freitag", "el próximo viernes": 4 and
+    1, 0, 1) and the weekdays' own names ("Friday", "vendredi": 4 and None). Not a phrase of one
+    word that is a function word of a language the rules read ("hier": here, in German)."""
+    from babel import Locale
+
+    common = frozenset().union(*function_words())
+    found: dict[str, tuple[int | None, int | None]] = {
+        name: (number, None) for name, number in _names("days", ("wide",)).items()}
+    for code in _LANGUAGES:
+        fields = Locale.parse(code)._data["date_fields"]  # Babel keeps the CLDR's fields there only
+        for weekday, field in [(None, "day"), *enumerate(_WEEKDAY_FIELDS)]:
+            for offset, phrase in fields[field]["relative"].items():
+                found.setdefault(_fold(phrase), (weekday, int(offset)))
+    return {phrase: read for phrase, read in found.items() if phrase not in common}
+
+
+def _fold(phrase: str) -> str:
+    """A phrase as :func:`_relative` keeps it: in small letters, its apostrophes straight, its
+    spaces single."""
+    return " ".join(phrase.lower().replace("\u2019", "'").split())
+
+
+@functools.cache
+def _relative_pattern() -> re.Pattern[str]:
+    """A regular expression that matches a phrase of :func:`_relative` as a request writes it
+    (any case, either apostrophe, any spaces between its words)."""
+    phrases = alternation(_relative()).replace("'", "['\u2019]").replace(r"\ ", r"\s+")
+    return re.compile(rf"(?<![\w'\u2019])(?:{phrases})(?![\w'\u2019])", re.IGNORECASE)
 
 
 def _valid(year: int | None, month: int, day: int) -> datetime.date | None:

@@ -28,13 +28,13 @@ def is_english(query: str) -> bool:
     letters = [c for w in words for c in w]
     if not words or sum(bool(_LATIN.match(c)) for c in letters) < 0.9 * len(letters):
         return False
-    english, *others = _function_words()
+    english, *others = function_words()
     count = sum(w in english for w in words)
     return count > 0 and all(count >= sum(w in other for w in words) for other in others)
 
 
 @functools.cache
-def _function_words() -> tuple[frozenset[str], ...]:
-    """English's function words, then each other language's."""
+def function_words() -> tuple[frozenset[str], ...]:
+    """English's function words, then each other language's (of those ``bm25s`` ships)."""
     return tuple(frozenset(getattr(stopwords, f"STOPWORDS_{name}"))
                  for name in ("EN_PLUS", *_OTHERS))

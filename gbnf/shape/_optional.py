@@ -17,6 +17,7 @@ from gbnf._text import mentions, name_words
 from gbnf.compiler import compile_schema
 from gbnf.compiler._schema import ANNOTATIONS
 from gbnf.errors import SchemaError
+from gbnf.shape._dates import today_alone
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
@@ -113,7 +114,8 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     is one the request writes a word of one listed value alone for ("backstage access" of
     ``Backstage Pass``, not "pass", which ``Parking Pass`` has too, nor a word of the tool's name), and a
     string of a shape the request writes (:func:`~gbnf.shape._shaped.shaped_values`: a date
-    "on March 8th, 2023", an email address, a path). A number argument whose words the request
+    "on March 8th, 2023" or "tomorrow", an email address, a path; not "today" alone, the day a
+    date argument left out stands for by custom). A number argument whose words the request
     has is still left out when the request writes no number beyond those the required arguments
     take (:func:`_spare_numbers`) and none after the argument's name: "the top chess players with
     a rating above 2300" has no number of players, and a small model would copy 2300 there. The
@@ -128,13 +130,14 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     shared = set(terms(tool.name + " " + tool.description))
     names = [set(terms(key)) for key in props]
     named = set().union(*names)
+    dated = [stretch for stretch in request.stretches if not today_alone(stretch)]
     left = []
     for (key, sub), own in zip(props.items(), own_words(names)):
         own |= {term for term in terms(" ".join(schema_words(sub))) if term not in shared and term not in named}
         if key in required or key in measured or _names_listed(request.text, sub) or \
                 request.words & _value_words(sub) - set(terms(tool.name)) - named:
             continue
-        unspoken = not (words & own or _misspelt(own, words)) and not shaped_values(key, sub, request.stretches)
+        unspoken = not (words & own or _misspelt(own, words)) and not shaped_values(key, sub, dated)
         unnumbered = is_numeric(sub) and not spare and not numbers_named(request.labels, key)
         if unspoken or unnumbered:
             left.append(key)

@@ -12,7 +12,7 @@ from typing import Any
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
-from gbnf.shape._dates import moments, without_dates
+from gbnf.shape._dates import days_from_today, moments, without_dates
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 
 LONGEST = 8
@@ -137,7 +137,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
              if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k)))
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     return tuple(dict.fromkeys([*found, *owned, *(token for token in whole if token and token not in _NO_START),
-                                *quotations(text), *moments(text)]))
+                                *quotations(text), *moments(text), *days_from_today(text)]))
 
 
 def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int]) -> bool:
