@@ -91,7 +91,7 @@ def days_from_today(text: str) -> list[str]:
 
 def today_alone(string: str) -> bool:
     """Whether ``string`` wholly writes today, by its word for it ("today", "heute", "aujourd'hui")."""
-    return _relative().get(_fold(string)) == (None, 0)
+    return _reading(string) == (None, 0)
 
 
 def written_moments(strings: Sequence[str], form: str) -> list[str]:
@@ -186,8 +186,8 @@ def _not_within_dates(strings: Sequence[str]) -> list[str]:
     of "next Friday", of "Friday, June 30th 2023")."""
     def spaced(string: str) -> str:
         return f" {' '.join(_WORDS.findall(_fold(string)))} "
-    dates = [spaced(string) for string in strings if written_date(string) or _fold(string) in _relative()]
-    return [string for string in strings if _fold(string) not in _relative()
+    dates = [spaced(string) for string in strings if written_date(string) or _reading(string)]
+    return [string for string in strings if not _reading(string)
             or not any(spaced(string) in longer != spaced(string) for longer in dates)]
 
 
@@ -362,7 +362,7 @@ def _relative_date(string: str, day: datetime.date) -> datetime.date | None:
     ``day`` on (``day`` itself, on a Friday), "Friday" alone the first after it, "next Friday"
     the Friday of the week after ``day``'s (weeks start on Monday), "last Friday" the latest
     before ``day``; None for any other string."""
-    found = _relative().get(_fold(string))
+    found = _reading(string)
     if found is None:
         return None
     weekday, offset = found
@@ -403,6 +403,38 @@ def _relative() -> dict[str, tuple[int | None, int | None]]:
     return {phrase: read for phrase, read in found.items() if phrase not in common}
 
 
+def _reading(string: str) -> tuple[int | None, int | None] | None:
+    """How ``string`` wholly writes a date from today: its weekday and offset as :func:`_relative`
+    keeps them, or, for a count of days or weeks ("in 3 days", "vor 2 Tagen", "dans 2 semaines":
+    :func:`_day_counts`), no weekday and the days it counts; None for any other string."""
+    folded = _fold(string)
+    if (found := _relative().get(folded)) is not None:
+        return found
+    count = _COUNT.search(folded)
+    unit = _day_counts().get(_COUNT.sub("{0}", folded, count=1)) if count else None
+    return (None, unit * int(count.group())) if count and unit is not None else None
+
+
+_COUNT = re.compile(r"\d{1,3}")
+
+
+@functools.cache
+def _day_counts() -> dict[str, int]:
+    """The CLDR's phrases that count days or weeks from today, in :data:`_LANGUAGES` (folded, the
+    count written ``{0}``: "in {0} days", "vor {0} Tagen", "{0} giorni fa"), each with the days
+    one of its count stands for (7 a week; negative before today)."""
+    from babel import Locale
+
+    found: dict[str, int] = {}
+    for code in _LANGUAGES:
+        fields = Locale.parse(code)._data["date_fields"]  # Babel keeps the CLDR's fields there only
+        for field, days in (("day", 1), ("week", 7)):
+            for way, sign in (("future", 1), ("past", -1)):
+                for phrase in fields[field][way].values():
+                    found.setdefault(_fold(phrase), sign * days)
+    return found
+
+
 def _fold(phrase: str) -> str:
     """A phrase as :func:`_relative` keeps it: in small letters, its apostrophes straight, its
     spaces single."""
@@ -411,9 +443,11 @@ def _fold(phrase: str) -> str:
 
 @functools.cache
 def _relative_pattern() -> re.Pattern[str]:
-    """A regular expression that matches a phrase of :func:`_relative` as a request writes it
-    (any case, either apostrophe, any spaces between its words)."""
-    phrases = alternation(_relative()).replace("'", "['\u2019]").replace(r"\ ", r"\s+")
+    """A regular expression that matches a phrase of :func:`_relative` or :func:`_day_counts` as a
+    request writes it (any case, either apostrophe, any spaces between its words, a count in
+    digits)."""
+    phrases = alternation([*_relative(), *_day_counts()]).replace("'", "['\u2019]").replace(r"\ ", r"\s+")
+    phrases = phrases.replace(re.escape("{0}"), _COUNT.pattern)
     return re.compile(rf"(?<![\w'\u2019])(?:{phrases})(?![\w'\u2019])", re.IGNORECASE)
 
 
