@@ -357,8 +357,8 @@ def _from_day(string: str, day: datetime.date | None) -> tuple[int, int, int] | 
 
 
 def _relative_date(string: str, day: datetime.date) -> datetime.date | None:
-    """The date ``string`` wholly writes by where it lies from ``day`` (:func:`_relative`):
-    "tomorrow" the next day, "übermorgen" the one after; "this Friday" the first Friday from
+    """The date ``string`` wholly writes by where it lies from ``day`` (:func:`_reading`):
+    "tomorrow" the next day, "übermorgen" and "in 2 days" the one after; "this Friday" the first Friday from
     ``day`` on (``day`` itself, on a Friday), "Friday" alone the first after it, "next Friday"
     the Friday of the week after ``day``'s (weeks start on Monday), "last Friday" the latest
     before ``day``; None for any other string."""
