@@ -386,7 +386,8 @@ _WEEKDAY_FIELDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 def _relative() -> dict[str, tuple[int | None, int | None]]:
     """The phrases that write a date by where it lies from today, in :data:`_LANGUAGES` (folded:
     :func:`_fold`), each with its weekday (Monday 0; None for a day counted) and its offset: the
-    CLDR's days counted from today ("tomorrow", "übermorgen", "après-demain": None and 1, 2, 2),
+    CLDR's days counted from today ("tomorrow", "übermorgen", "après-demain": None and 1, 2, 2;
+    English's "the day after tomorrow" and "tonight", which it lacks, from ``[days_from_today]``),
     its weekdays counted in weeks ("next Friday", "diesen Freitag", "el próximo viernes": 4 and
     1, 0, 1) and the weekdays' own names ("Friday", "vendredi": 4 and None). Not a phrase of one
     word that is a function word of a language the rules read ("hier": here, in German)."""
@@ -394,7 +395,8 @@ def _relative() -> dict[str, tuple[int | None, int | None]]:
 
     common = frozenset().union(*function_words())
     found: dict[str, tuple[int | None, int | None]] = {
-        name: (number, None) for name, number in _names("days", ("wide",)).items()}
+        **{name: (number, None) for name, number in _names("days", ("wide",)).items()},
+        **{phrase: (None, days) for phrase, days in table("days_from_today").items()}}
     for code in _LANGUAGES:
         fields = Locale.parse(code)._data["date_fields"]  # Babel keeps the CLDR's fields there only
         for weekday, field in [(None, "day"), *enumerate(_WEEKDAY_FIELDS)]:
