@@ -13,6 +13,7 @@ import datetime
 import functools
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from gbnf.shape._english import alternation, either, table
 from gbnf.shape._language import function_words
@@ -184,11 +185,17 @@ _IN_DIGITS = re.compile(rf"(?<![\w.:])(?:{_NUMERIC_DATE}|{TIME})(?!\w)", re.IGNO
 def _not_within_dates(strings: Sequence[str]) -> list[str]:
     """``strings`` without those that write a date from today as part of a longer date ("Friday"
     of "next Friday", of "Friday, June 30th 2023")."""
-    def spaced(string: str) -> str:
-        return f" {' '.join(_WORDS.findall(_fold(string)))} "
-    dates = [spaced(string) for string in strings if written_date(string) or _reading(string)]
-    return [string for string in strings if not _reading(string)
-            or not any(spaced(string) in longer != spaced(string) for longer in dates)]
+    relative = {string: _spaced(string) for string in strings if _reading(string)}
+    dates = [relative.get(string) or _spaced(string) for string in strings
+             if string in relative or written_date(string)]
+    return [string for string in strings
+            if string not in relative or not any(relative[string] in longer != relative[string] for longer in dates)]
+
+
+def _spaced(string: str) -> str:
+    """``string``'s words, folded (:func:`_fold`), with a space before and after each, so that one
+    string's words can be found among another's in a row."""
+    return f" {' '.join(_WORDS.findall(_fold(string)))} "
 
 
 _WORDS = re.compile(r"[\w']+")
@@ -391,14 +398,11 @@ def _relative() -> dict[str, tuple[int | None, int | None]]:
     its weekdays counted in weeks ("next Friday", "diesen Freitag", "el próximo viernes": 4 and
     1, 0, 1) and the weekdays' own names ("Friday", "vendredi": 4 and None). Not a phrase of one
     word that is a function word of a language the rules read ("hier": here, in German)."""
-    from babel import Locale
-
     common = frozenset().union(*function_words())
     found: dict[str, tuple[int | None, int | None]] = {
         **{name: (number, None) for name, number in _names("days", ("wide",)).items()},
         **{phrase: (None, days) for phrase, days in table("days_from_today").items()}}
-    for code in _LANGUAGES:
-        fields = Locale.parse(code)._data["date_fields"]  # Babel keeps the CLDR's fields there only
+    for fields in _date_fields():
         for weekday, field in [(None, "day"), *enumerate(_WEEKDAY_FIELDS)]:
             for offset, phrase in fields[field]["relative"].items():
                 found.setdefault(_fold(phrase), (weekday, int(offset)))
@@ -425,16 +429,21 @@ def _day_counts() -> dict[str, int]:
     """The CLDR's phrases that count days or weeks from today, in :data:`_LANGUAGES` (folded, the
     count written ``{0}``: "in {0} days", "vor {0} Tagen", "{0} giorni fa"), each with the days
     one of its count stands for (7 a week; negative before today)."""
-    from babel import Locale
-
     found: dict[str, int] = {}
-    for code in _LANGUAGES:
-        fields = Locale.parse(code)._data["date_fields"]  # Babel keeps the CLDR's fields there only
+    for fields in _date_fields():
         for field, days in (("day", 1), ("week", 7)):
             for way, sign in (("future", 1), ("past", -1)):
                 for phrase in fields[field][way].values():
                     found.setdefault(_fold(phrase), sign * days)
     return found
+
+
+def _date_fields() -> list[Any]:
+    """The CLDR's date fields ("day", "week", "fri": their words relative to today) of each of
+    :data:`_LANGUAGES`; Babel keeps them on its locales' data only."""
+    from babel import Locale
+
+    return [Locale.parse(code)._data["date_fields"] for code in _LANGUAGES]
 
 
 def _fold(phrase: str) -> str:
