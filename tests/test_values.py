@@ -58,6 +58,15 @@ def test_a_stretch_starts_with_no_word_of_the_asking_and_stays_in_its_sentence()
     assert "where is beijing" in spans("run a web search; where is beijing")  # lowercase, a question may be asked
 
 
+def test_a_stretch_neither_starts_nor_ends_with_a_function_word_of_the_language_the_request_reads_as():
+    assert spans("Wie wird das Wetter in Hamburg?") == ["Wetter", "Wetter in Hamburg", "Hamburg"]
+    assert "Sevilla" in spans("¿Qué tiempo hará en Sevilla?") and not [  # "en": Spanish's and French's
+        stretch for stretch in spans("¿Qué tiempo hará en Sevilla?") if stretch.startswith(("¿", "Qué", "en "))]
+    assert "La Paz" in spans("Che tempo fa a La Paz?") and "fa a La Paz" in spans("Che tempo fa a La Paz?")
+    assert {"die casting", "come alive"} <= set(spans("Find die casting shops that come alive"))  # English: its own
+    assert "vi" in spans("progression=['I', 'V', 'vi', 'IV']")  # one such word tells no language
+
+
 def test_a_stretch_starts_at_a_name_s_first_word_not_inside_it():
     found = spans("Get the scores for Real Madrid in La Liga, then ask Dr John Smith in New York City")
     assert {"Real Madrid", "La Liga", "John Smith", "New York City", "New York"} <= set(found)
@@ -266,6 +275,12 @@ def test_a_date_goes_to_an_argument_that_asks_for_one():
     assert "Berlin, Germany" in place and not {"March 10, 2022", "March", "2022", "2022 to March 20"} & set(place)
     assert "March 10, 2022" in _offered("when", "The day of the stay, as a date.", query)  # asks for a date
     assert "March 10, 2022" in _offered("location", "The city.", "from March 10, 2022")  # nothing else written
+    place = _offered("city", "The city.", "Is it going to rain in Oslo tomorrow?")
+    assert "Oslo" in place and not {"tomorrow", "Oslo tomorrow", "rain in Oslo tomorrow"} & set(place)
+    assert _offered("city", "The city.", "Wie wird das Wetter morgen in Hamburg?") == ["Wetter", "Hamburg"]
+    assert "next Friday" in _offered("when", "The date of the trip.", "A train to Lyon next Friday")
+    body = _offered("body", "The body of the email.", "Email Bob with the body 'Let's meet at 10 AM tomorrow'")
+    assert "Let's meet at 10 AM tomorrow" in body and "tomorrow" not in body  # a quotation is offered whole
 
 
 def test_a_number_alone_goes_to_a_string_named_for_one():

@@ -90,6 +90,11 @@ def days_from_today(text: str) -> list[str]:
     return [match.group() for match in _relative_pattern().finditer(text)]
 
 
+def from_today(string: str) -> bool:
+    """Whether ``string`` wholly writes a date from today ("tomorrow", "next Friday", "in 3 days")."""
+    return _reading(string) is not None
+
+
 def today_alone(string: str) -> bool:
     """Whether ``string`` wholly writes today, by its word for it ("today", "heute", "aujourd'hui")."""
     return _reading(string) == (None, 0)

@@ -6,7 +6,9 @@ asked and drop what the user did ask for, so they apply only where the request r
 English, and elsewhere the schema is offered as declared. The guess counts each language's
 function words among the request's words (the stop-word lists ``bm25s`` ships, for English and
 ten other languages): English when it has some and no other language has more; a request in a
-script other than Latin is not English.
+script other than Latin is not English. Where a request reads as one of the other languages,
+its function words are known too (:func:`foreign_function_words`): no value starts or ends
+with one, as none does with an English one.
 """
 
 from __future__ import annotations
@@ -25,12 +27,35 @@ _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 def is_english(query: str) -> bool:
     """Whether ``query`` reads as English (see the module's text)."""
     words = [w.lower() for w in _WORD.findall(query)]
-    letters = [c for w in words for c in w]
-    if not words or sum(bool(_LATIN.match(c)) for c in letters) < 0.9 * len(letters):
+    if not _latin(words):
         return False
     english, *others = function_words()
     count = sum(w in english for w in words)
     return count > 0 and all(count >= sum(w in other for w in words) for other in others)
+
+
+@functools.lru_cache(maxsize=1024)
+def foreign_function_words(query: str) -> frozenset[str]:
+    """The function words of the languages other than English that ``query`` may read as
+    (those with the most of their function words among the query's words, more than English
+    has: "en" is French's and Spanish's), lowercase; none for English, a script other than
+    Latin, or fewer than two such words of two letters or more (the "vi" of a chord
+    progression, the "em" alone of "Vai chover em Lisboa?": too little to tell)."""
+    words = [w.lower() for w in _WORD.findall(query)]
+    if not _latin(words) or is_english(query):
+        return frozenset()
+    english, *others = function_words()
+    counts = [len({w for w in words if w in listed and len(w) > 1}) for listed in others]
+    best = max(counts)
+    if best < 2 or best <= len({w for w in words if w in english and len(w) > 1}):
+        return frozenset()
+    return frozenset().union(*(listed for listed, count in zip(others, counts) if count == best))
+
+
+def _latin(words: list[str]) -> bool:
+    """Whether ``words`` are some, written nine letters in ten or more in the Latin script."""
+    letters = [c for w in words for c in w]
+    return bool(words) and sum(bool(_LATIN.match(c)) for c in letters) >= 0.9 * len(letters)
 
 
 @functools.cache

@@ -14,7 +14,15 @@ from typing import Any, TypeVar
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler._schema import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
-from gbnf.shape._dates import TIME, date_format, moment_format, written_date, written_dates, written_moments
+from gbnf.shape._dates import (
+    TIME,
+    date_format,
+    from_today,
+    moment_format,
+    written_date,
+    written_dates,
+    written_moments,
+)
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._places import with_state
 from gbnf.shape._request import terms
@@ -55,8 +63,8 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
 
 def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
            runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = (),
-           labels: Labels = (), names: Names = (), in_dates: Collection[Number] = (), *,
-           echoes: Collection[str] = frozenset()) -> Any:
+           labels: Labels = (), names: Names = (), in_dates: Collection[Number] = (),
+           quoted: Collection[str] = (), *, echoes: Collection[str] = frozenset()) -> Any:
     """``schema`` with every free string one of ``strings``, every free integer or number (no
     enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
     numbers written as one list), where any of them satisfies the part (a part none satisfies
@@ -87,7 +95,9 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
     :func:`_with_regions`). A string
     whose name and description speak of no date or time takes none of the dates the request
     writes, nor the stretches that share words with one (:func:`_dated`), where it writes
-    anything else ("from March 10, 2022": a ``location`` is not offered the date), nor a number
+    anything else ("from March 10, 2022": a ``location`` is not offered the date; "in Oslo
+    tomorrow": a ``city`` is not offered "Oslo tomorrow"), but for the ``quoted`` ones (a message's
+    "Let's meet tomorrow" is offered whole), nor a number
     written alone unless its name is a number's (:func:`_numbered`: ``case_no``, ``season``;
     "the Grammy of 2013": an ``act`` is no ``2013``); nor does a
     number whose name speaks of no date or time (``year``, ``hours``) take the numbers written only
@@ -121,7 +131,7 @@ def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
         elif free_string(out) and not _encoded(described, strings):
             found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
             if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
-                found = [string for string in found if string not in dated] or found
+                found = [string for string in found if string not in dated or string in quoted] or found
             if not _numbered(key or ""):  # "2013" is no act's name
                 found = [string for string in found if not NUMBER.fullmatch(string)] or found
             values = described_forms([s for s in found if fold(s) not in echoes], described)
@@ -363,10 +373,11 @@ def _asks_for_date(name: str | None, description: str) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _dated(strings: tuple[str, ...]) -> frozenset[str]:
-    """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`)
-    and those that share words with one (:func:`_overlap`): "March 10, 2022", "March", "2022",
-    "March 10, 2022 to March 20, 2022", "Germany from March", "2022 to April"."""
-    dates = [_WORD.findall(string) for string in strings if written_date(string)]
+    """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`,
+    or written from today: :func:`~gbnf.shape._dates.from_today`) and those that share words with
+    one (:func:`_overlap`): "March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
+    "Germany from March", "2022 to April", "Oslo tomorrow", "Lyon next"."""
+    dates = [_WORD.findall(string) for string in strings if written_date(string) or from_today(string)]
     found = set()
     for string in strings if dates else ():
         words = _WORD.findall(string)

@@ -14,6 +14,7 @@ from gbnf._text import identifier_words, mentions
 from gbnf.compiler._canonical import as_decimal, is_number
 from gbnf.shape._dates import days_from_today, moments, without_dates
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
+from gbnf.shape._language import foreign_function_words
 
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
@@ -33,16 +34,17 @@ Names = tuple[tuple[tuple[str, ...], str], ...]
 """Each name a request writes, with its labels: the words written right before it after a stop
 word, and for a quoted one the word right after it too (:func:`named_strings`)."""
 Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels, Names,
-               tuple[Number, ...]]
+               tuple[Number, ...], tuple[str, ...]]
 """What arguments may be copied from: stretches of words (for strings), numbers, runs of
 numbers written as one list (for arrays of numbers), the numbers written as percentages
-(``5%``: 5), which a rate may take as a fraction (0.05), the numbers' and names' labels, and
-the numbers written only in dates and times ("15th October, 2023": 15 and 2023)."""
+(``5%``: 5), which a rate may take as a fraction (0.05), the numbers' and names' labels, the
+numbers written only in dates and times ("15th October, 2023": 15 and 2023), and the
+quotations (offered whole, whatever they hold)."""
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
 is a stretch of its own as well as the whole."""
-_EDGES = "\"'`.,;:!?()[]{}<>"
+_EDGES = "\"'`.,;:!?¿¡«»()[]{}<>"
 _ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})\.")
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
 _QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`)(?!\w)""")
@@ -128,10 +130,11 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
         sentence_ends[k] = k + 1 if _gap_ends_sentence(words[k], gaps[k + 1]) else sentence_ends[k + 1]
     tails = {k for k in range(1, len(bounds)) if not firsts[k] and not firsts[k - 1] and gaps[k].isspace()
              and _titled(words[k]) and _titled(words[k - 1]) and words[k - 1].rstrip(".") not in _TITLES}
-    starts = [i not in tails and not _starts_none(words[i], firsts[i]) for i in range(len(bounds))]
+    foreign = foreign_function_words(text)
+    starts = [i not in tails and not _starts_none(words[i], firsts[i], foreign) for i in range(len(bounds))]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if starts[i]
              for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
-             if words[j] not in _NO_END)
+             if words[j] not in _NO_END and words[j] not in foreign)
     owned = (text[bounds[i][0]:bounds[k][1] + 2] for k in sorted(possessive) if _place_of(k, words, gaps, sentence_ends)
              for i in range(max(0, k - longest + 1), k + 1)
              if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k)))
@@ -156,12 +159,14 @@ def quotations(text: str) -> list[str]:
     return [quoted for match in _QUOTED.finditer(text) if (quoted := next(filter(None, match.groups())).strip())]
 
 
-def _starts_none(word: str, first: bool) -> bool:
-    """Whether ``word`` starts no value: a lowercase word of ``no_start`` or ``asking``, or,
-    as a sentence's ``first`` word, one of those or a question word but for its capital."""
-    if word in _NO_START or word in _ASKING:
+def _starts_none(word: str, first: bool, foreign: frozenset[str]) -> bool:
+    """Whether ``word`` starts no value: a lowercase word of ``no_start`` or ``asking``, or of
+    the ``foreign`` function words (of the language other than English the request reads as),
+    or, as a sentence's ``first`` word, one of those or a question word but for its capital."""
+    if word in _NO_START or word in _ASKING or word in foreign:
         return True
-    return first and word[:1].isupper() and word[:1].lower() + word[1:] in _FIRST_NO_START
+    lowered = word[:1].lower() + word[1:]
+    return first and word[:1].isupper() and (lowered in _FIRST_NO_START or lowered in foreign)
 
 
 def _titled(word: str) -> bool:
@@ -459,10 +464,11 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
     labels = tuple(pair for text in texts for pair in labelled(text))
     names = tuple(pair for text in texts for pair in named_strings(text))
     undated = {number for text, found in spanned for number in numbers(without_dates(text, found))}
+    quoted = tuple(dict.fromkeys(quotation for text in texts for quotation in quotations(text)))
     few = len(found) <= most
     return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
             tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
-            tuple(number for number in found if number not in undated))
+            tuple(number for number in found if number not in undated), quoted)
 
 
 def shared_value(one: object, other: object) -> str | Number | None:
@@ -487,10 +493,10 @@ def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: in
              if isinstance(item, str) and item not in own]
     others = {item for k, found in enumerate(items) if k != call for item in found
               if not isinstance(item, str) and item not in own}
-    stretches, found, runs, shares, labels, named, dated = values
+    stretches, found, runs, shares, labels, named, dated, quoted = values
     return (tuple(text for text in stretches if not overlaps(text, names, mine)),
             tuple(number for number in found if number not in others), runs,
-            tuple(number for number in shares if number not in others), labels, named, dated)
+            tuple(number for number in shares if number not in others), labels, named, dated, quoted)
 
 
 def overlaps(text: str, names: Sequence[str], mine: Sequence[str]) -> bool:
@@ -513,7 +519,7 @@ def part_values(values: Values, own: str, others: str) -> Values:
     def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
         return tuple(value for value in found if value in mine[k] or value not in theirs[k])
     return tuple(text for text in values[0] if text in mine[0] or names.issuperset(text.split(", "))), \
-        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5], values[6]
+        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5], values[6], values[7]
 
 
 def without_count(values: Values, text: str, calls: int) -> Values:
@@ -524,8 +530,8 @@ def without_count(values: Values, text: str, calls: int) -> Values:
     worded = {NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)}
     if calls < 2 or calls in written or calls not in worded:
         return values
-    stretches, found, runs, shares, labels, names, dated = values
-    return stretches, tuple(number for number in found if number != calls), runs, shares, labels, names, dated
+    stretches, found, runs, shares, labels, names, dated, quoted = values
+    return stretches, tuple(number for number in found if number != calls), runs, shares, labels, names, dated, quoted
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
