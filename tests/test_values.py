@@ -65,6 +65,7 @@ def test_a_stretch_neither_starts_nor_ends_with_a_function_word_of_the_language_
     assert "La Paz" in spans("Che tempo fa a La Paz?") and "fa a La Paz" in spans("Che tempo fa a La Paz?")
     assert {"die casting", "come alive"} <= set(spans("Find die casting shops that come alive"))  # English: its own
     assert "vi" in spans("progression=['I', 'V', 'vi', 'IV']")  # one such word tells no language
+    assert "dir Desktop" in spans("list file in desktop using dir Desktop")  # nor one beside English's "in"
 
 
 def test_a_stretch_starts_at_a_name_s_first_word_not_inside_it():

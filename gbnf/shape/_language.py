@@ -37,17 +37,19 @@ def is_english(query: str) -> bool:
 @functools.lru_cache(maxsize=1024)
 def foreign_function_words(query: str) -> frozenset[str]:
     """The function words of the languages other than English that ``query`` may read as
-    (those with the most of their function words among the query's words, more than English
-    has: "en" is French's and Spanish's), lowercase; none for English, a script other than
+    (those with the most of their function words among the query's words, English's left
+    out; "en" is French's and Spanish's), lowercase; none for English, a script other than
     Latin, or fewer than two such words of two letters or more (the "vi" of a chord
-    progression, the "em" alone of "Vai chover em Lisboa?": too little to tell)."""
+    progression, the "em" alone of "Vai chover em Lisboa?", the "dir" of "list file in desktop
+    using dir Desktop": too little to tell)."""
     words = [w.lower() for w in _WORD.findall(query)]
     if not _latin(words) or is_english(query):
         return frozenset()
     english, *others = function_words()
-    counts = [len({w for w in words if w in listed and len(w) > 1}) for listed in others]
+    own = {w for w in words if w not in english and len(w) > 1}
+    counts = [len(own & listed) for listed in others]
     best = max(counts)
-    if best < 2 or best <= len({w for w in words if w in english and len(w) > 1}):
+    if best < 2:
         return frozenset()
     return frozenset().union(*(listed for listed, count in zip(others, counts) if count == best))
 
