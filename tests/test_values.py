@@ -94,6 +94,10 @@ def test_a_results_texts_are_its_values_each_on_its_own():
         "25.8", "GBP", "1", "true", "Porto"]
     assert value_texts("a text") == ["a text"] and value_texts(None) == []
     assert '25.8, "currency": "GBP' not in offered_values(value_texts({"amount": 25.8, "currency": "GBP"}))[0]
+    # a result's string is offered whole too, whatever words it starts with, but not a page
+    translated = offered_values(["Translate 'where is the station' to German"], whole=["Wo ist der Bahnhof?"])
+    assert "Wo ist der Bahnhof?" in translated[0] and "Bahnhof" in translated[0]
+    assert "x " * 150 not in offered_values([], whole=["x " * 150])[0]
 
 
 def test_copied_limits_free_strings_and_numbers_where_a_value_fits():

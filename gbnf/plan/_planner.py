@@ -245,17 +245,17 @@ class Planner:
             result.steps = step
             pool = self._offer(request, tools, result) if result.results else first
             self._emit(result, "step", step, tools=[t.name for t in pool])
-            texts = [request.text, *(text for _, value in result.results for text in value_texts(value))]
+            results = [text for _, value in result.results for text in value_texts(value)]
             grammar = values = None
             if self.options.mode == "grammar":
-                values = offered_values(texts) if self.options.shaping.copy_values else None
+                values = offered_values([request.text], whole=results) if self.options.shaping.copy_values else None
                 grammar = self.grammar(pool, values).text
             sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
                                dry=self.options.dry or self.options.sampling.dry)
             if blocked:
                 sampling = replace(sampling, temperature=max(sampling.temperature, self.options.retry_temperature))
             if self.options.shaping.copy_bias:
-                sampling = replace(sampling, bias=copy_bias(texts, self.options.shaping.copy_bias))
+                sampling = replace(sampling, bias=copy_bias([request.text, *results], self.options.shaping.copy_bias))
             reply = yield messages, grammar, sampling, specs
             if isinstance(reply, GbnfError):
                 self._stop(result, "error", step, str(reply))

@@ -22,6 +22,10 @@ MOST_STRETCHES = 4000
 """The most stretches (or numbers) arguments are copied from; longer texts (a pasted document)
 leave strings (numbers) free, since the grammar would grow with them."""
 
+WHOLE_CHARS = 200
+"""The longest tool result string offered whole (a translation, a name, an address), beside its
+stretches; a longer one (a page) is offered by its stretches alone."""
+
 MOST_RUNS = 200
 """The most runs of written numbers arrays are copied from: a text with more (a pasted table)
 offers none, and several texts offer their first runs up to this many."""
@@ -449,22 +453,26 @@ def value_texts(value: object) -> list[str]:
     return [value] if isinstance(value, str) else [] if value is None else [json.dumps(value, default=str)]
 
 
-def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES) -> Values:
+def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequence[str] = ()) -> Values:
     """The stretches (:func:`spans`), numbers, runs of numbers (:func:`number_runs`),
     percentages (:func:`percents`), labels (:func:`labelled`) and the numbers written only in
-    dates and times (:func:`~gbnf.shape._dates.without_dates`) of ``texts``, in order, each
-    once; no stretch (no number)
+    dates and times (:func:`~gbnf.shape._dates.without_dates`) of ``texts`` and ``whole``, in
+    order, each once; each of ``whole`` (a tool result's strings: :func:`value_texts`) up to
+    :data:`WHOLE_CHARS` characters is offered whole too, as a quotation is ("Wo ist der
+    Bahnhof?", which starts with function words); no stretch (no number)
     when there are more than ``most`` of them (strings, numbers stay free), and the first
     :data:`MOST_RUNS` runs."""
+    texts = [*texts, *whole]
     spanned = [(text, spans(text)) for text in texts]
-    stretches = list(dict.fromkeys(stretch for _, found in spanned for stretch in found))
+    entire = [text.strip() for text in whole if text.strip() and len(text.strip()) <= WHOLE_CHARS]
+    stretches = list(dict.fromkeys([*(stretch for _, found in spanned for stretch in found), *entire]))
     found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
     runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
     shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
     labels = tuple(pair for text in texts for pair in labelled(text))
     names = tuple(pair for text in texts for pair in named_strings(text))
     undated = {number for text, found in spanned for number in numbers(without_dates(text, found))}
-    quoted = tuple(dict.fromkeys(quotation for text in texts for quotation in quotations(text)))
+    quoted = tuple(dict.fromkeys([*(quotation for text in texts for quotation in quotations(text)), *entire]))
     few = len(found) <= most
     return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
             tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
