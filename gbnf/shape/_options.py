@@ -58,8 +58,8 @@ class Shaping:
     With ``copy_values``, every free string argument is a stretch of the user's words (and, in
     the planner, of the tools' results, each result's string whole too) and every free number
     one of their numbers (:func:`gbnf.shape.spans`, :func:`gbnf.shape.numbers`), where any
-    fits; small models
-    otherwise make values up (``"goldsboro_warriors"`` for the Golden State Warriors).
+    fits; small models otherwise make values up (``"goldsboro_warriors"`` for the Golden State
+    Warriors).
 
     With ``values_apart`` too, a reply whose call repeats in a second argument
     a value the user wrote once (``{"metal": "Gold", "measure": "Gold"}`` for "the Gold price
