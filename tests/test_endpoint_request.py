@@ -313,7 +313,7 @@ def test_a_call_past_those_the_users_words_ask_for_is_kept_only_when_it_adds_som
         "required": ["color1", "color2"]}}}
     asked = [{"role": "user", "content": "Mix yellow and blue at 60 percent lightness"}]
     request = parse_request({"messages": asked, "tools": [paint], "tool_choice": "required"})
-    assert request.least == 1 and request.counted
+    assert request.least == 1 and request.shaped.counted
 
     def calls(*colors):
         return tuple(ToolCall("mix_paint", {"color1": a, "color2": b, "lightness": 60}) for a, b in colors)

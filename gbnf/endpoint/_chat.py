@@ -12,7 +12,7 @@ schema, and a client's automatic retry of a 5xx would only repeat the attempts).
 returned; a value the validator repairs without changing its meaning (repeated ``uniqueItems``
 items dropped) is returned repaired, with no retry. A valid reply whose call repeats a value
 the user wrote once in a second argument is asked again with that argument kept from it
-(:data:`~gbnf.shape.APART_ROUNDS`); the first stands when the one asked again is not valid.
+(:attr:`~gbnf.shape.Shaped.rounds`); the first stands when the one asked again is not valid.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from gbnf.endpoint._request import ChatRequest
 from gbnf.errors import ApiError, InvalidCall
 from gbnf.plan._options import RETRY_TEMPERATURE
 from gbnf.read._validate import ToolCall, checked_json, validate_calls
-from gbnf.shape import APART_ROUNDS, Called
+from gbnf.shape import Called, Shaped
 
 log = logging.getLogger("gbnf.serve")
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
@@ -95,7 +95,7 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
                 grammar = request.short_grammar or grammar
             continue
         called: Called = ()
-        for _ in range(APART_ROUNDS if calls else 0):
+        for _ in range(Shaped.rounds if calls else 0):
             again = request.asked_apart(calls, called, bare=completion.text.lstrip().startswith("{"))
             if again is None:
                 break

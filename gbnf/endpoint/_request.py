@@ -17,40 +17,13 @@ import jsonschema
 
 from gbnf import _jsonread as jsonread
 from gbnf.backends._base import Message, Sampling
-from gbnf.compiler import compile_pool, compile_schema
+from gbnf.compiler import compile_schema
 from gbnf.compiler._literals import json_text
 from gbnf.compiler._schema import key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
 from gbnf.plan._prompt import tools_offer
 from gbnf.read._validate import ToolCall
-from gbnf.shape import (
-    Asked,
-    Called,
-    Request,
-    Shaping,
-    Values,
-    adds_nothing,
-    apart_tool,
-    as_asked,
-    asked_calls,
-    asked_items,
-    asked_of,
-    asked_order,
-    asked_parts,
-    bounded,
-    calls_apart,
-    closeness,
-    copied,
-    copy_bias,
-    decide_reply,
-    items_in_turn,
-    offered_values,
-    own_values,
-    part_values,
-    read_request,
-    scored_tools,
-    without_count,
-)
+from gbnf.shape import Called, Conversation, Shaped, Shaping, shape
 from gbnf.tools._imports import import_tools
 from gbnf.tools._tool import Tool
 
@@ -58,9 +31,6 @@ MAX_PARALLEL = 4
 """How many calls one reply may carry when ``parallel_tool_calls`` is true (OpenAI's default)."""
 MAX_TOKENS = 1024
 """The reply's token limit when the request sets none."""
-SHORT_CAPS = (64, 8)
-"""The string characters and array items a call may have when it is asked again after a reply
-ran past its token limit (a small model looping in a list: ``[-1, -2, -3, ...]``)."""
 _ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 _REFUSED = {"n": 1, "logprobs": False, "top_logprobs": None, "audio": None, "prediction": None}
 
@@ -70,40 +40,13 @@ def bad(param: str | None, message: str) -> ApiError:
 
 
 @dataclass(frozen=True)
-class ReplyShape:
-    """What a reply that may call tools is compiled from: the request's tools (``tools_json``),
-    those offered (``names``), each as ``skip`` has it asked (:class:`~gbnf.shape.Asked`; None:
-    as declared), ``least``..``parallel`` calls (the first calls those ``order`` names in
-    turn), or text (``text``); free strings and numbers among ``values`` where given and any
-    fits, unbounded strings, arrays and numbers capped at ``caps`` (characters, items, digits),
-    and, with ``own``, its first calls (of the tools ``order`` names, or of the one tool) each
-    copying from their own values in turn (:func:`~gbnf.shape.own_values`,
-    :func:`~gbnf.shape.part_values`, :func:`~gbnf.shape.items_in_turn`)."""
-
-    tools_json: str
-    names: tuple[str, ...]
-    skip: tuple[Asked | None, ...]
-    parallel: int
-    least: int
-    order: tuple[str, ...]
-    text: bool
-    caps: tuple[int | None, int | None, int | None]
-    values: Values | None = None
-    own: tuple[Values, ...] = ()
-
-
-@dataclass(frozen=True)
 class ChatRequest:
     """What one chat completion asks: the model's messages (tools offered in the system
     prompt), the tools a reply may call (``offered``; empty when none), whether a call is
     ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
-    fewest calls the grammar lets a reply carry (``least``), counted from the user's ``words``
-    where ``counted`` (then a call past those adds something of theirs: :meth:`asked`). ``shape``
-    is what ``grammar`` was compiled from when tools are offered, to compile it again shortened
-    (:attr:`short_grammar`) or, where ``apart``, with calls kept apart (:meth:`asked_apart`) from
-    the user's ``words``. ``scored``: the
-    tools whose relevance to the user's last words (the last message) the model is to read
-    before the reply (:func:`~gbnf.shape.scored_tools`), for :func:`parse_request` to decide again."""
+    ``grammar``. ``shaped``: what the shaping stage decided (:class:`~gbnf.shape.Shaped`), to
+    compile the grammar again shortened or with calls kept apart, and to keep the calls asked
+    for; ``explain``: the decisions go back with the reply."""
 
     model: str
     messages: list[Message]
@@ -114,65 +57,53 @@ class ChatRequest:
     stream: bool
     include_usage: bool
     grammar: str | None
-    least: int = 1
-    counted: bool = False
-    shape: ReplyShape | None = None
-    words: Request | None = None
-    apart: bool = False
-    scored: tuple[Tool, ...] = ()
+    shaped: Shaped | None = None
+    explain: bool = False
+
+    @property
+    def least(self) -> int:
+        """The fewest calls the grammar lets a reply carry."""
+        return self.shaped.least if self.shaped is not None else 1
+
+    @property
+    def scored(self) -> tuple[Tool, ...]:
+        """The tools whose relevance to the user's last words the model is to read before the
+        reply is decided again (:attr:`~gbnf.shape.Shaped.scored`)."""
+        return self.shaped.scored if self.shaped is not None else ()
 
     @property
     def short_grammar(self) -> str | None:
-        """The grammar for a call asked again after a reply ran past its token limit, strings
-        and arrays capped at :data:`SHORT_CAPS` (None: no tools)."""
-        if self.shape is None:
-            return None
-        chars, items, digits = self.shape.caps
-        short = (min(chars or SHORT_CAPS[0], SHORT_CAPS[0]), min(items or SHORT_CAPS[1], SHORT_CAPS[1]), digits)
-        return _pool_grammar(replace(self.shape, caps=short))
+        """The grammar for a call asked again after a reply ran past its token limit (None: no tools)."""
+        return self.shaped.short_grammar if self.shaped is not None and self.offered else None
 
     def asked_apart(self, calls: Sequence[ToolCall], called: Called = (),
                     bare: bool = False) -> tuple[str, Called] | None:
-        """When one of ``calls`` repeats in an argument a value the user wrote once, the
-        grammar to ask the reply again under and its first calls (:func:`~gbnf.shape.calls_apart`:
-        the tools of those up to that one, in turn, that argument kept from that value, and what
-        ``called``, an earlier asking, kept them from; a ``bare`` reply, one call, not a list).
-        None when no call repeats one, or its argument lists no other value."""
-        if not self.apart or self.shape is None or self.words is None or self.shape.values is None:
+        """The grammar to ask a reply again under when one of ``calls`` repeats a value the
+        user wrote once, and its first calls (:meth:`~gbnf.shape.Shaped.asked_apart`)."""
+        if self.shaped is None or not self.offered:
             return None
-        firsts = calls_apart([(call.name, call.arguments) for call in calls], self.words, called)
-        grammar = _pool_grammar(self.shape, firsts, bare) if firsts is not None else None
-        return (grammar, firsts) if grammar is not None and firsts is not None else None
+        return self.shaped.asked_apart([(call.name, call.arguments) for call in calls], called, bare)
 
     def asked(self, calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
-        """``calls`` as the user asked for them: without those that repeat an earlier one
-        exactly (a small model that loops writes the same call again and again, and when the
-        grammar asks for more calls than the model had values for, it fills the rest with
-        copies), and, past the calls counted from the user's words, without those that add
-        nothing of theirs (:func:`~gbnf.shape.adds_nothing`: "Mix yellow and blue", then blue
-        and yellow)."""
-        kept: dict[tuple[str, str], ToolCall] = {}
-        for call in calls:
-            key = (call.name, json_text(call.arguments))
-            if key in kept or (self.counted and self.words is not None and len(kept) >= self.least and adds_nothing(
-                    call.arguments, [done.arguments for done in kept.values()], self.words)):
-                continue
-            kept[key] = call
-        return tuple(kept.values())
+        """``calls`` as the user asked for them (:meth:`~gbnf.shape.Shaped.kept`)."""
+        if self.shaped is None:
+            return tuple(calls)
+        return tuple(calls[i] for i in self.shaped.kept([(call.name, call.arguments) for call in calls]))
 
 
-def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[float] | None = None) -> ChatRequest:
-    """Check an OpenAI ``/v1/chat/completions`` body, shaped by ``shaping``; raise
-    :class:`ApiError` naming what is wrong. ``relevance``: the model's relevance of the tools
-    an earlier parse of the same body named (:attr:`ChatRequest.scored`), to decide the reply
-    with (:func:`~gbnf.shape.decide_reply`)."""
+def parse_request(body: Any, shaping: Shaping | str = "small",
+                  relevance: Sequence[float] | None = None) -> ChatRequest:
+    """Check an OpenAI ``/v1/chat/completions`` body, shaped by ``shaping`` (a profile's name
+    or its settings; the body's ``profile`` chooses another); raise :class:`ApiError` naming
+    what is wrong. ``relevance``: the model's relevance of the tools an earlier parse of the
+    same body named (:attr:`ChatRequest.scored`), to decide the reply with. With the body's
+    ``explain``, the shaping stage's decisions go back with the reply."""
     if not isinstance(body, dict):
         raise bad(None, "the body must be a JSON object")
     for key, default in _REFUSED.items():
         if body.get(key, default) not in (default, None):
             raise bad(key, f"{key}={json_text(body[key])} is not supported by gbnf serve")
-    tools_json = json.dumps(body.get("tools") or [])
-    tools = _request_tools(tools_json) if body.get("tools") else ()
+    tools = _request_tools(json.dumps(body.get("tools") or [])) if body.get("tools") else ()
     choice = body.get("tool_choice", "auto" if tools else "none")
     offered, required = _choice(choice, tools)
     parallel = MAX_PARALLEL if _flag(body, "parallel_tool_calls", True) else 1
@@ -181,54 +112,35 @@ def parse_request(body: Any, shaping: Shaping = Shaping(), relevance: Sequence[f
         raise bad("response_format", "response_format with tools under tool_choice 'auto' is not supported: "
                   "use tool_choice 'required' or a named tool, or drop one of them")
     messages = _chat_messages(body.get("messages"))
-    last, from_user = messages[-1]["content"], messages[-1]["role"] == "user"  # the words a reply answers
-    request = read_request(last)
     sampling = _sampling(body)
-    decided = False  # the user's words named the tools offered
-    scored: tuple[Tool, ...] = ()
-    if shaping.decide and choice in ("auto", "required") and from_user:
-        near = closeness(list(offered), request) if shaping.meaning else None
-        decision = decide_reply(list(offered), request, near, relevance)
-        if shaping.model_relevance and relevance is None and not required:
-            scored = tuple(scored_tools(list(offered), request, decision, near))
-        if decision.kind == "call":
-            offered, required, decided = tuple(decision.tools), True, True
-        elif decision.kind == "text" and not required:
-            offered = ()
-    if offered and shaping.copy_bias and from_user:
-        sampling = replace(sampling, bias=copy_bias([last], shaping.copy_bias))
-    if choice == "auto" and not required and shaping.prose_tokens is not None:
-        sampling = _prose(sampling, shaping.prose_tokens if not offered else None)
-    skip = tuple(asked_of(t, request) if shaping.asked_only and from_user else None for t in offered)
-    shown = [replace(t, parameters=as_asked(t.parameters, asked)) for t, asked in zip(offered, skip)]
-    if offered:
-        messages = _with_system(messages, tools_offer(shown, required, parallel))
-    names = tuple(t.name for t in offered)
-    counted = shaping.count_calls and required and (decided or len(offered) == 1) and from_user
-    least = asked_calls(shown, request, parallel) if counted else 1
-    order = asked_order(shown, request, least) if counted else ()
-    values = offered_values([last]) if shaping.copy_values and from_user and last else None
-    if values is not None and len(shown) == 1:
-        values = without_count(values, last, least)
-    items = asked_items(shown, request, least) if counted and values is not None else ()
-    parts = asked_parts(shown, request, least) if counted and values is not None else ()
-    turns = items_in_turn(shown, request, least) if parts else ()
-    own = (tuple(own_values(values, items, call) for call in range(len(items))) if items and values
-           else tuple(own_values(part_values(values, *part), *turn) if turn[0] else part_values(values, *part)
-                      for part, turn in zip(parts, turns)) if values else ())
-    caps = (_string_cap(shaping.string_chars, sampling.max_tokens), shaping.array_items, shaping.number_digits)
-    most = least if least > 1 else parallel  # calls counted from the words: that many, no more
-    shape = ReplyShape(tools_json, names, skip, most, least, order, not required, caps, values, own) \
-        if offered else None
-    grammar = (_pool_grammar(shape) if shape is not None
-               else _schema_grammar(json.dumps(schema)) if schema is not None else None)
+    conversation = Conversation(tuple((m["role"], m["content"]) for m in messages), offered,
+                                "none" if not offered else "named" if isinstance(choice, dict)
+                                else "required" if required else "auto", parallel, sampling.max_tokens)
+    shaped = shape(conversation, _profile(body, shaping), relevance=relevance, explain=_flag(body, "explain", False))
+    if shaped.bias:
+        sampling = replace(sampling, bias=shaped.bias)
+    if shaped.one_paragraph:
+        sampling = _prose(sampling, shaped.prose_tokens)
+    if shaped.offered:
+        messages = _with_system(messages, tools_offer(list(shaped.shown), shaped.reply == "call", parallel))
+    grammar = shaped.grammar if shaped.offered else _schema_grammar(json.dumps(schema)) if schema is not None else None
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
-    return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=offered,
-                       required=required, schema=schema, sampling=sampling,
+    return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=shaped.offered,
+                       required=shaped.reply == "call", schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       least=least, counted=bool(counted), shape=shape, words=request if from_user else None,
-                       apart=shaping.values_apart, scored=scored)
+                       shaped=shaped, explain=_flag(body, "explain", False))
+
+
+def _profile(body: dict[str, Any], default: Shaping | str) -> Shaping | str:
+    """The profile a body asks for (its ``profile``), else ``default``."""
+    name = body.get("profile")
+    if name is None:
+        return default
+    try:
+        return Shaping.named(name) if isinstance(name, str) else Shaping.named(json_text(name)[:40])
+    except GbnfError as exc:
+        raise bad("profile", str(exc)) from None
 
 
 @functools.lru_cache(maxsize=64)
@@ -244,54 +156,6 @@ def _request_tools(tools_json: str) -> tuple[Tool, ...]:
         return tuple(import_tools(data, "openai", "tools"))
     except GbnfError as exc:
         raise bad("tools", str(exc)) from None
-
-
-@functools.lru_cache(maxsize=64)
-def _pool_grammar(shape: ReplyShape, called: Called = (), bare: bool = False) -> str | None:
-    """The grammar of a reply as ``shape`` has it. With ``called`` (a reply asked again), its
-    first calls are those tools in turn, each without the values its :data:`~gbnf.shape.Apart` names (None
-    when an argument does not list that value among others); a ``bare`` reply is that one call
-    alone."""
-    tools_json, names, skip, caps = shape.tools_json, shape.names, shape.skip, shape.caps
-    asks = dict(zip(names, skip))
-    pool = [_shaped_tool(tools_json, name, asked, shape.values, caps) for name, asked in zip(names, skip)]
-    in_turn = shape.order or (names[0],) * len(shape.own)
-    steps: list[str | Tool] = [_shaped_tool(tools_json, name, asks[name], chosen, caps)
-                               for name, chosen in zip(in_turn, shape.own)]
-    steps += shape.order[len(steps):]
-    least = shape.least
-    if called:
-        own = [*shape.own, *[shape.values] * len(called)]
-        firsts = [apart_tool(_shaped_tool(tools_json, name, asks[name], own[i], caps), avoid)
-                  for i, (name, avoid) in enumerate(called)]
-        if None in firsts:
-            return None
-        asked = [tool for tool in firsts if tool is not None]
-        if bare:
-            pool, steps = asked, []
-        else:
-            steps, least = [*asked, *steps[len(asked):]], max(least, len(asked))
-    return compile_pool(pool, parallel=max(shape.parallel, least), least=least, single=True, text=shape.text,
-                        order=steps, layout="indented").text
-
-
-@functools.lru_cache(maxsize=256)
-def _shaped_tool(tools_json: str, name: str, asked: Asked | None, chosen: Values | None,
-                 caps: tuple[int | None, int | None, int | None]) -> Tool:
-    """Tool ``name`` of ``tools_json`` as ``asked``, its free values among ``chosen`` (None:
-    free) and capped at ``caps``."""
-    tool = next(t for t in _request_tools(tools_json) if t.name == name)
-    parameters = as_asked(tool.parameters, asked)
-    if chosen is not None:
-        parameters = copied(parameters, *chosen, echoes=tool.echoes)
-    return replace(tool, parameters=bounded(parameters, *caps))
-
-
-def _string_cap(chars: int | None, max_tokens: int) -> int | None:
-    """The cap on free strings: ``chars``, and no more characters than the reply has tokens (a
-    string of that many characters takes at most that many tokens, so a run-on string ends
-    while the call can still close)."""
-    return max_tokens if chars is None else min(chars, max_tokens)
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,10 +1,18 @@
 """How the shaping stage shapes what the model may write for a request: one frozen object, one
 set of defaults, read alike by ``gbnf serve`` (:func:`gbnf.endpoint.parse_request`) and by the
-planner (:attr:`gbnf.plan.PlanOptions.shaping`)."""
+planner (:attr:`gbnf.plan.PlanOptions.shaping`), and the named profiles a user chooses from."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+from gbnf.errors import GbnfError
+
+ProfileName = Literal["small", "capable", "off"]
+SMALL_PARAMETERS = 1.3e9
+"""The most parameters a model has for its default profile to be ``small``: Llama 3.2 1B
+(1.24 billion) is small, Qwen2.5 1.5B is not."""
 
 
 @dataclass(frozen=True)
@@ -81,3 +89,43 @@ class Shaping:
     count_calls: bool = True
     copy_values: bool = True
     values_apart: bool = True
+
+    @classmethod
+    def named(cls, name: str) -> Shaping:
+        """The settings of profile ``name`` (:data:`PROFILES`); a :class:`~gbnf.errors.GbnfError`
+        names the profiles there are."""
+        if name not in PROFILES:
+            raise GbnfError(f"there is no profile {name!r}: choose one of {', '.join(PROFILES)}")
+        return PROFILES[name]
+
+    @property
+    def profile(self) -> str:
+        """The name of the profile these settings are, or ``custom``."""
+        return next((name for name, shaping in PROFILES.items() if shaping == self), "custom")
+
+    def warm(self) -> None:
+        """Load now what reading requests under these settings loads on first use
+        (:func:`gbnf.shape._warm.warm`)."""
+        from gbnf.shape._warm import warm
+
+        warm(self)
+
+
+PROFILES: dict[str, Shaping] = {
+    "small": Shaping(),
+    "capable": Shaping(decide=False, meaning=False, prose_tokens=None, asked_only=False, count_calls=False,
+                       copy_values=False, values_apart=False),
+    "off": Shaping(string_chars=None, array_items=None, number_digits=None, decide=False, meaning=False,
+                   prose_tokens=None, asked_only=False, count_calls=False, copy_values=False, values_apart=False),
+}
+"""What each profile shapes. ``small`` (models up to about a billion parameters) narrows: the
+request decides call or prose, optional arguments it does not name are left out, calls are
+counted from its words, free values are its own words and numbers. ``capable`` keeps the
+grammar, the caps on run-on values, schema validation and retries, and leaves the rest to the
+model (a request that asks for them gets the candidate values in the decisions, never imposed).
+``off`` is the tools' grammar as declared."""
+
+
+def default_profile(parameters: float | None) -> ProfileName:
+    """The profile for a model of ``parameters`` (None: not known, shaped as a small model)."""
+    return "capable" if parameters is not None and parameters > SMALL_PARAMETERS else "small"
