@@ -49,25 +49,34 @@ CHAT_HANDLER = "openbmb/MiniCPM-SALA-FC"
 """A BFCL model whose handler speaks chat completions (OpenAI's client, tools as functions):
 the handler of the targets in front of vLLM, whose Responses API differs, so both send the
 same requests; vLLM answers to its model name."""
-_FREE_VALUES = ("--model", "smollm2-135m", "--no-copy-values")
+_SMOL = ("--model", "smollm2-135m")
+_FREE_VALUES = (*_SMOL, "--shaping", "copy_values=false")
 """SmolLM2-135M writing argument values freely, not copied from the request."""
+_GEMMA = ("--model", "gemma3-270m")
 TARGETS = {
-    "gbnf serve, SmolLM2-135M": ("serve", ("--model", "smollm2-135m")),
-    "gbnf serve --no-values-apart, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-values-apart")),
-    "gbnf serve --no-meaning, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--no-meaning")),
-    "gbnf serve --no-copy-values, SmolLM2-135M": ("serve", _FREE_VALUES),
-    "gbnf serve --no-copy-values --copy-bias 2, SmolLM2-135M": ("serve", (*_FREE_VALUES, "--copy-bias", "2")),
-    "gbnf serve --no-copy-values --no-count-calls, SmolLM2-135M": ("serve", (*_FREE_VALUES, "--no-count-calls")),
-    "gbnf serve --no-copy-values --all-optional --no-count-calls, SmolLM2-135M": (
-        "serve", (*_FREE_VALUES, "--all-optional", "--no-count-calls")),
-    "gbnf serve --no-copy-values --no-decide --all-optional, SmolLM2-135M": (
-        "serve", (*_FREE_VALUES, "--no-decide", "--all-optional")),
-    "gbnf serve --prose-tokens 0, SmolLM2-135M": ("serve", ("--model", "smollm2-135m", "--prose-tokens", "0")),
-    "gbnf serve, Gemma 3 270M": ("serve", ("--model", "gemma3-270m")),
-    "gbnf serve --no-copy-values --copy-bias 2, Gemma 3 270M": (
-        "serve", ("--model", "gemma3-270m", "--no-copy-values", "--copy-bias", "2")),
-    "gbnf serve --no-copy-values --all-optional --no-count-calls, Gemma 3 270M": (
-        "serve", ("--model", "gemma3-270m", "--no-copy-values", "--all-optional", "--no-count-calls")),
+    "gbnf serve, SmolLM2-135M": ("serve", _SMOL),
+    "gbnf serve --profile capable, SmolLM2-135M": ("serve", (*_SMOL, "--profile", "capable")),
+    "gbnf serve --profile off, SmolLM2-135M": ("serve", (*_SMOL, "--profile", "off")),
+    "gbnf serve --shaping values_apart=false, SmolLM2-135M": ("serve", (*_SMOL, "--shaping", "values_apart=false")),
+    "gbnf serve --shaping meaning=false, SmolLM2-135M": ("serve", (*_SMOL, "--shaping", "meaning=false")),
+    "gbnf serve --shaping copy_values=false, SmolLM2-135M": ("serve", _FREE_VALUES),
+    "gbnf serve --shaping copy_values=false --shaping copy_bias=2, SmolLM2-135M": (
+        "serve", (*_FREE_VALUES, "--shaping", "copy_bias=2")),
+    "gbnf serve --shaping copy_values=false --shaping count_calls=false, SmolLM2-135M": (
+        "serve", (*_FREE_VALUES, "--shaping", "count_calls=false")),
+    "gbnf serve --shaping copy_values=false --shaping asked_only=false --shaping count_calls=false, SmolLM2-135M": (
+        "serve", (*_FREE_VALUES, "--shaping", "asked_only=false", "--shaping", "count_calls=false")),
+    "gbnf serve --shaping copy_values=false --shaping decide=false --shaping asked_only=false, SmolLM2-135M": (
+        "serve", (*_FREE_VALUES, "--shaping", "decide=false", "--shaping", "asked_only=false")),
+    "gbnf serve --shaping prose_tokens=none, SmolLM2-135M": ("serve", (*_SMOL, "--shaping", "prose_tokens=none")),
+    "gbnf serve, Gemma 3 270M": ("serve", _GEMMA),
+    "gbnf serve --profile capable, Gemma 3 270M": ("serve", (*_GEMMA, "--profile", "capable")),
+    "gbnf serve --profile off, Gemma 3 270M": ("serve", (*_GEMMA, "--profile", "off")),
+    "gbnf serve --shaping copy_values=false --shaping copy_bias=2, Gemma 3 270M": (
+        "serve", (*_GEMMA, "--shaping", "copy_values=false", "--shaping", "copy_bias=2")),
+    "gbnf serve --shaping copy_values=false --shaping asked_only=false --shaping count_calls=false, Gemma 3 270M": (
+        "serve", (*_GEMMA, "--shaping", "copy_values=false", "--shaping", "asked_only=false", "--shaping",
+                  "count_calls=false")),
     "llama-server alone, SmolLM2-135M": ("llama-server", ("smollm2-135m",)),
     "vLLM alone (CPU build, hermes tool parser), SmolLM2-135M": ("vllm", ("hermes",)),
     "vLLM alone (CPU build, hermes tool parser, tools marked strict), SmolLM2-135M": ("vllm-strict", ("hermes",)),
@@ -76,7 +85,7 @@ TARGETS = {
 HANDLERS = {"vllm": CHAT_HANDLER, "vllm-strict": CHAT_HANDLER, "serve-vllm": CHAT_HANDLER}
 PROSE_TOKENS = 256
 """A reply's token limit on vLLM alone, where BFCL's handler sets none: ``gbnf serve``'s bound
-on a reply that can only be text (``--prose-tokens``), so neither runs on to the context's end."""
+on a reply that can only be text (``Shaping.prose_tokens``), so neither runs on to the context's end."""
 """The handler of each kind of target other than :data:`HANDLER`."""
 
 

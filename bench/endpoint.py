@@ -23,7 +23,7 @@ from gbnf.read import ToolCall, validate_call
 
 SETS = ("simple", "multiple", "parallel")
 CHOICES = ("auto", "required")
-VARIANTS = {"gbnf serve": (), "gbnf serve --no-decide": ("--no-decide",)}
+VARIANTS = {"gbnf serve": (), "gbnf serve --shaping decide=false": ("--shaping", "decide=false")}
 """The ``gbnf serve`` command lines measured, besides llama-server alone."""
 
 

@@ -46,7 +46,8 @@ SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools",
         "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",)),
         "several": (HERE / "intent" / "several.json", HERE / "intent" / "tools", ())}
 """Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
-VARIANTS = {"gbnf serve": (), "gbnf serve --no-meaning": ("--no-meaning",)}
+VARIANTS = {"gbnf serve": (), "gbnf serve --shaping meaning=false": ("--shaping", "meaning=false"),
+            "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off")}
 NOTE = " Use it only when the user asks for what it does; it returns its result as JSON."
 """The usage note ``--noted`` adds to every tool's description."""
 
@@ -151,7 +152,7 @@ def run(name: str, variant: str, noted: bool = False) -> list[dict[str, Any]]:
     tools = set_tools(name, noted)
     with ServeProcess(*VARIANTS[variant]) as served:
         client = openai.OpenAI(base_url=served.url, api_key="unused", max_retries=0, timeout=300)
-        return [ask(client, case, tools, "--no-meaning" not in VARIANTS[variant]) for case in cases(name)]
+        return [ask(client, case, tools, "meaning=false" not in VARIANTS[variant]) for case in cases(name)]
 
 
 def main(argv: list[str] | None = None) -> int:

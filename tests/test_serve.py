@@ -38,20 +38,32 @@ PERSON = {"type": "object", "properties": {"name": {"type": "string", "maxLength
 
 
 @contextmanager
-def serving(*args: str) -> Iterator[str]:
-    """``gbnf serve --port 0 ARGS``: its base URL once ready; SIGTERM must then end it cleanly."""
+def served(*args: str) -> Iterator[ServeProcess]:
+    """``gbnf serve --port 0 ARGS`` once ready; SIGTERM must then end it cleanly."""
     process = ServeProcess(*args).start()
     try:
-        yield process.url
+        yield process
     finally:
         assert process.stop() == 0, process.stderr
     assert "Traceback" not in process.stderr
 
 
+@contextmanager
+def serving(*args: str) -> Iterator[str]:
+    """``gbnf serve --port 0 ARGS``: its base URL once ready (:func:`served`)."""
+    with served(*args) as process:
+        yield process.url
+
+
 @pytest.fixture(scope="module")
-def local_url() -> Iterator[str]:
-    with serving() as url:
-        yield url
+def local() -> Iterator[ServeProcess]:
+    with served() as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def local_url(local) -> str:
+    return local.url
 
 
 @pytest.fixture(scope="module")
@@ -256,6 +268,24 @@ def test_a_broken_schema_through_the_client_names_the_tool_and_key(local_url):
         client(local_url).chat.completions.create(model="m", messages=ASK, tools=[broken])
 
 
+def test_the_profile_follows_the_model_and_a_request_may_choose_another_and_read_its_decisions(local):
+    assert "profile small for SmolLM2-135M-Instruct" in local.stderr  # said at start: 135 M parameters
+    ask = client(local.url).chat.completions.create
+    small = ask(model="m", messages=ASK, tools=TOOLS, max_tokens=60, extra_body={"explain": True})
+    decisions = small.model_extra["shaping"]
+    assert decisions["profile"] == "small" and decisions["reply"] == "call" and decisions["tools"] == ["get_weather"]
+    assert "Paris" in decisions["values"]["get_weather"]["city"] and small.choices[0].message.tool_calls
+    capable = ask(model="m", messages=ASK, tools=TOOLS, max_tokens=60,
+                  extra_body={"profile": "capable", "explain": True})
+    decisions = capable.model_extra["shaping"]
+    assert decisions["profile"] == "capable" and decisions["reply"] == "either"
+    assert decisions["tools"] == ["get_weather", "send_email"] and decisions["values"]["get_weather"]["city"] == "free"
+    quiet = ask(model="m", messages=ASK, tools=TOOLS, max_tokens=60, extra_body={"profile": "off"})
+    assert "shaping" not in (quiet.model_extra or {})
+    with pytest.raises(openai.BadRequestError, match="there is no profile 'huge'"):
+        ask(model="m", messages=ASK, tools=TOOLS, extra_body={"profile": "huge"})
+
+
 def test_unknown_route_is_404_in_openai_shape(local_url):
     response = httpx.get(f"{local_url}/nothing")
     assert response.status_code == 404 and "error" in response.json()
@@ -273,7 +303,7 @@ def test_upstream_faults_map_to_502_504_503():
     ok = json.dumps({"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]}).encode()
     fake = Fake((500, b'{"error": {"message": "boom"}}', 0), (200, b"not json", 0), (200, ok, 3.0), (503, b"{}", 0))
     try:
-        with serving("--server", fake.url, "--timeout", "1") as url:
+        with serving("--server", fake.url, "--timeout", "1", "--profile", "small") as url:
             errors = [httpx.post(f"{url}/chat/completions", json={"messages": ASK}, timeout=30) for _ in range(4)]
         assert [(r.status_code, r.json()["error"]["code"]) for r in errors] == [
             (502, "upstream_error"), (502, "upstream_error"), (504, "upstream_timeout"), (503, "model_loading")]
@@ -351,7 +381,7 @@ def test_streamed_upstream_text_and_its_faults():
     broken = b'data: {"choices": [{"delta": {"content": "Hi"}}]}\n\ndata: {oops\n\n'
     fake = Fake((500, b'{"error": {"message": "boom"}}', 0), (200, events, 0), (200, broken, 0))
     try:
-        with serving("--server", fake.url) as url:
+        with serving("--server", fake.url, "--profile", "small") as url:
             failed = httpx.post(f"{url}/chat/completions", json={"messages": ASK, "stream": True}, timeout=30)
             assert failed.status_code == 502 and "boom" in failed.json()["error"]["message"]
             stream = client(url).chat.completions.create(model="m", messages=ASK, stream=True)

@@ -30,6 +30,7 @@ from gbnf.backends._base import (
     TextSink,
     ToolSpec,
 )
+from gbnf.backends._model import listed_parameters
 from gbnf.compiler._dialects import DIALECTS, Dialect, translate
 from gbnf.errors import (
     ConnectionFailed,
@@ -234,6 +235,14 @@ class ServerBackend(_Base):
         """The server's ``/props``: model, context size, chat template..."""
         return self.call("GET", "/props")
 
+    def parameters(self) -> float | None:
+        """The served model's parameters, from one look at ``/v1/models``
+        (:func:`~gbnf.backends._model.listed_parameters`; None: not said, or no answer)."""
+        try:
+            return listed_parameters(self._client.get("/v1/models", timeout=min(self.timeout, 5.0)).json())
+        except (httpx.HTTPError, ValueError):
+            return None
+
     def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                  tools: list[ToolSpec] | None = None) -> Completion:
         start = time.perf_counter()
@@ -292,6 +301,14 @@ class AsyncServerBackend(_Base):
 
     async def props(self) -> dict[str, Any]:
         return await self.call("GET", "/props")
+
+    async def parameters(self) -> float | None:
+        """The served model's parameters, from one look at ``/v1/models``
+        (:func:`~gbnf.backends._model.listed_parameters`; None: not said, or no answer)."""
+        try:
+            return listed_parameters((await self._client.get("/v1/models", timeout=min(self.timeout, 5.0))).json())
+        except (httpx.HTTPError, ValueError):
+            return None
 
     async def acomplete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                         tools: list[ToolSpec] | None = None, on_text: TextSink | None = None) -> Completion:

@@ -99,6 +99,10 @@ class LlamaCppBackend:
         self._candidates = np.zeros(self._n_vocab, dtype=_TOKEN_DATA)
         self._candidates["id"] = np.arange(self._n_vocab, dtype=np.int32)
 
+    def parameters(self) -> float:
+        """The model's parameters, as its GGUF file counts them."""
+        return float(self.llm._model.n_params())
+
     def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                  tools: list[ToolSpec] | None = None, on_text: TextSink | None = None) -> Completion:
         """One chat completion, constrained by ``grammar`` when given; ``on_text`` receives the

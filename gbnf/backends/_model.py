@@ -14,7 +14,9 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
+import re
 from pathlib import Path
+from typing import Any
 
 from gbnf.errors import BackendError
 
@@ -77,3 +79,26 @@ def default_model() -> Path:
             raise BackendError(f"{ENV_MODEL}={env} is not a file")
         return path
     return embedded_model()
+
+
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)([bm])(?![a-z])", re.IGNORECASE)
+
+
+def parameters_named(name: str) -> float | None:
+    """A model's parameters as its name writes them ("Qwen2.5-7B-Instruct": 7e9,
+    "SmolLM2-135M": 1.35e8); None when it writes none."""
+    sizes = [float(number) * (1e9 if unit.lower() == "b" else 1e6) for number, unit in _SIZE.findall(name)]
+    return max(sizes) if sizes else None
+
+
+def listed_parameters(models: Any) -> float | None:
+    """The parameters of the first model an OpenAI ``/v1/models`` reply lists: llama-server's
+    ``meta.n_params``, else what its id writes (vLLM, SGLang); None when neither says."""
+    try:
+        first = models["data"][0]
+    except (KeyError, IndexError, TypeError):
+        return None
+    meta = first.get("meta") if isinstance(first, dict) else None
+    if isinstance(meta, dict) and isinstance(meta.get("n_params"), (int, float)) and meta["n_params"] > 0:
+        return float(meta["n_params"])
+    return parameters_named(str(first.get("id", ""))) if isinstance(first, dict) else None

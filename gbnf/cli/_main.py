@@ -23,6 +23,7 @@ from gbnf.errors import GbnfError
 from gbnf.plan._events import Event
 from gbnf.plan._options import PlanOptions
 from gbnf.plan._planner import PlanResult
+from gbnf.shape import PROFILES, SMALL_PARAMETERS, Shaping, default_profile
 from gbnf.tools._manifests import load_manifests
 from gbnf.tools._tool import Tool
 
@@ -120,11 +121,7 @@ def command_line() -> argparse.ArgumentParser:
     plan.add_argument("--no-salvage", action="store_true", help="do not answer from tool results when a plan fails")
     plan.add_argument("--no-cite", action="store_true",
                       help="print the model's answer as it is, without the tool results it left out")
-    plan.add_argument("--no-copy-values", action="store_true",
-                      help="let the model write any string and number, not only those of the query and the results")
-    plan.add_argument("--no-values-apart", action="store_true",
-                      help="keep a call that copies a value the user wrote once into two arguments (by default it is "
-                      "asked again with the second argument kept from that value)")
+    _shaping_options(plan)
     plan.add_argument("-v", "--verbose", action="store_true", help="after the answer, print each step to stderr")
     plan.set_defaults(run=_plan)
 
@@ -141,44 +138,7 @@ def command_line() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default 8000)")
     serve.add_argument("--max-retries", type=int, default=2, metavar="N",
                        help="ask again up to N times when a reply fails its schema (default 2)")
-    serve.add_argument("--string-chars", type=int, default=1000, metavar="N",
-                       help="cap, in the grammar, string arguments the schema leaves unbounded (default 1000; "
-                            "0: no cap)")
-    serve.add_argument("--array-items", type=int, default=100, metavar="N",
-                       help="cap, in the grammar, arrays the schema leaves unbounded (default 100; 0: no cap)")
-    serve.add_argument("--number-digits", type=int, default=15, metavar="N",
-                       help="cap, in the grammar, the digits before the point of numbers the schema leaves "
-                            "unbounded (default 15; 0: no cap)")
-    serve.add_argument("--no-decide", action="store_true",
-                       help="leave every auto reply to the model (by default the request decides: one for what some "
-                            "tools do must call one of them, one confidently unrelated to every tool is answered in "
-                            "text)")
-    serve.add_argument("--no-meaning", action="store_true",
-                       help="decide by the request's words alone (by default also by its meaning, in sixteen "
-                            "languages: a multilingual sentence encoder compares it with each tool)")
-    serve.add_argument("--model-relevance", action="store_true",
-                       help="before an auto reply that the request's words and meaning leave to the model, read, for "
-                            "an English request, how likely the in-process model finds it after each of the closest "
-                            "tools' descriptions: when no more likely than after any, the reply is text (off by "
-                            "default: it reads the request once per tool, longer than the reply's first token)")
-    serve.add_argument("--prose-tokens", type=int, default=256, metavar="N",
-                       help="token limit of an auto reply that can only be text; it ends at its first blank line "
-                            "(default 256; 0: no bound)")
-    serve.add_argument("--all-optional", action="store_true",
-                       help="offer every optional argument (default: a tool's optional arguments the user's words "
-                       "say nothing about are left out of the grammar)")
-    serve.add_argument("--copy-bias", type=float, default=0.0, metavar="W",
-                       help="add W to the logits of the tokens of the user's words when a reply may call a "
-                       "tool (default 0: off)")
-    serve.add_argument("--no-count-calls", action="store_true",
-                       help="leave the number of calls to the model (by default a reply that must call carries as many "
-                       "calls as the user's words ask for: 'the factorial of 5, 7 and 9' is three, no fewer, no more)")
-    serve.add_argument("--no-copy-values", action="store_true",
-                       help="let free string and number arguments be any value (by default each is a stretch of the "
-                       "user's words or one of their numbers, where any fits: small models otherwise make values up)")
-    serve.add_argument("--no-values-apart", action="store_true",
-                       help="keep a reply whose call copies a value the user wrote once into two arguments (by "
-                       "default it is asked again with the second argument kept from that value)")
+    _shaping_options(serve)
     serve.add_argument("--queue", type=int, default=16, metavar="N",
                        help="in-process: requests that may wait for the model before 503 (default 16)")
     serve.add_argument("--timeout", type=float, default=120.0, metavar="S",
@@ -287,6 +247,47 @@ def _upstream_options(command: argparse.ArgumentParser) -> None:
                               "xgrammar for vllm and sglang; llguidance for their guidance/llguidance backend)")
 
 
+def _shaping_options(command: argparse.ArgumentParser) -> None:
+    """``--profile`` and ``--shaping``: how requests are shaped for the model."""
+    command.add_argument("--profile", choices=list(PROFILES), default=None,
+                         help="how much the request narrows what the model may write: small (a call or prose decided "
+                              "by the request, values copied from it), capable (grammar, validation and retries "
+                              "only), off (the tools' grammar as declared); default: small for models of up to "
+                              f"{SMALL_PARAMETERS / 1e9:g} billion parameters, capable above")
+    command.add_argument("--shaping", action="append", default=[], metavar="FIELD=VALUE",
+                         help="change one setting of the profile (repeat for several): "
+                              f"{', '.join(f.name for f in fields(Shaping))}; true/false, a number, or none")
+
+
+def shaping_changes(pairs: list[str]) -> dict[str, Any]:
+    """``--shaping FIELD=VALUE`` pairs as :class:`~gbnf.shape.Shaping` fields and values; a
+    :class:`GbnfError` names a field or value that is not one."""
+    kinds = {f.name: str(f.type) for f in fields(Shaping)}
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, text = pair.partition("=")
+        name, text = name.strip().replace("-", "_"), text.strip().lower()
+        if name not in kinds or not text:
+            raise GbnfError(f"--shaping {pair}: give FIELD=VALUE, FIELD one of {', '.join(kinds)}")
+        kind = kinds[name]
+        try:
+            if text in ("none", "null", "0") and "None" in kind:  # 0: no cap, as with no value
+                changes[name] = None
+            elif kind == "bool":
+                changes[name] = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[text]
+            else:
+                changes[name] = (int if kind.startswith("int") else float)(text)
+        except (KeyError, ValueError):
+            raise GbnfError(f"--shaping {pair}: {name} is {kind.replace('None', 'none')}") from None
+    return changes
+
+
+def _profile_line(command: str, shaping: Shaping, chosen: bool, parameters: float | None) -> str:
+    """The line that says which profile shapes requests, and why."""
+    why = "--profile" if chosen else (f"{parameters / 1e6:,.0f} M parameters" if parameters else "size unknown")
+    return f"gbnf {command}: profile {shaping.profile} ({why})"
+
+
 def _check(args: argparse.Namespace) -> int:
     tools = load_manifests(args.path)
     grammar = compile_pool(tools)
@@ -351,15 +352,18 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
         remote = ServerBackend(args.server, upstream=args.upstream_kind, dialect=args.grammar_dialect)
         remote.wait_healthy()
         backend: Backend = remote
+        parameters = None if args.profile else remote.parameters()
     else:
         from gbnf.backends._inprocess import LlamaCppBackend
 
-        backend = LlamaCppBackend(args.model, grammar_engine=args.engine, n_gpu_layers=args.n_gpu_layers)
+        local = LlamaCppBackend(args.model, grammar_engine=args.engine, n_gpu_layers=args.n_gpu_layers)
+        backend, parameters = local, local.parameters()
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
+    shaping = replace(Shaping.named(args.profile or default_profile(parameters)), **shaping_changes(args.shaping))
+    if args.verbose:
+        print(_profile_line("plan", shaping, bool(args.profile), parameters), file=sys.stderr)
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,
-                      salvage=not args.no_salvage, cite=not args.no_cite,
-                      shaping=replace(DEFAULTS.shaping, copy_values=not args.no_copy_values,
-                                      values_apart=not args.no_values_apart),
+                      salvage=not args.no_salvage, cite=not args.no_cite, shaping=shaping,
                       top_k=None if args.all_tools else args.top_k)
     planner = Planner(tools, backend, {**BUILTIN, **extra_executors}, options=options, policy=policy)
     events: list[Event] = []
@@ -421,15 +425,14 @@ def _print_event(event: Event) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from gbnf.endpoint import LocalModel, RemoteModels, ServedTools, serve
     from gbnf.endpoint._guard import read_keys
-    from gbnf.shape import Shaping
 
     limits = Limits(**{limit.name: getattr(args, f"limit_{limit.name}") or None for limit in fields(Limits)})
-    if min(args.max_retries, args.queue, args.string_chars, args.array_items, args.number_digits,
-           args.prose_tokens, *(limit or 0 for limit in vars(limits).values()), args.drain_seconds) < 0 \
+    if min(args.max_retries, args.queue, *(limit or 0 for limit in vars(limits).values()), args.drain_seconds) < 0 \
             or not args.timeout > 0 \
             or not 0 <= args.port <= 65535:
-        raise GbnfError("--max-retries, --queue, --string-chars, --array-items, --number-digits, --prose-tokens, "
-                        "--limit-* and --drain-seconds must be >= 0, --timeout > 0, --port 0-65535")
+        raise GbnfError("--max-retries, --queue, --limit-* and --drain-seconds must be >= 0, --timeout > 0, "
+                        "--port 0-65535")
+    changes = shaping_changes(args.shaping)
     keys = read_keys(args.api_key, os.environ.get("GBNF_API_KEY"), args.api_key_file)
     if (args.mcp or args.mcp_url or args.mcp_config) and not args.run_tools:
         raise GbnfError("--mcp, --mcp-url and --mcp-config give the server tools that a request without tools "
@@ -440,16 +443,11 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn shuts down gracefully, then re-raises it
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s:     %(name)s: %(message)s")
-    shaping = Shaping(string_chars=args.string_chars or None, array_items=args.array_items or None,
-                      number_digits=args.number_digits or None, decide=not args.no_decide,
-                      meaning=not args.no_meaning, model_relevance=args.model_relevance,
-                      prose_tokens=args.prose_tokens or None,
-                      asked_only=not args.all_optional,
-                      copy_bias=args.copy_bias or None, count_calls=not args.no_count_calls,
-                      copy_values=not args.no_copy_values, values_apart=not args.no_values_apart)
+    shaping = replace(Shaping.named(args.profile), **changes) if args.profile else None
     with _mcp_tools(args) as mcp:
         served = ServedTools(tuple(mcp.tools), mcp.executors) if mcp.tools else None
-        serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, served=served,
+        serve(model, host=args.host, port=args.port, max_retries=args.max_retries, shaping=shaping, changes=changes,
+              served=served,
               limits=limits, keys=keys, open_without_key=args.no_api_key, drain_seconds=args.drain_seconds,
               log_level="info" if args.verbose else "warning")
     return 0

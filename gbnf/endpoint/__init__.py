@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
 
 import uvicorn
 
@@ -24,27 +26,31 @@ from gbnf.endpoint._process import ServeProcess
 from gbnf.endpoint._request import MAX_PARALLEL, parse_request
 from gbnf.endpoint._served import ServedTools
 from gbnf.errors import GbnfError
-from gbnf.shape import Shaping, warm
+from gbnf.shape import Shaping
 
 __all__ = ["MAX_PARALLEL", "Limits", "LocalModel", "Model", "RemoteModels", "ServeProcess", "ServedTools",
            "create_app", "parse_request", "read", "reply", "serve"]
 
 
 def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retries: int = 2,
-          shaping: Shaping = Shaping(), served: ServedTools | None = None, limits: Limits = Limits(),
-          keys: tuple[str, ...] = (), open_without_key: bool = False, drain_seconds: int = 30,
+          shaping: Shaping | None = None, changes: Mapping[str, Any] = MappingProxyType({}),
+          served: ServedTools | None = None, limits: Limits = Limits(), keys: tuple[str, ...] = (),
+          open_without_key: bool = False, drain_seconds: int = 30,
           log_level: str = "warning", on_ready: Callable[[str], None] | None = None) -> None:
     """Serve until Ctrl-C or SIGTERM, which stop accepting and give the requests in flight up to
     ``drain_seconds`` to finish; ``on_ready`` gets the base URL (``http://HOST:PORT/v1``) once
-    requests are accepted (port 0 picks a free port). Every route but ``/health`` needs one of
+    requests are accepted (port 0 picks a free port). Requests are shaped by ``shaping`` (None:
+    the profile for the model's size, with ``changes``). Every route but ``/health`` needs one of
     ``keys`` when there are any; without keys, a host other than loopback is refused unless
     ``open_without_key``."""
     if not keys and not open_without_key and not _loopback(host):
         raise GbnfError(f"serving on {host} without an API key lets anyone who reaches the port use the model: "
                         "give --api-key (or $GBNF_API_KEY, --api-key-file), or --no-api-key to allow it")
     sock = _bind(host, port)
-    warm(shaping)  # the encoder and the word data, before the first request and the model's health checks
-    app = create_app(model, max_retries=max_retries, shaping=shaping, served=served, limits=limits, keys=keys)
+    if shaping is not None:
+        shaping.warm()  # the encoder and the word data, before the first request and the model's health checks
+    app = create_app(model, max_retries=max_retries, shaping=shaping, changes=changes, served=served, limits=limits,
+                     keys=keys)
     config = uvicorn.Config(app, log_level=log_level, access_log=log_level in ("info", "debug"),
                             timeout_graceful_shutdown=drain_seconds)
     url = f"http://{host}:{sock.getsockname()[1]}/v1"

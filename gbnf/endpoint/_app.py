@@ -16,8 +16,11 @@ import contextlib
 import json
 import logging
 import secrets
+import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from sse_starlette import EventSourceResponse
@@ -47,24 +50,34 @@ from gbnf.errors import (
     ServerTimeout,
 )
 from gbnf.plan._planner import Planner
-from gbnf.shape._options import Shaping
+from gbnf.shape import Shaping, default_profile
 
 log = logging.getLogger("gbnf.serve")
 
 
-def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping(),
-               served: ServedTools | None = None, limits: Limits = Limits(), keys: tuple[str, ...] = ()) -> Starlette:
-    """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping`` and held
-    to ``limits``, invalid replies asked again up to ``max_retries`` times; every route but
-    ``/health`` needs one of ``keys`` when there are any (:mod:`gbnf.endpoint._guard`); a request
-    with no ``tools`` is planned with ``served`` when given (:mod:`gbnf.endpoint._served`)."""
+def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping | None = None,
+               changes: Mapping[str, Any] = MappingProxyType({}), served: ServedTools | None = None,
+               limits: Limits = Limits(), keys: tuple[str, ...] = ()) -> Starlette:
+    """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping`` (None:
+    the profile for the model's size, :func:`~gbnf.shape.default_profile`, chosen once the model
+    has started, with ``changes`` to its fields) and held to ``limits``, invalid replies asked
+    again up to ``max_retries`` times; every route but ``/health`` needs one of ``keys`` when there are any
+    (:mod:`gbnf.endpoint._guard`); a request with no ``tools`` is planned with ``served`` when
+    given (:mod:`gbnf.endpoint._served`)."""
 
     planner: Planner | None = None  # the one planner for requests without tools, made on the app's loop
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        nonlocal planner
+        nonlocal planner, shaping
         await model.start()
+        if shaping is None:
+            parameters = await model.parameters()
+            shaping = replace(Shaping.named(default_profile(parameters)), **changes)
+            size = f"{parameters / 1e6:,.0f} M parameters" if parameters else "its size unknown"
+            print(f"gbnf serve: profile {shaping.profile} for {await model.name()} ({size}); "
+                  "--profile chooses another", file=sys.stderr, flush=True)
+            await asyncio.to_thread(shaping.warm)  # before the first request: the encoder and the word data
         if served is not None:
             planner = served_planner(served, model, asyncio.get_running_loop(), shaping)
         yield
@@ -84,7 +97,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
 
     async def compiled(body: Any, relevance: list[float] | None) -> ChatRequest:
         """``body`` parsed and compiled in a worker thread, within the compile limit."""
-        parsing = asyncio.to_thread(parse_request, body, shaping, relevance)
+        parsing = asyncio.to_thread(parse_request, body, shaping or "small", relevance)
         try:
             return await asyncio.wait_for(parsing, limits.compile_seconds)
         except TimeoutError:
@@ -101,7 +114,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         if parsed.stream:
             return await _stream(parsed, model, max_retries, rendering)
         answer = await reply(parsed, model.complete, max_retries)
-        return _timed(JSONResponse(_completion(parsed, answer, ident, created)), request, start, answer)
+        return _timed(JSONResponse(_explained(parsed, _completion(parsed, answer, ident, created))), request, start,
+                      answer)
 
     async def responses(request: Request) -> Response:
         start = time.perf_counter()
@@ -118,7 +132,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping = Shaping
         if parsed.stream:
             return await _stream(parsed, model, max_retries, rendering)
         answer = await reply(parsed, model.complete, max_retries)
-        return _timed(JSONResponse(rendering.response(answer)), request, start, answer)
+        return _timed(JSONResponse(_explained(parsed, rendering.response(answer))), request, start, answer)
 
     async def _planned(parsed: ChatRequest, rendering: Rendering,
                        whole: Callable[[Reply], dict[str, Any]]) -> Response:
@@ -169,6 +183,14 @@ async def _json_body(request: Request, limit: int | None) -> Any:
         return json.loads(b"".join(parts))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ApiError(400, f"the body is not JSON: {str(exc)[:200]}") from None
+
+
+def _explained(request: ChatRequest, reply: dict[str, Any]) -> dict[str, Any]:
+    """``reply`` with the shaping stage's decisions (``shaping``) when the request asked to
+    ``explain`` them."""
+    if request.explain and request.shaped is not None:
+        return {**reply, "shaping": request.shaped.decisions}
+    return reply
 
 
 def _completion(request: ChatRequest, answer: Reply, ident: str, created: int) -> dict[str, Any]:
@@ -264,7 +286,7 @@ class ChatRendering:
                                                        "function": {"name": function["name"], "arguments": ""}}]}))
             events += [self._chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
                        for piece in pieces(function["arguments"])]
-        events.append(self._chunk({}, answer.finish_reason))
+        events.append(_data(_explained(self.request, self._body({}, answer.finish_reason))))
         if self.request.include_usage:
             events.append(_data({**self._body({}), "choices": [], "usage": _usage(answer)}))
         return events

@@ -53,6 +53,9 @@ class Model(Protocol):
 
     async def name(self) -> str: ...
 
+    async def parameters(self) -> float | None:
+        """The model's parameters (None: not known)."""
+
     async def close(self) -> None: ...
 
 
@@ -124,6 +127,9 @@ class LocalModel:
 
     async def name(self) -> str:
         return self.path.stem
+
+    async def parameters(self) -> float | None:
+        return self._backend.parameters() if self._backend is not None else None
 
     async def close(self) -> None:
         async with self._lock:
@@ -219,6 +225,10 @@ class RemoteModels:
             except (ServerError, KeyError, IndexError, TypeError):
                 return upstream.upstream
         return self._name
+
+    async def parameters(self) -> float | None:
+        """The first upstream's model's parameters (:meth:`~gbnf.backends.AsyncServerBackend.parameters`)."""
+        return await self.upstreams[0].parameters()
 
     async def close(self) -> None:
         if self._watch is not None:

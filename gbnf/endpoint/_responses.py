@@ -35,7 +35,7 @@ def chat_body(body: Any) -> tuple[dict[str, Any], list[str]]:
             raise bad(key, f"{key} is not supported by gbnf serve (it keeps no state): send the whole input")
     messages, origins = _input_messages(body.get("input"), body.get("instructions"))
     chat: dict[str, Any] = {"model": body.get("model"), "messages": messages, "stream": body.get("stream", False)}
-    for key in ("temperature", "top_p", "parallel_tool_calls"):
+    for key in ("temperature", "top_p", "parallel_tool_calls", "profile", "explain"):
         if body.get(key) is not None:
             chat[key] = body[key]
     if body.get("max_output_tokens") is not None:

@@ -23,7 +23,7 @@ from gbnf.shape._items import (
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness, closeness, first_sentence, tool_card
 from gbnf.shape._optional import Asked, as_asked, asked_of, switched_on, unasked
-from gbnf.shape._options import PROFILES, Shaping, default_profile
+from gbnf.shape._options import PROFILES, SMALL_PARAMETERS, Shaping, default_profile
 from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.shape._relevance import (
     ALONE,
@@ -70,7 +70,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape._warm import warm
 
-__all__ = ["PROFILES", "Choice", "Conversation", "Shaped", "default_profile", "shape",
+__all__ = ["PROFILES", "SMALL_PARAMETERS", "Choice", "Conversation", "Shaped", "default_profile", "shape",
            "ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
            "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request",
            "Selection", "Shaping", "TEXT_LEAD", "Values", "adds_nothing", "apart_tool", "as_asked", "asked_calls",
