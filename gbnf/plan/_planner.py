@@ -33,30 +33,7 @@ from gbnf.plan._options import PlanOptions
 from gbnf.plan._prompt import openai_tools, system_prompt
 from gbnf.read._softparse import soft_parse
 from gbnf.read._validate import ToolCall, validate_calls
-from gbnf.shape import (
-    APART_ROUNDS,
-    Called,
-    ModelRelevance,
-    Policy,
-    Request,
-    Values,
-    apart_tool,
-    as_asked,
-    asked_of,
-    bounded,
-    calls_apart,
-    closeness,
-    copied,
-    copy_bias,
-    follow_up,
-    load_policy,
-    offered_values,
-    pool_decisions,
-    read_request,
-    select_tools,
-    still_to_do,
-    value_texts,
-)
+from gbnf.shape import Called, Conversation, Plan, Policy, Shaped, shape
 from gbnf.tools._tool import Tool
 
 Executor = Callable[..., Any]
@@ -125,17 +102,13 @@ class Planner:
             raise GbnfError(f"the pool has no {options.final_tool!r} tool, so a plan could never end")
         self.options = options
         self.answer_key = answer_key(final)
-        shaping = options.shaping
-        self.tools = [replace(t, parameters=bounded(t.parameters, shaping.string_chars, shaping.array_items,
-                                                    shaping.number_digits)) for t in tools]
+        self.tools = options.shaping.capped(tools)
         self.backend = backend
         self.executors = dict(executors or {})
-        self.policy = policy or load_policy()
-        scorer = getattr(backend, "loglik", None) if options.model_rank else None
-        self._relevance = ModelRelevance(scorer) if scorer is not None else None
-        self._meaning = closeness if shaping.decide and shaping.meaning else None
+        self.policy = policy
+        self._scorer = getattr(backend, "loglik", None) if options.model_rank else None
         self._subscribers: list[Subscriber] = []
-        self._grammars: list[tuple[list[Tool], Values | None, Grammar]] = []  # the most recently used first
+        self._grammars: list[tuple[list[Tool], object, Grammar]] = []  # the most recently used first
         self._grammars_lock = threading.Lock()  # plans may run in several threads
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -144,20 +117,21 @@ class Planner:
         self._subscribers.append(subscriber)
         return lambda: self._subscribers.remove(subscriber)
 
-    def grammar(self, pool: list[Tool], values: Values | None = None) -> Grammar:
+    def grammar(self, pool: list[Tool], shaped: Shaped | None = None) -> Grammar:
         """The pool's grammar, with the free strings and numbers of every tool but the final one
-        among ``values`` where given (:func:`~gbnf.shape.copied`), compiled once per distinct
-        pool and values while they are among the :data:`GRAMMAR_CACHE` used last. Pools are
-        compared as lists, which compare the same tools by identity: about a microsecond for
-        1000 tools, where hashing their names took 40."""
+        among the values of ``shaped`` where given (:meth:`~gbnf.shape.Shaped.with_values`),
+        compiled once per distinct pool and values while they are among the
+        :data:`GRAMMAR_CACHE` used last. Pools are compared as lists, which compare the same
+        tools by identity: about a microsecond for 1000 tools, where hashing their names took 40."""
         pool = pool if isinstance(pool, list) else list(pool)
+        values = shaped.values if shaped is not None else None
         with self._grammars_lock:
             for i, (seen, seen_values, grammar) in enumerate(self._grammars):
                 if seen == pool and seen_values == values:
                     if i:
                         self._grammars.insert(0, self._grammars.pop(i))
                     return grammar
-            shown = pool if values is None else self._copied(pool, values)
+            shown = pool if shaped is None else shaped.with_values(pool)
             grammar = compile_pool(shown, parallel=self.options.parallel, layout=self.options.layout)
             self._grammars.insert(0, (list(pool), values, grammar))
             del self._grammars[GRAMMAR_CACHE:]
@@ -165,7 +139,7 @@ class Planner:
 
     def run(self, query: str) -> PlanResult:
         """Plan with a synchronous backend."""
-        loop = self._loop(query, self._relevance)
+        loop = self._loop(query, self._scorer)
         request = next(loop)
         while True:
             try:
@@ -196,39 +170,32 @@ class Planner:
         for subscriber in self._subscribers:
             subscriber(event)
 
-    def _loop(self, query: str, relevance: ModelRelevance | None
+    def _loop(self, query: str, scorer: Callable[[list[tuple[str, str]]], list[float]] | None
               ) -> Generator[_Request, Completion | GbnfError, PlanResult]:
         result = PlanResult("max_steps", None, 0)
-        request = read_request(query)
-        decisions = (pool_decisions(self.tools, query, self.policy) if self.options.filter_pool
-                     else [(t, None) for t in self.tools])
-        pool = [tool for tool, reason in decisions if reason is None]
-        if self.options.shaping.asked_only:
-            pool = [replace(t, parameters=as_asked(t.parameters, asked_of(t, request))) for t in pool]
-        self._emit(result, "pool", 0, tools=[t.name for t in pool],
-                   dropped={t.name: reason for t, reason in decisions if reason is not None})
-        first = pool
-        if self.options.top_k is not None:
-            chosen = select_tools(pool, request, self.options.top_k, self.options.final_tool, model=relevance,
-                                  meaning=self._meaning, act_first=self.options.shaping.decide,
-                                  model_decides=self.options.shaping.model_relevance)
-            first = chosen.first
-            final = [t for t in pool if t.name == self.options.final_tool]
-            pool = [r.tool for r in chosen.ranking[:self.options.top_k]] + final
-            self._emit(result, "rank", 0, ranking=[(r.tool.name, r.score, r.model) for r in chosen.ranking],
-                       first=[t.name for t in first])
-        specs = openai_tools(pool) if self.options.mode == "native" else None
-        style: Literal["skeleton", "signature"] = "skeleton" if self.options.mode == "soft" else "signature"
-        prompt = system_prompt(pool, self.options.parallel, style, final_tool=self.options.final_tool)
+        options = self.options
+        plan = Plan(options.final_tool, options.top_k, options.filter_pool, self.policy, scorer,
+                    options.mode == "grammar", options.single_use, options.still_to_do)
+        user = (("user", query),)
+        first = shape(Conversation(user, tuple(self.tools), parallel=options.parallel), options.shaping, plan=plan)
+        decisions = first.decisions
+        pool = list(first.pool)
+        self._emit(result, "pool", 0, tools=decisions["pool"], dropped=decisions["dropped"])
+        if options.top_k is not None:
+            self._emit(result, "rank", 0, ranking=decisions["ranking"], first=decisions["first"])
+        specs = openai_tools(pool) if options.mode == "native" else None
+        style: Literal["skeleton", "signature"] = "skeleton" if options.mode == "soft" else "signature"
+        prompt = system_prompt(pool, options.parallel, style, final_tool=options.final_tool)
         messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
         result.messages = messages
-        step_one = first if self.options.mode == "grammar" else pool
-        yield from self._steps(request, step_one, pool, messages, specs, result)
-        if result.status != "final" and result.results and (self.options.salvage or result.status == "repeat"):
+        if options.mode != "grammar":
+            first = replace(first, offered=first.pool)
+        yield from self._steps(first, plan, messages, specs, result)
+        if result.status != "final" and result.results and (options.salvage or result.status == "repeat"):
             yield from self._salvage(query, result)
-        elif result.status != "final" and self.options.salvage:
+        elif result.status != "final" and options.salvage:
             self._emit(result, "salvage", result.steps, answered=False, error="no tool results to answer from")
-        if self.options.cite and result.answer is not None:
+        if options.cite and result.answer is not None:
             cited = salvaging.cite(result.answer, result.results, query)
             if cited != result.answer:
                 self._emit(result, "cite", result.steps, answer=cited, added=cited[len(result.answer):].strip(),
@@ -236,26 +203,30 @@ class Planner:
                 result.answer = cited
         return result
 
-    def _steps(self, request: Request, first: list[Tool], tools: list[Tool], messages: list[Message],
-               specs: list[ToolSpec] | None, result: PlanResult) -> Generator[_Request, Completion | GbnfError, None]:
-        """Ask, validate, execute, until a stop rule. Step 1 offers ``first``; once a call
-        succeeded, each step offers :meth:`_offer` of ``tools`` (the tools in the prompt)."""
+    def _steps(self, first: Shaped, plan: Plan, messages: list[Message], specs: list[ToolSpec] | None,
+               result: PlanResult) -> Generator[_Request, Completion | GbnfError, None]:
+        """Ask, validate, execute, until a stop rule. Step 1 offers what ``first`` offers; once a
+        call succeeded, each step offers what the stage shapes for the plan's pool (the tools in
+        the prompt) and the calls done."""
         blocked = 0
+        conversation = Conversation((("user", messages[1]["content"]),), first.pool, parallel=self.options.parallel)
+        shaped = first
         for step in range(1, self.options.max_steps + 1):
             result.steps = step
-            pool = self._offer(request, tools, result) if result.results else first
+            if result.results:
+                done = tuple((call.name, call.arguments, value) for call, value in result.results)
+                shaped = shape(conversation, self.options.shaping, plan=replace(plan, done=done))
+            pool = list(shaped.offered)
             self._emit(result, "step", step, tools=[t.name for t in pool])
-            results = [text for _, value in result.results for text in value_texts(value)]
-            grammar = values = None
+            grammar = None
             if self.options.mode == "grammar":
-                values = offered_values([request.text], whole=results) if self.options.shaping.copy_values else None
-                grammar = self.grammar(pool, values).text
+                grammar = self.grammar(pool, shaped if shaped.values is not None else None).text
             sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
                                dry=self.options.dry or self.options.sampling.dry)
             if blocked:
                 sampling = replace(sampling, temperature=max(sampling.temperature, self.options.retry_temperature))
-            if self.options.shaping.copy_bias:
-                sampling = replace(sampling, bias=copy_bias([request.text, *results], self.options.shaping.copy_bias))
+            if shaped.bias:
+                sampling = replace(sampling, bias=shaped.bias)
             reply = yield messages, grammar, sampling, specs
             if isinstance(reply, GbnfError):
                 self._stop(result, "error", step, str(reply))
@@ -277,8 +248,8 @@ class Planner:
             if isinstance(calls, str):
                 self._finish(result, step, calls)
                 return
-            if values is not None and self.options.shaping.values_apart:
-                calls = yield from self._apart(request, pool, values, calls, messages, sampling, specs, result)
+            if grammar is not None and shaped.values is not None:
+                calls = yield from self._apart(shaped, pool, calls, messages, sampling, specs, result)
             for call in calls:
                 self._emit(result, "call", step, name=call.name, arguments=call.arguments)
                 if call.name == self.options.final_tool:
@@ -289,7 +260,7 @@ class Planner:
                     self._stop(result, "repeat", step, f"{call.name} was called again with the same arguments")
                     return
                 content, ok = self._execute(call, step, result)
-                pending = self._pending(request, result)
+                pending = shaped.pending([done.arguments for done, _ in result.results])
                 if ok and pending is not None:
                     content += f"\nStill to do: {pending}"
                 messages.append({"role": "tool", "content": content})
@@ -300,19 +271,24 @@ class Planner:
         steps = self.options.max_steps
         self._stop(result, "max_steps", steps, f"no final answer within {steps} steps")
 
-    def _apart(self, request: Request, pool: list[Tool], values: Values, calls: list[ToolCall],
-               messages: list[Message], sampling: Sampling, specs: list[ToolSpec] | None,
+    def _apart(self, shaped: Shaped, pool: list[Tool], calls: list[ToolCall], messages: list[Message],
+               sampling: Sampling, specs: list[ToolSpec] | None,
                result: PlanResult) -> Generator[_Request, Completion | GbnfError, list[ToolCall]]:
         """``calls`` asked again while one repeats a value the user wrote once, that argument
-        kept from it (:func:`~gbnf.shape.calls_apart`), up to :data:`~gbnf.shape.APART_ROUNDS`
-        times: the calls of the last valid reply, whose text becomes the assistant's message."""
+        kept from it (:meth:`~gbnf.shape.Shaped.apart_steps`), up to
+        :attr:`~gbnf.shape.Shaped.rounds` times: the calls of the last valid reply, whose text
+        becomes the assistant's message."""
         called: Called = ()
-        for _ in range(APART_ROUNDS):
-            firsts = calls_apart([(call.name, call.arguments) for call in calls], request, called)
-            grammar = self._apart_grammar(pool, values, firsts) if firsts is not None else None
-            if grammar is None or firsts is None:
+        for _ in range(Shaped.rounds):
+            apart = shaped.apart_steps([(call.name, call.arguments) for call in calls], pool, called)
+            if apart is None:
                 break
-            called = firsts
+            called, steps = apart
+            if self.options.parallel == 1:
+                grammar = compile_pool(steps[-1:], layout=self.options.layout).text
+            else:
+                grammar = compile_pool(shaped.with_values(pool), parallel=self.options.parallel, least=len(steps),
+                                       order=list(steps), layout=self.options.layout).text
             reply = yield messages[:-1], grammar, sampling, specs
             if isinstance(reply, GbnfError):
                 break
@@ -328,46 +304,6 @@ class Planner:
                 break
             calls, messages[-1] = again, {"role": "assistant", "content": reply.text}
         return calls
-
-    def _apart_grammar(self, pool: list[Tool], values: Values, firsts: Called) -> str | None:
-        """The grammar of a reply whose first calls are ``firsts`` in turn, each kept from the
-        values it names (:func:`~gbnf.shape.apart_tool`; None when one cannot be)."""
-        shown = {t.name: t for t in self._copied(pool, values)}
-        apart = [apart_tool(shown[name], avoid) for name, avoid in firsts]
-        steps = [tool for tool in apart if tool is not None]
-        if len(steps) < len(apart):
-            return None
-        if self.options.parallel == 1:
-            return compile_pool(steps[-1:], layout=self.options.layout).text
-        return compile_pool(list(shown.values()), parallel=self.options.parallel, least=len(steps), order=steps,
-                            layout=self.options.layout).text
-
-    def _copied(self, pool: list[Tool], values: Values) -> list[Tool]:
-        """``pool`` with the free strings and numbers of every tool but the final one among
-        ``values`` (:func:`~gbnf.shape.copied`)."""
-        final = self.options.final_tool
-        return [t if t.name == final else replace(t, parameters=copied(t.parameters, *values, echoes=t.echoes))
-                for t in pool]
-
-    def _offer(self, request: Request, tools: list[Tool], result: PlanResult) -> list[Tool]:
-        """A step's tools once some call succeeded: without the tools that succeeded (with
-        ``single_use``); with ranking (grammar mode), only those matching what the query still
-        asks for (:func:`follow_up`), and the final tool."""
-        used = {call.name for call, _ in result.results}
-        final, single_use = self.options.final_tool, self.options.single_use
-        offer = [t for t in tools if not (single_use and t.name in used) or t.name == final]
-        if self.options.top_k is None or self.options.mode != "grammar":
-            return offer
-        done = [t for t in tools if t.name in used]
-        offer = follow_up(offer, request, done, self.options.top_k, self.options.final_tool,
-                          act=self.options.shaping.decide, said=_said(result))
-        if self._pending(request, result) is not None and all(t.name == self.options.final_tool for t in offer):
-            return done + offer  # a clause that names no other tool repeats the action ("... and in Madrid")
-        return offer
-
-    def _pending(self, request: Request, result: PlanResult) -> str | None:
-        """With ``still_to_do``, the query's clause still to do (:func:`~gbnf.shape.still_to_do`)."""
-        return still_to_do(request, len(result.results), _said(result)) if self.options.still_to_do else None
 
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
@@ -444,8 +380,3 @@ def answer_key(final: Tool) -> str | None:
     if len(strings) == 1:
         return strings[0]
     return required[0] if len(required) == 1 else None
-
-
-def _said(result: PlanResult) -> list[str]:
-    """What the arguments of a plan's successful calls wrote."""
-    return [json_text(call.arguments) for call, _ in result.results]

@@ -44,8 +44,9 @@ from gbnf.shape._relevance import (
     still_to_do,
 )
 from gbnf.shape._request import Request, read_request, terms
+from gbnf.shape._result import Choice, Conversation, Plan, Shaped
 from gbnf.shape._shaped import bounded, copied, kept_apart
-from gbnf.shape._stage import Choice, Conversation, Shaped, shape
+from gbnf.shape._stage import shape
 from gbnf.shape._tool_words import tool_document
 from gbnf.shape._units import units_written
 from gbnf.shape._values import (
@@ -70,7 +71,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape._warm import warm
 
-__all__ = ["PROFILES", "SMALL_PARAMETERS", "Choice", "Conversation", "Shaped", "default_profile", "shape",
+__all__ = ["PROFILES", "SMALL_PARAMETERS", "Choice", "Conversation", "Plan", "Shaped", "default_profile", "shape",
            "ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
            "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request",
            "Selection", "Shaping", "TEXT_LEAD", "Values", "adds_nothing", "apart_tool", "as_asked", "asked_calls",

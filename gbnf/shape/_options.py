@@ -4,10 +4,14 @@ planner (:attr:`gbnf.plan.PlanOptions.shaping`), and the named profiles a user c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
 
 from gbnf.errors import GbnfError
+
+if TYPE_CHECKING:
+    from gbnf.tools import Tool
 
 ProfileName = Literal["small", "capable", "off"]
 SMALL_PARAMETERS = 1.3e9
@@ -102,6 +106,14 @@ class Shaping:
     def profile(self) -> str:
         """The name of the profile these settings are, or ``custom``."""
         return next((name for name, shaping in PROFILES.items() if shaping == self), "custom")
+
+    def capped(self, tools: Sequence[Tool]) -> list[Tool]:
+        """``tools`` with every string, array and number the schema leaves unbounded capped at
+        ``string_chars``, ``array_items`` and ``number_digits`` (:func:`gbnf.shape._shaped.bounded`)."""
+        from gbnf.shape._shaped import bounded
+
+        return [replace(t, parameters=bounded(t.parameters, self.string_chars, self.array_items, self.number_digits))
+                for t in tools]
 
     def warm(self) -> None:
         """Load now what reading requests under these settings loads on first use

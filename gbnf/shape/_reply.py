@@ -1,0 +1,117 @@
+"""Shaping one reply of a chat (``gbnf serve``): call or prose, the tools offered, their
+optional arguments, the calls counted, the values copied, and the decisions as JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from gbnf.shape._calls import asked_calls, asked_order, asked_parts
+from gbnf.shape._items import asked_items, items_in_turn
+from gbnf.shape._meaning import closeness
+from gbnf.shape._optional import Asked, as_asked, asked_of
+from gbnf.shape._options import Shaping
+from gbnf.shape._relevance import decide_reply, scored_tools
+from gbnf.shape._request import read_request
+from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
+from gbnf.shape._values import copy_bias, offered_values, own_values, part_values, without_count
+from gbnf.tools import Tool
+
+
+def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequence[float] | None,
+                explain: bool) -> Shaped:
+    """What the next reply of ``conversation`` may be, as ``shaping`` says (:func:`~gbnf.shape.shape`)."""
+    name = shaping.profile
+    role, last = conversation.messages[-1] if conversation.messages else ("user", "")
+    from_user = role == "user"
+    request = read_request(last)
+    choice = conversation.choice
+    offered = conversation.tools if choice != "none" else ()
+    required = choice in ("required", "named") and bool(offered)
+    why = {"required": "the client requires a call", "named": "the client named the tool",
+           "none": "the client allows no call", "auto": "the model decides"}[choice]
+    decided = False
+    scored: tuple[Tool, ...] = ()
+    if shaping.decide and choice in ("auto", "required") and from_user and offered:
+        near = closeness(list(offered), request) if shaping.meaning else None
+        decision = decide_reply(list(offered), request, near, relevance)
+        if shaping.model_relevance and relevance is None and not required:
+            scored = tuple(scored_tools(list(offered), request, decision, near))
+        lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
+        if decision.kind == "call":
+            offered, required, decided = tuple(decision.tools), True, True
+            why = f"the request asks for what these tools do{lead}"
+        elif decision.kind == "text" and not required:
+            offered = ()
+            why = f"the request is unrelated to every tool{lead}"
+        else:
+            why = f"the request may or may not need a tool: the model decides{lead}"
+    reply: Reply = "call" if required and offered else "either" if offered else "text"
+    bias = copy_bias([last], shaping.copy_bias) if offered and shaping.copy_bias and from_user else ()
+    prose = choice == "auto" and not required and shaping.prose_tokens is not None
+    skip = tuple(asked_of(t, request) if shaping.asked_only and from_user else None for t in offered)
+    shown = tuple(replace(t, parameters=as_asked(t.parameters, asked)) for t, asked in zip(offered, skip))
+    parallel = conversation.parallel
+    counted = shaping.count_calls and required and (decided or len(offered) == 1) and from_user
+    least = asked_calls(list(shown), request, parallel) if counted else 1
+    order = asked_order(list(shown), request, least) if counted else ()
+    values = offered_values([last]) if shaping.copy_values and from_user and last else None
+    if values is not None and len(shown) == 1:
+        values = without_count(values, last, least)
+    items = asked_items(list(shown), request, least) if counted and values is not None else ()
+    parts = asked_parts(list(shown), request, least) if counted and values is not None else ()
+    turns = items_in_turn(list(shown), request, least) if parts else ()
+    own = (tuple(own_values(values, items, call) for call in range(len(items))) if items and values
+           else tuple(own_values(part_values(values, *part), *turn) if turn[0] else part_values(values, *part)
+                      for part, turn in zip(parts, turns)) if values else ())
+    chars = conversation.reply_tokens if shaping.string_chars is None else min(shaping.string_chars,
+                                                                               conversation.reply_tokens)
+    caps = (chars, shaping.array_items, shaping.number_digits)
+    most = least if least > 1 else parallel  # calls counted from the words: that many, no more
+    names = tuple(t.name for t in offered)
+    key = Key(pool_key(conversation.tools), names, skip, most, least, order, not required, caps, values, own) \
+        if offered else None
+    shaped = Shaped(name, reply, offered, shown, least, most if offered else 1, bool(counted),
+                    request if from_user else None, shaping.values_apart, bias, prose,
+                    shaping.prose_tokens if prose and not offered else None, scored, key=key)
+    return replace(shaped, decisions=_decisions(shaped, why, skip, explain))
+
+
+def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain: bool) -> dict[str, Any]:
+    """What :func:`shape` decided, as JSON: the reply, why, the tools offered, the optional
+    arguments left out, the calls, and (``explain``) each argument's candidate values."""
+    out: dict[str, Any] = {"profile": shaped.profile, "reply": shaped.reply, "why": why,
+                           "tools": [t.name for t in shaped.offered],
+                           "left_out": {t.name: list(asked.left) for t, asked in zip(shaped.offered, skip)
+                                        if asked is not None and asked.left},
+                           "calls": {"least": shaped.least, "most": shaped.most}}
+    if explain:
+        out["values"] = {tool.name: _candidates(tool.parameters) for tool in shaped.tools}
+    return out
+
+
+def _candidates(parameters: dict[str, Any]) -> dict[str, Any]:
+    """Each top-level argument's values as the shaped schema lists them (at most
+    :data:`SHOWN_VALUES`; "free" where it lists none)."""
+    out: dict[str, Any] = {}
+    for name, schema in (parameters.get("properties") or {}).items():
+        listed = _listed(schema)
+        out[name] = listed[:SHOWN_VALUES] if listed is not None else "free"
+    return out
+
+
+def _listed(schema: Any) -> list[Any] | None:
+    """The values a schema lists (its ``enum``, ``const``, or those of its ``anyOf`` branches)."""
+    if not isinstance(schema, dict):
+        return None
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return list(schema["enum"])
+    if "const" in schema:
+        return [schema["const"]]
+    branches = [_listed(branch) for branch in schema.get("anyOf") or ()]
+    if branches and all(b is not None for b in branches):
+        return [value for b in branches for value in b or ()]
+    return None
+
+
