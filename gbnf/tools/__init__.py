@@ -19,13 +19,12 @@ from gbnf.tools._imports import (
 )
 from gbnf.tools._manifests import load_manifest, load_manifests, tool_from_dict
 from gbnf.tools._mcp import McpServer, McpTools, http_server, read_config, stdio_server
-from gbnf.tools._tool import Tool
+from gbnf.tools._tool import Tool, tool_from_function
 
 if TYPE_CHECKING:
-    from gbnf.tools._functions import FunctionTool, function_tool, tool_from_function
+    from gbnf.tools._functions import FunctionTool, function_tool
 
-__getattr__ = lazy_names(__name__, {name: "gbnf.tools._functions"
-                                    for name in ("FunctionTool", "function_tool", "tool_from_function")})
+__getattr__ = lazy_names(__name__, {name: "gbnf.tools._functions" for name in ("FunctionTool", "function_tool")})
 
 __all__ = ["BUILTIN", "MAX_BYTES", "RESULT_CAP", "FunctionTool", "Imported", "McpServer", "McpTools", "Tool",
            "bfcl_schema", "find_files", "function_tool", "get_now", "http_server", "import_each",

@@ -1,6 +1,6 @@
 """Python functions as tools: the arguments' schema from the type hints (pydantic), the
 description and each argument's description from the docstring (Google, reST or NumPy style),
-and the function itself as the executor.
+both read by :func:`tool_from_function`, and the function itself as the executor.
 
     @gbnf.function_tool
     def forecast(city: str, days: int = 3, units: Literal["c", "f"] = "c") -> dict:
@@ -25,12 +25,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import docstring_parser
 import pydantic
-from pydantic.json_schema import GenerateJsonSchema
 
-from gbnf.errors import ManifestError
-from gbnf.tools._tool import Tool
+from gbnf.tools._tool import Tool, tool_from_function
 
 
 class FunctionTool(Protocol):
@@ -40,31 +37,6 @@ class FunctionTool(Protocol):
     tool: Tool
 
     def __call__(self, **arguments: Any) -> Any: ...
-
-
-class _Untitled(GenerateJsonSchema):
-    """pydantic's JSON Schema without the titles it makes up from field names ("City")."""
-
-    def field_title_should_be_set(self, schema: Any) -> bool:
-        return False
-
-
-def tool_from_function(function: Callable[..., Any], *, name: str | None = None,
-                       description: str | None = None) -> Tool:
-    """The :class:`Tool` of a typed Python function: its name, its docstring's description, and
-    its parameters' JSON Schema (each described from the docstring's arguments section)."""
-    where = f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', function)}"
-    try:
-        schema = pydantic.TypeAdapter(function).json_schema(schema_generator=_Untitled)  # type: ignore[arg-type]
-    except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError, NameError) as exc:
-        raise ManifestError(where, "", f"its type hints make no JSON Schema: {str(exc).splitlines()[0]}") from None
-    docs = docstring_parser.parse(inspect.getdoc(function) or "")
-    for param in docs.params:
-        target = schema.get("properties", {}).get(param.arg_name)
-        if isinstance(target, dict) and param.description:
-            target.setdefault("description", param.description)
-    text = description or " ".join(part for part in (docs.short_description, docs.long_description) if part)
-    return Tool(name or function.__name__, text or "", schema, source=where)
 
 
 def function_tool(function: Callable[..., Any] | None = None, *, name: str | None = None,

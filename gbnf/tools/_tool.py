@@ -1,11 +1,16 @@
-"""The :class:`Tool`: what every stage passes along (a leaf module: it imports nothing of gbnf at load)."""
+"""The :class:`Tool`: what every stage passes along (a leaf module: it imports nothing of gbnf at load),
+and the tool of a typed Python function (:func:`tool_from_function`; pydantic imported on first use)."""
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from pydantic.json_schema import GenerateJsonSchema
 
 KINDS = ("canonical", "escape_hatch")
 
@@ -40,10 +45,44 @@ class Tool:
     @classmethod
     def from_function(cls, function: Callable[..., Any], *, name: str | None = None,
                       description: str | None = None) -> Tool:
-        """The tool of a typed Python function (:func:`gbnf.tools._functions.tool_from_function`)."""
-        from gbnf.tools._functions import tool_from_function
-
+        """The tool of a typed Python function (:func:`tool_from_function`)."""
         return tool_from_function(function, name=name, description=description)
+
+
+def tool_from_function(function: Callable[..., Any], *, name: str | None = None,
+                       description: str | None = None) -> Tool:
+    """The :class:`Tool` of a typed Python function: its name, its docstring's description, and
+    its parameters' JSON Schema (each described from the docstring's arguments section)."""
+    import docstring_parser
+    import pydantic
+
+    from gbnf.errors import ManifestError
+
+    where = f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', function)}"
+    try:
+        schema = pydantic.TypeAdapter(function).json_schema(schema_generator=_untitled())  # type: ignore[arg-type]
+    except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError, NameError) as exc:
+        raise ManifestError(where, "", f"its type hints make no JSON Schema: {str(exc).splitlines()[0]}") from None
+    docs = docstring_parser.parse(inspect.getdoc(function) or "")
+    for param in docs.params:
+        target = schema.get("properties", {}).get(param.arg_name)
+        if isinstance(target, dict) and param.description:
+            target.setdefault("description", param.description)
+    text = description or " ".join(part for part in (docs.short_description, docs.long_description) if part)
+    return Tool(name or function.__name__, text or "", schema, source=where)
+
+
+@functools.cache
+def _untitled() -> type[GenerateJsonSchema]:
+    """pydantic's JSON Schema generator without the titles it makes up from field names ("City")
+    (made on first use, as pydantic is imported)."""
+    from pydantic.json_schema import GenerateJsonSchema
+
+    class Untitled(GenerateJsonSchema):
+        def field_title_should_be_set(self, schema: Any) -> bool:
+            return False
+
+    return Untitled
 
 
 def _property_names(schema: Any) -> list[str]:
