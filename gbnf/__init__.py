@@ -46,9 +46,8 @@ if TYPE_CHECKING:
     from gbnf.tools import FunctionTool, function_tool
 
 __getattr__ = lazy_names(__name__, {
-    "LlamaCppBackend": "gbnf.backends._inprocess", "ServerBackend": "gbnf.backends._http",
-    "AsyncServerBackend": "gbnf.backends._http", "LlamaServer": "gbnf.llama_server._process",
-    "FunctionTool": "gbnf.tools._functions", "function_tool": "gbnf.tools._functions"})
+    "LlamaCppBackend": "gbnf.backends", "ServerBackend": "gbnf.backends", "AsyncServerBackend": "gbnf.backends",
+    "LlamaServer": "gbnf.llama_server", "FunctionTool": "gbnf.tools", "function_tool": "gbnf.tools"})
 
 __all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Cancelled",
            "Completion", "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError",

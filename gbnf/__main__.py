@@ -1,3 +1,3 @@
-from gbnf.cli._main import run
+from gbnf.cli import run
 
 raise SystemExit(run())

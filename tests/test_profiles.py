@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from gbnf.backends._model import listed_parameters, parameters_named
-from gbnf.cli._main import shaping_changes
+from gbnf.backends import listed_parameters, parameters_named
+from gbnf.cli import shaping_changes
 from gbnf.endpoint import parse_request
 from gbnf.errors import ApiError, BackendError, GbnfError
 from gbnf.plan import Planner, PlanOptions

@@ -31,7 +31,7 @@ from gbnf.backends._base import (
     ToolSpec,
 )
 from gbnf.backends._model import listed_parameters
-from gbnf.compiler._dialects import DIALECTS, Dialect, translate
+from gbnf.compiler import DIALECTS, Dialect, translate
 from gbnf.errors import (
     ConnectionFailed,
     GbnfError,

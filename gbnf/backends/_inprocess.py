@@ -37,7 +37,7 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 from gbnf.backends._base import DRY_ALLOWED, DRY_BASE, REPEAT_LAST_N, Completion, Message, Sampling, TextSink, ToolSpec
 from gbnf.backends._llamacpp import captured_stderr, grammar_sampler, llguidance_tokenizer, load_llama, token_allowed
 from gbnf.backends._model import resolve_model
-from gbnf.compiler._dialects import translate
+from gbnf.compiler import translate
 from gbnf.errors import BackendError, ContextExceeded, GbnfSyntaxError, GrammarError
 
 GrammarMode = Literal["fast", "full"]

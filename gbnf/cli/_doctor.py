@@ -14,8 +14,16 @@ import sys
 import time
 from dataclasses import dataclass
 
-from gbnf.backends._model import resolve_model
-from gbnf.backends._native import ENV_REPACK, SIMD_FLAGS, cpu_flags, cpu_has_amx, cpuinfo, crash_line, extra_buffers
+from gbnf.backends import (
+    ENV_REPACK,
+    SIMD_FLAGS,
+    cpu_flags,
+    cpu_has_amx,
+    cpuinfo,
+    crash_line,
+    extra_buffers,
+    resolve_model,
+)
 from gbnf.errors import GbnfError
 
 PROMPT = [{"role": "user", "content": "Name one colour."}]
@@ -33,8 +41,8 @@ class Check:
 
 def facts(model: str | None) -> list[tuple[str, str]]:
     """What a bug report needs: the CPU, Python, the llama.cpp build and its options, the model."""
-    from gbnf.backends._llamacpp import amx_kernels, gpu_offload, system_info
-    from gbnf.llama_server._build import built_binary, cmake_flags, gpus
+    from gbnf.backends import amx_kernels, gpu_offload, system_info
+    from gbnf.llama_server import built_binary, cmake_flags, gpus
 
     flags = cpu_flags()
     cpu = cpuinfo().get("model name") or platform.processor() or "unknown"
@@ -80,9 +88,7 @@ def inprocess_decode(model: str | None, timeout: float = 300.0) -> Check:
 
 def decode_here(model: str) -> None:
     """The child's side of :func:`inprocess_decode`: print one line on what was decoded."""
-    from gbnf.backends._base import Sampling
-    from gbnf.backends._inprocess import LlamaCppBackend
-    from gbnf.backends._llamacpp import gpu_offload
+    from gbnf.backends import LlamaCppBackend, Sampling, gpu_offload
 
     backend = LlamaCppBackend(model or None, n_ctx=512, n_gpu_layers=-1 if gpu_offload() else 0)
     start = time.perf_counter()
@@ -93,10 +99,8 @@ def decode_here(model: str) -> None:
 
 def server_decode(model: str | None, timeout: float = 120.0) -> Check:
     """Start the built llama-server with the model and decode a few tokens through it."""
-    from gbnf.backends._base import Sampling
-    from gbnf.backends._http import ServerBackend
-    from gbnf.llama_server._build import find_llama_server
-    from gbnf.llama_server._process import LlamaServer
+    from gbnf.backends import Sampling, ServerBackend
+    from gbnf.llama_server import LlamaServer, find_llama_server
 
     try:
         binary = find_llama_server()

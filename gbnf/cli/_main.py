@@ -13,23 +13,18 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
-from gbnf.backends._http import UPSTREAMS
-from gbnf.backends._native import crash_line
+from gbnf.backends import UPSTREAMS, crash_line
 from gbnf.cli._supervise import supervised
-from gbnf.compiler import DIALECTS, Layout, compile_pool
-from gbnf.compiler._literals import json_text
-from gbnf.endpoint._limits import Limits
+from gbnf.compiler import DIALECTS, Layout, compile_pool, json_text
+from gbnf.endpoint import Limits
 from gbnf.errors import GbnfError
-from gbnf.plan._events import Event
-from gbnf.plan._options import PlanOptions
-from gbnf.plan._planner import PlanResult
+from gbnf.plan import Event, PlanOptions, PlanResult
 from gbnf.shape import PROFILES, SMALL_PARAMETERS, Shaping, default_profile
-from gbnf.tools._manifests import load_manifests
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool, load_manifests
 
 if TYPE_CHECKING:
-    from gbnf.backends._base import Backend
-    from gbnf.tools._mcp import McpTools
+    from gbnf.backends import Backend
+    from gbnf.tools import McpTools
 
 DEFAULTS = PlanOptions()
 
@@ -221,7 +216,7 @@ def _mcp_options(command: argparse.ArgumentParser, use: str = "") -> None:
 @contextlib.contextmanager
 def _mcp_tools(args: argparse.Namespace) -> Iterator[McpTools]:
     """The MCP servers the options name, started; their warnings and failures printed."""
-    from gbnf.tools._mcp import McpTools, http_server, read_config, stdio_server
+    from gbnf.tools import McpTools, http_server, read_config, stdio_server
 
     servers = [*map(stdio_server, args.mcp), *map(http_server, args.mcp_url),
                *(read_config(args.mcp_config) if args.mcp_config else [])]
@@ -298,7 +293,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from gbnf.tools._imports import read_import_file, write_manifests
+    from gbnf.tools import read_import_file, write_manifests
 
     groups = read_import_file(args.file, args.source)
     written, skipped = 0, 0
@@ -316,7 +311,7 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from gbnf.lint._lint import lint
+    from gbnf.lint import lint
 
     try:
         text = args.file.read_text(encoding="utf-8")
@@ -337,24 +332,23 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict[str, Any]) -> int:
-    from gbnf.backends._base import Sampling
-    from gbnf.plan._events import TraceWriter
-    from gbnf.plan._planner import Planner
-    from gbnf.shape._pool import load_policy
-    from gbnf.tools._builtin import BUILTIN
+    from gbnf.backends import Sampling
+    from gbnf.plan import Planner, TraceWriter
+    from gbnf.shape import load_policy
+    from gbnf.tools import BUILTIN
 
     own = args.manifests != Path("manifests") or args.manifests.is_dir() or not extra
     tools = [*(load_manifests(args.manifests) if own else []), *extra]
     policy = load_policy(args.policy)
     if args.server:
-        from gbnf.backends._http import ServerBackend
+        from gbnf.backends import ServerBackend
 
         remote = ServerBackend(args.server, upstream=args.upstream_kind, dialect=args.grammar_dialect)
         remote.wait_healthy()
         backend: Backend = remote
         parameters = None if args.profile else remote.parameters()
     else:
-        from gbnf.backends._inprocess import LlamaCppBackend
+        from gbnf.backends import LlamaCppBackend
 
         local = LlamaCppBackend(args.model, grammar_engine=args.engine, n_gpu_layers=args.n_gpu_layers)
         backend, parameters = local, local.parameters()
@@ -423,8 +417,7 @@ def _print_event(event: Event) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from gbnf.endpoint import LocalModel, RemoteModels, ServedTools, serve
-    from gbnf.endpoint._guard import read_keys
+    from gbnf.endpoint import LocalModel, RemoteModels, ServedTools, read_keys, serve
 
     limits = Limits(**{limit.name: getattr(args, f"limit_{limit.name}") or None for limit in fields(Limits)})
     if min(args.max_retries, args.queue, *(limit or 0 for limit in vars(limits).values()), args.drain_seconds) < 0 \
@@ -454,7 +447,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _server_build(args: argparse.Namespace) -> int:
-    from gbnf.llama_server._build import ENV_CUDA, build_llama_server, built_binary, cuda_wanted, find_llama_server
+    from gbnf.llama_server import ENV_CUDA, build_llama_server, built_binary, cuda_wanted, find_llama_server
 
     if args.cuda is None or args.cuda == cuda_wanted():
         print(find_llama_server() or build_llama_server())
@@ -466,7 +459,7 @@ def _server_build(args: argparse.Namespace) -> int:
 
 
 def _server_start(args: argparse.Namespace) -> int:
-    from gbnf.llama_server._process import LlamaServer
+    from gbnf.llama_server import LlamaServer
 
     server = LlamaServer(args.model, host=args.host, port=args.port, n_ctx=args.ctx_size, parallel=args.parallel,
                          n_gpu_layers=args.n_gpu_layers, threads=args.threads)

@@ -17,7 +17,7 @@ import tempfile
 import traceback
 from collections.abc import Callable
 
-from gbnf.backends._native import crash_line, die_with_parent, signal_name
+from gbnf.backends import crash_line, die_with_parent, signal_name
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+) in (\S+)')
 

@@ -15,20 +15,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from gbnf.compiler._canonical import as_decimal, is_number
 from gbnf.compiler._dialects import DIALECTS, Dialect, translate
 from gbnf.compiler._emit import MAX_DEPTH, SCHEMA_MAX_DEPTH, Emitter
-from gbnf.compiler._literals import json_text, literal_choice, repeat
+from gbnf.compiler._literals import REPETITION_LIMIT, json_text, literal_choice, repeat
 from gbnf.compiler._order import in_grammar_order
 from gbnf.compiler._primitives import Layout
 from gbnf.compiler._rules import Grammar, RuleTable, references, renamed, rule_word
-from gbnf.compiler._schema import check_schema, skeleton
-from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
+from gbnf.compiler._schema import ANNOTATIONS, check_schema, close_objects, key_path, skeleton, validity
+from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf, refs_in
 from gbnf.errors import SchemaError
 
-__all__ = ["DIALECTS", "MAX_DEPTH", "SCHEMA_MAX_DEPTH", "Alt", "AnyChar", "Cls", "Dialect", "Grammar", "Layout",
-           "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq", "check_schema",
-           "compile_pool", "compile_schema", "compile_schema_grammar", "in_grammar_order", "json_text",
-           "literal_choice", "parse_gbnf", "references", "skeleton", "translate"]
+__all__ = ["ANNOTATIONS", "DIALECTS", "MAX_DEPTH", "REPETITION_LIMIT", "SCHEMA_MAX_DEPTH", "Alt", "AnyChar", "Cls",
+           "Dialect", "Grammar", "Layout", "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq",
+           "as_decimal", "check_schema", "close_objects", "compile_pool", "compile_schema", "compile_schema_grammar",
+           "in_grammar_order", "is_number", "json_text", "key_path", "literal_choice", "parse_gbnf", "references",
+           "refs_in", "skeleton", "translate", "validity"]
 
 
 class NamedSchema(Protocol):

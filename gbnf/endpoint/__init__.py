@@ -20,6 +20,7 @@ import uvicorn
 
 from gbnf.endpoint._app import create_app
 from gbnf.endpoint._chat import read, reply
+from gbnf.endpoint._guard import read_keys
 from gbnf.endpoint._limits import Limits
 from gbnf.endpoint._models import LocalModel, Model, RemoteModels
 from gbnf.endpoint._process import ServeProcess
@@ -29,7 +30,7 @@ from gbnf.errors import GbnfError
 from gbnf.shape import Shaping
 
 __all__ = ["MAX_PARALLEL", "Limits", "LocalModel", "Model", "RemoteModels", "ServeProcess", "ServedTools",
-           "create_app", "parse_request", "read", "reply", "serve"]
+           "create_app", "parse_request", "read", "read_keys", "reply", "serve"]
 
 
 def serve(model: Model, *, host: str = "127.0.0.1", port: int = 8000, max_retries: int = 2,

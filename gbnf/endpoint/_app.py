@@ -49,7 +49,7 @@ from gbnf.errors import (
     ServerRefused,
     ServerTimeout,
 )
-from gbnf.plan._planner import Planner
+from gbnf.plan import Planner
 from gbnf.shape import Shaping, default_profile
 
 log = logging.getLogger("gbnf.serve")

@@ -25,12 +25,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from gbnf.backends._base import Completion, Message, Sampling, TextSink
-from gbnf.compiler._literals import json_text
+from gbnf.backends import Completion, Message, Sampling, TextSink
+from gbnf.compiler import json_text
 from gbnf.endpoint._request import ChatRequest
 from gbnf.errors import ApiError, InvalidCall
-from gbnf.plan._options import RETRY_TEMPERATURE
-from gbnf.read._validate import ToolCall, checked_json, validate_calls
+from gbnf.plan import RETRY_TEMPERATURE
+from gbnf.read import ToolCall, checked_json, validate_calls
 from gbnf.shape import Called, Shaped
 
 log = logging.getLogger("gbnf.serve")

@@ -23,14 +23,21 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Literal, Protocol
 
-from gbnf.backends._base import Completion, Message, Sampling, TextSink
-from gbnf.backends._http import AsyncServerBackend, Upstream
-from gbnf.backends._inprocess import GrammarEngine, LlamaCppBackend
-from gbnf.backends._model import resolve_model
-from gbnf.compiler._dialects import Dialect
+from gbnf.backends import (
+    AsyncServerBackend,
+    Completion,
+    GrammarEngine,
+    LlamaCppBackend,
+    Message,
+    Sampling,
+    TextSink,
+    Upstream,
+    resolve_model,
+)
+from gbnf.compiler import Dialect
 from gbnf.errors import Cancelled, ConnectionFailed, Overloaded, ServerError, ServerLoading
 from gbnf.shape import ModelRelevance
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 log = logging.getLogger("gbnf.serve")
 Health = Literal["ok", "loading"]

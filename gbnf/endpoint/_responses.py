@@ -15,7 +15,7 @@ import secrets
 import time
 from typing import Any
 
-from gbnf.compiler._literals import json_text
+from gbnf.compiler import json_text
 from gbnf.endpoint._chat import Reply, pieces
 from gbnf.endpoint._request import bad
 from gbnf.errors import ApiError

@@ -5,8 +5,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gbnf.compiler._literals import REPETITION_LIMIT
-from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf, refs_in
+from gbnf.compiler import (
+    REPETITION_LIMIT,
+    Alt,
+    AnyChar,
+    Cls,
+    Lit,
+    Node,
+    ParsedGrammar,
+    Ref,
+    Rep,
+    Seq,
+    parse_gbnf,
+    refs_in,
+)
 from gbnf.errors import GbnfSyntaxError
 
 _WHITESPACE = {" ", "\t", "\n", "\r"}

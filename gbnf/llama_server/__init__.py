@@ -3,15 +3,19 @@ free loopback port, waited for, and stopped cleanly."""
 
 from gbnf.llama_server._build import (
     CMAKE_FLAGS,
+    ENV_CUDA,
     build_llama_server,
     built_binary,
+    cache_dir,
     cmake_flags,
     cuda_wanted,
     ensure_llama_server,
     find_llama_server,
     gpus,
+    run_step,
 )
-from gbnf.llama_server._process import LlamaServer, free_port
+from gbnf.llama_server._process import LlamaServer, end_process, free_port, log_tail
 
-__all__ = ["CMAKE_FLAGS", "LlamaServer", "build_llama_server", "built_binary", "cmake_flags", "cuda_wanted",
-           "ensure_llama_server", "find_llama_server", "free_port", "gpus"]
+__all__ = ["CMAKE_FLAGS", "ENV_CUDA", "LlamaServer", "build_llama_server", "built_binary", "cache_dir", "cmake_flags",
+           "cuda_wanted", "end_process", "ensure_llama_server", "find_llama_server", "free_port", "gpus", "log_tail",
+           "run_step"]

@@ -12,9 +12,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from gbnf.backends._http import ServerBackend
-from gbnf.backends._model import resolve_model
-from gbnf.backends._native import crash_line, die_with_parent, extra_buffers
+from gbnf.backends import ServerBackend, crash_line, die_with_parent, extra_buffers, resolve_model
 from gbnf.errors import ServerError
 from gbnf.llama_server._build import built_binary, ensure_llama_server
 

@@ -12,7 +12,7 @@ import concurrent.futures
 import re
 from dataclasses import dataclass
 
-from gbnf.backends._base import Backend, Completion, Message, Sampling
+from gbnf.backends import Backend, Completion, Message, Sampling
 from gbnf.errors import GbnfError
 
 _PICK = re.compile(r"^\s*(\d{1,2})\b")

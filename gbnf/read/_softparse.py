@@ -29,7 +29,7 @@ from gbnf import _jsonread as jsonread
 from gbnf._text import fold
 from gbnf.errors import InvalidCall
 from gbnf.read._validate import ToolCall, validate_call
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 _ARG_KEYS = ("arguments", "args", "parameters", "params", "input", "kwargs", "action_input", "tool_input")
 _NAME_KEYS = ("name", "tool", "tool_name", "function_name", "function", "action")

@@ -23,10 +23,9 @@ from referencing.exceptions import Unresolvable
 
 from gbnf import _jsonread as jsonread
 from gbnf._text import fold
-from gbnf.compiler._literals import json_text
-from gbnf.compiler._schema import skeleton
+from gbnf.compiler import json_text, skeleton
 from gbnf.errors import InvalidCall, SchemaError
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 
 @dataclass(frozen=True)

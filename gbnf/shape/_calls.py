@@ -15,7 +15,7 @@ from gbnf.shape._listed import BETWEEN, NAMED, SENTENCE_END, calls_by_values, ca
 from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._tool_words import ACTIONS, CALL_WORDS, most_alike, numbers_needed, own_terms
 from gbnf.shape._values import NUMBER_WORDS
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 REQUEST_CUT = rf"{SENTENCE_END.pattern}|\b(?:{either('request_cuts')})\b"
 _CLAUSES = re.compile(rf"{REQUEST_CUT}|,\s*(?=(?:{either('question_words')})\b)|\band\b", re.IGNORECASE)

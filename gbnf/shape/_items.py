@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from gbnf._text import mentions, word_key
-from gbnf.compiler._canonical import is_number
+from gbnf.compiler import is_number
 from gbnf.shape._calls import AGAIN, MANY, REQUEST_CUT, asked_in_turn, clauses_by_tool
 from gbnf.shape._listed import (
     NAMED,
@@ -34,7 +34,7 @@ from gbnf.shape._request import Request, read_request
 from gbnf.shape._shaped import kept_apart
 from gbnf.shape._tool_words import is_number_array, is_numeric
 from gbnf.shape._values import Number, Row, as_fraction, labelled, numbers_named, shared_value
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 _PARTS = re.compile(rf"{REQUEST_CUT}|:\s+(?=(?-i:[A-Z]))|{AGAIN.pattern}", re.IGNORECASE)
 """Where one part of a request ends and the next starts, each perhaps a call of its own

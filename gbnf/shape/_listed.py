@@ -22,7 +22,7 @@ from gbnf.shape._request import Request
 from gbnf.shape._shaped import free_string, listed_values
 from gbnf.shape._tool_words import free_string_keys, is_number_array, is_numeric, item_schema, most_alike, schema_type
 from gbnf.shape._values import CAPITALISED, INSIDE, Number, strings_named
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 SENTENCE_END = re.compile(r"[.?!;]\s+")
 """Where a sentence ends: its mark (a semicolon too) and the space after it."""

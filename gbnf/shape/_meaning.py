@@ -29,7 +29,7 @@ import numpy as np
 from gbnf._text import identifier_words
 from gbnf.shape._english import data_lines, words
 from gbnf.shape._request import Request, terms
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 CARDS_KEPT = 4096
 """How many tool cards' vectors are kept (the most recently used)."""

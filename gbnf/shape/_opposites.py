@@ -10,7 +10,7 @@ from collections import defaultdict
 from gbnf._text import name_words
 from gbnf.shape._english import STEMMER, data_lines
 from gbnf.shape._request import TEXTS_KEPT, Request
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 _ENDINGS = ("est", "er")
 """The endings of comparatives and superlatives: "lowest" is read as "low" too."""

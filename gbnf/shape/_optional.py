@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gbnf._text import mentions, name_words
-from gbnf.compiler import compile_schema
-from gbnf.compiler._schema import ANNOTATIONS
+from gbnf.compiler import ANNOTATIONS, compile_schema
 from gbnf.errors import SchemaError
 from gbnf.shape._dates import today_alone
 from gbnf.shape._english import STEMMER, either, words
@@ -25,7 +24,7 @@ from gbnf.shape._shaped import described_forms, free_string, shaped_values
 from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, own_words, schema_type, schema_words
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, numbers_named
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 
 @dataclass(frozen=True)

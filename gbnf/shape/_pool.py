@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from gbnf.errors import ManifestError
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 
 @dataclass(frozen=True)

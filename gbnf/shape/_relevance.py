@@ -31,7 +31,7 @@ from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import Request, read_request, terms
 from gbnf.shape._tool_words import ACTIONS, CALL_WORDS, numbers_needed, own_words, tool_document
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 RELATIVE = 0.5
 """Step 1 offers the tools scoring at least this share of the best BM25 score."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
-from gbnf.compiler._schema import validity
+from gbnf.compiler import validity
 from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
 from gbnf.shape._dates import (
     TIME,

@@ -16,7 +16,7 @@ from gbnf._text import identifier_words
 from gbnf.shape._english import words
 from gbnf.shape._request import terms
 from gbnf.shape._shaped import stated_default
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool
 
 CALL_WORDS = 2
 """A query that shares this many words with what a tool does (its name and description), or

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from gbnf._text import identifier_words, mentions
-from gbnf.compiler._canonical import as_decimal, is_number
+from gbnf.compiler import as_decimal, is_number
 from gbnf.shape._dates import days_from_today, moments, without_dates
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 from gbnf.shape._language import foreign_function_words

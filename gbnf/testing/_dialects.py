@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from gbnf.compiler._dialects import translate
+from gbnf.compiler import translate
 from gbnf.errors import GrammarError
 from gbnf.testing._oracle import PerGrammar
 

@@ -12,7 +12,7 @@ import functools
 
 from lark import Lark, LarkError
 
-from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
+from gbnf.compiler import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf
 from gbnf.errors import GbnfError
 from gbnf.testing._oracle import PerGrammar
 

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import llama_cpp
 
-from gbnf.backends._llamacpp import captured_stderr, grammar_sampler, token_allowed
-from gbnf.backends._model import default_model
+from gbnf.backends import captured_stderr, default_model, grammar_sampler, token_allowed
 from gbnf.errors import GbnfError, Unrepresentable
 
 

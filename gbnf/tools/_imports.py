@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gbnf import _jsonread as jsonread
-from gbnf.compiler._schema import validity
+from gbnf.compiler import validity
 from gbnf.errors import ManifestError
 from gbnf.tools._manifests import tool_from_dict
 from gbnf.tools._tool import Tool

@@ -8,8 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from gbnf.compiler import MAX_DEPTH, compile_schema_grammar
-from gbnf.compiler._schema import check_schema, close_objects, key_path
+from gbnf.compiler import MAX_DEPTH, check_schema, close_objects, compile_schema_grammar, key_path
 from gbnf.errors import ManifestError, SchemaError
 from gbnf.tools._tool import KINDS, Tool
 
