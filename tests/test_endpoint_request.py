@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from dataclasses import replace
 
 import pytest
@@ -349,23 +350,45 @@ def test_copied_values_come_from_the_users_words(engine):
     assert engine.accepts(long.grammar, call("san_francisco", 3))  # too long to copy strings from
 
 
-def test_a_request_is_read_once_however_many_rules_read_it(monkeypatch):
-    """Every rule of the shaping stage (the decision, the optional arguments, how many calls)
-    reads one value: the user's words, language and numbers are each read once per request."""
-    import gbnf.shape as shape
+READERS = {"terms": "_request", "is_english": "_language", "spans": "_values", "numbers": "_values",
+           "numbers_alone": "_values", "number_lists": "_values", "number_runs": "_values", "labelled": "_values",
+           "named_strings": "_values", "percents": "_values", "quotations": "_values", "without_dates": "_dates"}
+"""What reads a request's words, and the module that defines each."""
 
-    asked = [{"role": "user", "content": "The weather forecast in Oslo for 3 days and in Rome for 5 days"}]
-    counts = {"terms": 0, "is_english": 0, "numbers": 0, "numbers_alone": 0, "number_lists": 0}
-    for name in counts:
-        def counted(text, _name=name, _read=getattr(shape, name)):
-            counts[_name] += text == asked[0]["content"]
-            return _read(text)
-        monkeypatch.setattr(f"gbnf.shape._request.{name}", counted)
-    shape.read_request.cache_clear()
+
+def test_a_request_is_read_once_however_many_rules_read_it(monkeypatch):
+    """Every rule of the shaping stage (the decision, the optional arguments, how many calls,
+    the values offered) reads one value: each reader of words reads the user's words once per
+    request, wherever a module bound it (a cached reader counts when it reads, not when its
+    cache answers)."""
+    import importlib
+
+    text = "The weather forecast in Oslo for 3 days and in Rome for 5 days"
+    modules = [module for name, module in list(sys.modules.items()) if name.startswith("gbnf.shape")]
+    counts = dict.fromkeys(READERS, 0)
+    for reader, home in READERS.items():
+        read = getattr(importlib.import_module(f"gbnf.shape.{home}"), reader)
+
+        def counted(words, *args, _reader=reader, _read=read, **kwargs):
+            misses = _read.cache_info().misses if hasattr(_read, "cache_info") else 0
+            value = _read(words, *args, **kwargs)
+            if words == text:
+                counts[_reader] += _read.cache_info().misses - misses if hasattr(_read, "cache_info") else 1
+            return value
+        for module in modules:
+            if getattr(module, reader, None) is read:
+                monkeypatch.setattr(module, reader, counted)
+        if hasattr(read, "cache_clear"):
+            read.cache_clear()
+    for module in modules:  # what caches a request's readings
+        for cache in ("read_request", "_spans"):
+            if hasattr(getattr(module, cache, None), "cache_clear"):
+                getattr(module, cache).cache_clear()
     forecast = {"type": "function", "function": {**WEATHER["function"], "description": "Weather forecast for days"}}
-    shaped = parse_request({"messages": asked, "tools": [forecast, NOTE]}, Shaping(meaning=False))
+    shaped = parse_request({"messages": [{"role": "user", "content": text}], "tools": [forecast, NOTE]},
+                           Shaping(meaning=False))
     assert shaped.required and shaped.least == 2  # the rules did read it: a call, two of them
-    assert counts == {"terms": 1, "is_english": 1, "numbers": 1, "numbers_alone": 1, "number_lists": 1}
+    assert counts == dict.fromkeys(READERS, 1)
 
 
 def test_calls_of_an_enumeration_each_copy_their_own_item(engine):

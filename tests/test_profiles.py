@@ -13,7 +13,7 @@ from gbnf.cli import shaping_changes
 from gbnf.endpoint import parse_request
 from gbnf.errors import ApiError, BackendError, GbnfError
 from gbnf.plan import Planner, PlanOptions
-from gbnf.shape import PROFILES, Shaping, default_profile
+from gbnf.shape import PROFILES, Shaping
 from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 
@@ -28,7 +28,7 @@ ASK = [{"role": "user", "content": "What's the weather forecast in Oslo?"}]
 @pytest.mark.parametrize(("parameters", "profile"), [(None, "small"), (1.35e8, "small"), (1.24e9, "small"),
                                                      (1.5e9, "capable"), (7.6e9, "capable")])
 def test_the_default_profile_follows_the_models_size(parameters, profile):
-    assert default_profile(parameters) == profile
+    assert Shaping.for_model(parameters).profile == profile
 
 
 @pytest.mark.parametrize(("name", "parameters"), [

@@ -19,7 +19,7 @@ from gbnf.compiler import DIALECTS, Layout, compile_pool, json_text
 from gbnf.endpoint import Limits
 from gbnf.errors import GbnfError
 from gbnf.plan import Event, PlanOptions, PlanResult
-from gbnf.shape import PROFILES, SMALL_PARAMETERS, Shaping, default_profile
+from gbnf.shape import PROFILES, SMALL_PARAMETERS, Shaping
 from gbnf.tools import Tool, load_manifests
 
 if TYPE_CHECKING:
@@ -353,7 +353,8 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
         local = LlamaCppBackend(args.model, grammar_engine=args.engine, n_gpu_layers=args.n_gpu_layers)
         backend, parameters = local, local.parameters()
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
-    shaping = replace(Shaping.named(args.profile or default_profile(parameters)), **shaping_changes(args.shaping))
+    profile = Shaping.named(args.profile) if args.profile else Shaping.for_model(parameters)
+    shaping = replace(profile, **shaping_changes(args.shaping))
     if args.verbose:
         print(_profile_line("plan", shaping, bool(args.profile), parameters), file=sys.stderr)
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,

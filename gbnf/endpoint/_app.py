@@ -50,7 +50,7 @@ from gbnf.errors import (
     ServerTimeout,
 )
 from gbnf.plan import Planner
-from gbnf.shape import Shaping, default_profile
+from gbnf.shape import Shaping
 
 log = logging.getLogger("gbnf.serve")
 
@@ -59,7 +59,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping | None = 
                changes: Mapping[str, Any] = MappingProxyType({}), served: ServedTools | None = None,
                limits: Limits = Limits(), keys: tuple[str, ...] = ()) -> Starlette:
     """The OpenAI-compatible app in front of ``model``: requests shaped by ``shaping`` (None:
-    the profile for the model's size, :func:`~gbnf.shape.default_profile`, chosen once the model
+    the profile for the model's size, :meth:`~gbnf.shape.Shaping.for_model`, chosen once the model
     has started, with ``changes`` to its fields) and held to ``limits``, invalid replies asked
     again up to ``max_retries`` times; every route but ``/health`` needs one of ``keys`` when there are any
     (:mod:`gbnf.endpoint._guard`); a request with no ``tools`` is planned with ``served`` when
@@ -73,7 +73,7 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping | None = 
         await model.start()
         if shaping is None:
             parameters = await model.parameters()
-            shaping = replace(Shaping.named(default_profile(parameters)), **changes)
+            shaping = replace(Shaping.for_model(parameters), **changes)
             size = f"{parameters / 1e6:,.0f} M parameters" if parameters else "its size unknown"
             print(f"gbnf serve: profile {shaping.profile} for {await model.name()} ({size}); "
                   "--profile chooses another", file=sys.stderr, flush=True)

@@ -23,7 +23,7 @@ from gbnf.shape._items import (
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness, closeness, first_sentence, tool_card
 from gbnf.shape._optional import Asked, as_asked, asked_of, switched_on, unasked
-from gbnf.shape._options import PROFILES, SMALL_PARAMETERS, Shaping, default_profile
+from gbnf.shape._options import PROFILES, SMALL_PARAMETERS, Shaping
 from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
 from gbnf.shape._relevance import (
     ALONE,
@@ -43,7 +43,7 @@ from gbnf.shape._relevance import (
     select_tools,
     still_to_do,
 )
-from gbnf.shape._request import Request, read_request, terms
+from gbnf.shape._request import Request, offered_values, part_values, read_request, terms
 from gbnf.shape._result import Choice, Conversation, Plan, Shaped
 from gbnf.shape._shaped import bounded, copied, kept_apart
 from gbnf.shape._stage import shape
@@ -61,9 +61,7 @@ from gbnf.shape._values import (
     numbers,
     numbers_alone,
     numbers_named,
-    offered_values,
     own_values,
-    part_values,
     spans,
     strings_named,
     value_texts,
@@ -71,7 +69,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape._warm import warm
 
-__all__ = ["PROFILES", "SMALL_PARAMETERS", "Choice", "Conversation", "Plan", "Shaped", "default_profile", "shape",
+__all__ = ["PROFILES", "SMALL_PARAMETERS", "Choice", "Conversation", "Plan", "Shaped", "shape",
            "ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
            "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request",
            "Selection", "Shaping", "TEXT_LEAD", "Values", "adds_nothing", "apart_tool", "as_asked", "asked_calls",

@@ -33,7 +33,7 @@ from gbnf.shape._listed import (
 from gbnf.shape._request import Request, read_request
 from gbnf.shape._shaped import kept_apart
 from gbnf.shape._tool_words import is_number_array, is_numeric
-from gbnf.shape._values import Number, Row, as_fraction, labelled, numbers_named, shared_value
+from gbnf.shape._values import Number, Row, as_fraction, numbers_named, shared_value
 from gbnf.tools import Tool
 
 _PARTS = re.compile(rf"{REQUEST_CUT}|:\s+(?=(?-i:[A-Z]))|{AGAIN.pattern}", re.IGNORECASE)
@@ -193,7 +193,7 @@ def _numbers_by_part(request: Request, calls: int) -> list[tuple[Number, ...]]:
     tall": 180 and 70, then 200 and 65). A part before or after them that names none of it sets
     the scene for every call ("a player has a 60% chance. In a series of 10 shots..."). Empty
     tuples otherwise, or when more than one run of parts would do."""
-    parts = [labels for part in _request_parts(request.text) if (labels := labelled(part))]
+    parts = [labels for part in _request_parts(request.text) if (labels := read_request(part).labels)]
     heads = [{label.split()[-1] for label, _ in labels if label} for labels in parts]
     found = []
     for start in range(len(parts) - calls + 1) if calls >= 2 else ():

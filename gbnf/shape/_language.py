@@ -24,6 +24,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 
 
+@functools.lru_cache(maxsize=16384)
 def is_english(query: str) -> bool:
     """Whether ``query`` reads as English (see the module's text)."""
     words = [w.lower() for w in _WORD.findall(query)]

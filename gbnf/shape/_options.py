@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from gbnf.errors import GbnfError
 
 if TYPE_CHECKING:
     from gbnf.tools import Tool
 
-ProfileName = Literal["small", "capable", "off"]
 SMALL_PARAMETERS = 1.3e9
 """The most parameters a model has for its default profile to be ``small``: Llama 3.2 1B
 (1.24 billion) is small, Qwen2.5 1.5B is not."""
@@ -102,6 +101,12 @@ class Shaping:
             raise GbnfError(f"there is no profile {name!r}: choose one of {', '.join(PROFILES)}")
         return PROFILES[name]
 
+    @classmethod
+    def for_model(cls, parameters: float | None) -> Shaping:
+        """The profile for a model of ``parameters``: ``small`` up to :data:`SMALL_PARAMETERS`
+        and when not known (shaped as a small model), ``capable`` above."""
+        return PROFILES["capable" if parameters is not None and parameters > SMALL_PARAMETERS else "small"]
+
     @property
     def profile(self) -> str:
         """The name of the profile these settings are, or ``custom``."""
@@ -136,8 +141,3 @@ counted from its words, free values are its own words and numbers. ``capable`` k
 grammar, the caps on run-on values, schema validation and retries, and leaves the rest to the
 model (a request that asks for them gets the candidate values in the decisions, never imposed).
 ``off`` is the tools' grammar as declared."""
-
-
-def default_profile(parameters: float | None) -> ProfileName:
-    """The profile for a model of ``parameters`` (None: not known, shaped as a small model)."""
-    return "capable" if parameters is not None and parameters > SMALL_PARAMETERS else "small"

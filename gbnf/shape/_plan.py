@@ -17,9 +17,9 @@ from gbnf.shape._optional import as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._pool import pool_decisions
 from gbnf.shape._relevance import ModelRelevance, follow_up, select_tools, still_to_do
-from gbnf.shape._request import Request, read_request
+from gbnf.shape._request import Request, offered_values, read_request
 from gbnf.shape._result import Conversation, Plan, Shaped
-from gbnf.shape._values import copy_bias, offered_values, value_texts
+from gbnf.shape._values import copy_bias, value_texts
 from gbnf.tools import Tool
 
 

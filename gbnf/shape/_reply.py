@@ -13,9 +13,9 @@ from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._relevance import decide_reply, scored_tools
-from gbnf.shape._request import read_request
+from gbnf.shape._request import offered_values, part_values, read_request
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
-from gbnf.shape._values import copy_bias, offered_values, own_values, part_values, without_count
+from gbnf.shape._values import copy_bias, own_values, without_count
 from gbnf.tools import Tool
 
 

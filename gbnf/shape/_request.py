@@ -10,8 +10,10 @@ words, for requests and for tools' texts alike.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
@@ -22,16 +24,23 @@ from gbnf.shape._english import STEMMER
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
 from gbnf.shape._values import (
+    MOST_RUNS,
+    MOST_STRETCHES,
+    WHOLE_CHARS,
     Labels,
     Names,
     Number,
     Row,
+    Values,
     labelled,
     named_strings,
     number_lists,
     number_rows,
+    number_runs,
     numbers,
     numbers_alone,
+    percents,
+    quotations,
     spans,
     without_parts,
 )
@@ -97,7 +106,12 @@ class Request:
     @cached_property
     def _counted(self) -> str:
         """Its text with the digits that are no values to count blanked out."""
-        return without_parts(without_dates(self.text, self.stretches))
+        return without_parts(self._dateless)
+
+    @cached_property
+    def _dateless(self) -> str:
+        """Its text with its dates and times blanked out (:func:`~gbnf.shape._dates.without_dates`)."""
+        return without_dates(self.text, self.stretches)
 
     @cached_property
     def labels(self) -> Labels:
@@ -115,6 +129,27 @@ class Request:
         return tuple(spans(self.text))
 
     @cached_property
+    def runs(self) -> tuple[tuple[Number, ...], ...]:
+        """Its runs of numbers, each list whole (:func:`~gbnf.shape._values.number_runs`)."""
+        return tuple(number_runs(self.text, lists=self.number_lists if self._counted == self.text else None))
+
+    @cached_property
+    def percents(self) -> tuple[Number, ...]:
+        """Its percentages (:func:`~gbnf.shape._values.percents`)."""
+        return tuple(percents(self.text))
+
+    @cached_property
+    def quotations(self) -> tuple[str, ...]:
+        """Its quotations, each whole (:func:`~gbnf.shape._values.quotations`)."""
+        return tuple(quotations(self.text))
+
+    @cached_property
+    def undated(self) -> frozenset[Number]:
+        """The numbers it writes outside its dates and times (:func:`~gbnf.shape._dates.without_dates`)."""
+        dateless = self._dateless
+        return frozenset(self.numbers if dateless == self.text else numbers(dateless))
+
+    @cached_property
     def units(self) -> tuple[str, ...]:
         """The units it asks an answer in or writes its numbers in (:func:`~gbnf.shape._units.units_written`)."""
         return units_written(self.text)
@@ -125,3 +160,45 @@ def read_request(text: str) -> Request:
     """``text`` as a :class:`Request`: the same one for the same text (the :data:`TEXTS_KEPT`
     most recent), so what one stage read another does not read again."""
     return Request(text)
+
+
+def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequence[str] = ()) -> Values:
+    """The stretches (:func:`~gbnf.shape._values.spans`), numbers, runs of numbers
+    (:func:`~gbnf.shape._values.number_runs`), percentages, labels
+    (:func:`~gbnf.shape._values.labelled`) and the numbers written only in dates and times
+    (:func:`~gbnf.shape._dates.without_dates`) of ``texts`` and ``whole``, in order, each once,
+    each text read once (:func:`read_request`); each of ``whole`` (a tool result's strings:
+    :func:`~gbnf.shape._values.value_texts`) up to :data:`~gbnf.shape._values.WHOLE_CHARS`
+    characters is offered whole too, as a quotation is ("Wo ist der Bahnhof?", which starts with
+    function words); no stretch (no number) when there are more than ``most`` of them (strings,
+    numbers stay free), and the first :data:`~gbnf.shape._values.MOST_RUNS` runs."""
+    read = [read_request(text) for text in [*texts, *whole]]
+    entire = [text.strip() for text in whole if text.strip() and len(text.strip()) <= WHOLE_CHARS]
+    stretches = list(dict.fromkeys([*(stretch for one in read for stretch in one.stretches), *entire]))
+    found = tuple(dict.fromkeys(number for one in read for number in one.numbers))
+    runs = list(dict.fromkeys(run for one in read for run in one.runs))
+    shares = tuple(dict.fromkeys(number for one in read for number in one.percents))
+    labels = tuple(pair for one in read for pair in one.labels)
+    names = tuple(pair for one in read for pair in one.names)
+    undated = {number for one in read for number in one.undated}
+    quoted = tuple(dict.fromkeys([*(quotation for one in read for quotation in one.quotations), *entire]))
+    few = len(found) <= most
+    return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
+            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
+            tuple(number for number in found if number not in undated), quoted)
+
+
+def part_values(values: Values, own: str, others: str) -> Values:
+    """``values`` for one of several calls: the stretches ``own`` (the words that may ask for
+    it) writes, not those that run on from them into other words ("Carlsen. Could you"), and
+    the numbers, runs of numbers and percentages ``own`` writes too, or ``others`` (the words
+    that ask for other calls) does not. When ``own`` writes no name, it speaks of one the
+    others write ("the hours of the Louvre Museum and the waiting time"): their names are its
+    stretches too (``Boston, USA`` as well as ``Boston``)."""
+    mine, theirs = [set(found) for found in offered_values([own])], [set(found) for found in offered_values([others])]
+    names = {name for _, name in values[5]} if not mine[5] else set()
+
+    def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
+        return tuple(value for value in found if value in mine[k] or value not in theirs[k])
+    return tuple(text for text in values[0] if text in mine[0] or names.issuperset(text.split(", "))), \
+        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5], values[6], values[7]

@@ -8,11 +8,10 @@ import json
 import re
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
-from gbnf.shape._dates import days_from_today, moments, without_dates
+from gbnf.shape._dates import days_from_today, moments
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 from gbnf.shape._language import foreign_function_words
 
@@ -158,9 +157,11 @@ def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int
     return sentence_ends[k] == k + 1 or words[k + 1].lower() in _NO_END or bool(gaps[k + 1].strip(" 's’"))
 
 
-def quotations(text: str) -> list[str]:
-    """What ``text`` quotes (:data:`_QUOTED`), each stripped, in order."""
-    return [quoted for match in _QUOTED.finditer(text) if (quoted := next(filter(None, match.groups())).strip())]
+@functools.lru_cache(maxsize=1024)
+def quotations(text: str) -> tuple[str, ...]:
+    """What ``text`` quotes (:data:`_QUOTED`), each stripped, in order (read once per text and kept)."""
+    return tuple(quoted for match in _QUOTED.finditer(text)
+                 if (quoted := next(filter(None, match.groups())).strip()))
 
 
 def _starts_none(word: str, first: bool, foreign: frozenset[str]) -> bool:
@@ -416,13 +417,15 @@ _WORD_AFTER = re.compile(r"\s+([^\W\d_]{2,})\b")
 """The word written right after a number ("10 years"): its unit, perhaps."""
 
 
-def number_runs(text: str, most: int = MOST_RUNS) -> list[tuple[Number, ...]]:
+def number_runs(text: str, most: int = MOST_RUNS,
+                lists: Sequence[Sequence[Number]] | None = None) -> list[tuple[Number, ...]]:
     """Each list of numbers written in ``text`` (:func:`number_lists`), whole: ``[3, 4, 5] and
     group B [7, 8]`` gives ``(3, 4, 5)`` and ``(7, 8)``, never ``(3,)`` or ``(5, 7)`` (a small
     model otherwise closes the array after its first number: ``[43.65]`` of ``[43.65,
     -79.38]``); a number alone is a list of one. None when there would be more than ``most``
-    (a pasted table). A range's two ends are a run too (:data:`_RANGE`)."""
-    lists = number_lists(text)
+    (a pasted table). A range's two ends are a run too (:data:`_RANGE`). ``lists``: the lists
+    :func:`number_lists` reads in ``text``, when already read."""
+    lists = number_lists(text) if lists is None else lists
     if len(lists) > most:
         return []
     ranges = [(_read(match.group(1)), _read(match.group(2))) for match in _RANGE.finditer(text)]
@@ -451,32 +454,6 @@ def value_texts(value: object) -> list[str]:
     if isinstance(value, list | tuple):
         return [text for item in value for text in value_texts(item)]
     return [value] if isinstance(value, str) else [] if value is None else [json.dumps(value, default=str)]
-
-
-def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequence[str] = ()) -> Values:
-    """The stretches (:func:`spans`), numbers, runs of numbers (:func:`number_runs`),
-    percentages (:func:`percents`), labels (:func:`labelled`) and the numbers written only in
-    dates and times (:func:`~gbnf.shape._dates.without_dates`) of ``texts`` and ``whole``, in
-    order, each once; each of ``whole`` (a tool result's strings: :func:`value_texts`) up to
-    :data:`WHOLE_CHARS` characters is offered whole too, as a quotation is ("Wo ist der
-    Bahnhof?", which starts with function words); no stretch (no number)
-    when there are more than ``most`` of them (strings, numbers stay free), and the first
-    :data:`MOST_RUNS` runs."""
-    texts = [*texts, *whole]
-    spanned = [(text, spans(text)) for text in texts]
-    entire = [text.strip() for text in whole if text.strip() and len(text.strip()) <= WHOLE_CHARS]
-    stretches = list(dict.fromkeys([*(stretch for _, found in spanned for stretch in found), *entire]))
-    found = tuple(dict.fromkeys(number for text in texts for number in numbers(text)))
-    runs = list(dict.fromkeys(run for text in texts for run in number_runs(text)))
-    shares = tuple(dict.fromkeys(number for text in texts for number in percents(text)))
-    labels = tuple(pair for text in texts for pair in labelled(text))
-    names = tuple(pair for text in texts for pair in named_strings(text))
-    undated = {number for text, found in spanned for number in numbers(without_dates(text, found))}
-    quoted = tuple(dict.fromkeys([*(quotation for text in texts for quotation in quotations(text)), *entire]))
-    few = len(found) <= most
-    return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
-            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
-            tuple(number for number in found if number not in undated), quoted)
 
 
 def shared_value(one: object, other: object) -> str | Number | None:
@@ -512,22 +489,6 @@ def overlaps(text: str, names: Sequence[str], mine: Sequence[str]) -> bool:
     Francisco"), unless it is part of one of ``mine`` too."""
     return any(mentions(text, name) or (mentions(name, text) and not any(mentions(m, text) for m in mine))
                for name in names)
-
-
-def part_values(values: Values, own: str, others: str) -> Values:
-    """``values`` for one of several calls: the stretches ``own`` (the words that may ask for
-    it) writes, not those that run on from them into other words ("Carlsen. Could you"), and
-    the numbers, runs of numbers and percentages ``own`` writes too, or ``others`` (the words
-    that ask for other calls) does not. When ``own`` writes no name, it speaks of one the
-    others write ("the hours of the Louvre Museum and the waiting time"): their names are its
-    stretches too (``Boston, USA`` as well as ``Boston``)."""
-    mine, theirs = [set(found) for found in offered_values([own])], [set(found) for found in offered_values([others])]
-    names = {name for _, name in values[5]} if not mine[5] else set()
-
-    def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
-        return tuple(value for value in found if value in mine[k] or value not in theirs[k])
-    return tuple(text for text in values[0] if text in mine[0] or names.issuperset(text.split(", "))), \
-        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5], values[6], values[7]
 
 
 def without_count(values: Values, text: str, calls: int) -> Values:
