@@ -37,8 +37,8 @@ from gbnf.errors import (
 )
 from gbnf.plan import Event, Planner, PlanOptions, PlanResult, TraceWriter, salvage
 from gbnf.read import SoftParse, ToolCall, soft_parse, validate_call, validate_calls, validate_json
-from gbnf.shape import Policy, Request, Shaping, filter_pool, load_policy, rank_tools, read_request, select_tools
-from gbnf.tools import McpTools, Tool, load_manifest, load_manifests
+from gbnf.shape import Request, Shaping, filter_pool, rank_tools, read_request, select_tools
+from gbnf.tools import McpTools, Policy, Tool, load_manifest, load_manifests, load_policy
 
 if TYPE_CHECKING:
     from gbnf.backends import AsyncServerBackend, LlamaCppBackend, ServerBackend

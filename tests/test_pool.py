@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gbnf import ManifestError, Tool
-from gbnf.shape import Policy, filter_pool, has_marker, load_policy, pool_decisions
+from gbnf.shape import filter_pool, has_marker, pool_decisions
+from gbnf.tools import Policy, load_policy
 
 
 def names(tools, query, policy=None):

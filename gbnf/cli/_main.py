@@ -334,8 +334,7 @@ def _plan(args: argparse.Namespace) -> int:
 def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict[str, Any]) -> int:
     from gbnf.backends import Sampling
     from gbnf.plan import Planner, TraceWriter
-    from gbnf.shape import load_policy
-    from gbnf.tools import BUILTIN
+    from gbnf.tools import BUILTIN, load_policy
 
     own = args.manifests != Path("manifests") or args.manifests.is_dir() or not extra
     tools = [*(load_manifests(args.manifests) if own else []), *extra]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from gbnf.compiler._canonical import as_decimal, is_number
+from gbnf.compiler._canonical import as_decimal, canonicalize, is_number
 from gbnf.compiler._dialects import DIALECTS, Dialect, translate
 from gbnf.compiler._emit import MAX_DEPTH, SCHEMA_MAX_DEPTH, Emitter
 from gbnf.compiler._literals import REPETITION_LIMIT, json_text, literal_choice, repeat
@@ -28,7 +28,8 @@ from gbnf.errors import SchemaError
 
 __all__ = ["ANNOTATIONS", "DIALECTS", "MAX_DEPTH", "REPETITION_LIMIT", "SCHEMA_MAX_DEPTH", "Alt", "AnyChar", "Cls",
            "Dialect", "Grammar", "Layout", "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq",
-           "as_decimal", "check_schema", "close_objects", "compile_pool", "compile_schema", "compile_schema_grammar",
+           "as_decimal", "canonicalize", "check_schema", "close_objects", "compile_pool", "compile_schema",
+           "compile_schema_grammar",
            "in_grammar_order", "is_number", "json_text", "key_path", "literal_choice", "parse_gbnf", "references",
            "refs_in", "skeleton", "translate", "validity"]
 

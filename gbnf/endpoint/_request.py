@@ -16,16 +16,13 @@ from typing import Any
 import jsonschema
 
 from gbnf import _jsonread as jsonread
-from gbnf.backends._base import Message, Sampling
-from gbnf.compiler import compile_schema
-from gbnf.compiler._literals import json_text
-from gbnf.compiler._schema import key_path
+from gbnf.backends import Message, Sampling
+from gbnf.compiler import compile_schema, json_text, key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
-from gbnf.plan._prompt import tools_offer
-from gbnf.read._validate import ToolCall
+from gbnf.plan import tools_offer
+from gbnf.read import ToolCall
 from gbnf.shape import Called, Conversation, Shaped, Shaping, shape
-from gbnf.tools._imports import import_tools
-from gbnf.tools._tool import Tool
+from gbnf.tools import Tool, import_tools
 
 MAX_PARALLEL = 4
 """How many calls one reply may carry when ``parallel_tool_calls`` is true (OpenAI's default)."""

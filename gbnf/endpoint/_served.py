@@ -16,14 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gbnf.backends._base import Completion, Message, Sampling, ToolSpec
+from gbnf.backends import Completion, Message, Sampling, ToolSpec
 from gbnf.endpoint._chat import Reply
 from gbnf.endpoint._models import Model
 from gbnf.errors import ApiError
-from gbnf.plan._options import PlanOptions
-from gbnf.plan._planner import Executor, Planner
-from gbnf.shape._options import Shaping
-from gbnf.tools._tool import Tool
+from gbnf.plan import Executor, Planner, PlanOptions
+from gbnf.shape import Shaping
+from gbnf.tools import Tool
 
 log = logging.getLogger("gbnf.serve")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gbnf.backends._base import Sampling
+from gbnf.backends import Sampling
 from gbnf.compiler import Layout
 from gbnf.errors import GbnfError
-from gbnf.shape._options import Shaping
+from gbnf.shape import Shaping
 
 Mode = Literal["grammar", "native", "soft"]
 RETRY_TEMPERATURE = 0.7

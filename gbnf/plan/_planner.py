@@ -23,18 +23,16 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from gbnf.backends._base import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
-from gbnf.compiler import Grammar, compile_pool
-from gbnf.compiler._literals import json_text
+from gbnf.backends import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
+from gbnf.compiler import Grammar, compile_pool, json_text
 from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
 from gbnf.plan import _salvage as salvaging
 from gbnf.plan._events import Event, EventKind, Subscriber
 from gbnf.plan._options import PlanOptions
 from gbnf.plan._prompt import openai_tools, system_prompt
-from gbnf.read._softparse import soft_parse
-from gbnf.read._validate import ToolCall, validate_calls
-from gbnf.shape import Called, Conversation, Plan, Policy, Shaped, shape
-from gbnf.tools._tool import Tool
+from gbnf.read import ToolCall, soft_parse, validate_calls
+from gbnf.shape import Called, Conversation, Plan, Shaped, shape
+from gbnf.tools import Policy, Tool
 
 Executor = Callable[..., Any]
 Status = Literal["final", "repeat", "blocked", "max_steps", "error"]

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from gbnf.compiler._literals import json_text
-from gbnf.compiler._schema import skeleton
-from gbnf.tools._tool import Tool
+from gbnf.compiler import json_text, skeleton
+from gbnf.tools import Tool
 
 INSTRUCTIONS = """You are a planner. You answer the user's request by calling tools, one step at a time.
 Reply with exactly one JSON object {{"name": <tool name>, "arguments": {{...}}}} and nothing else.

@@ -18,9 +18,9 @@ import re
 from typing import Any
 
 from gbnf._text import fold
-from gbnf.backends._base import Backend, Completion, Message, Sampling
+from gbnf.backends import Backend, Completion, Message, Sampling
 from gbnf.errors import GbnfError
-from gbnf.read._validate import ToolCall
+from gbnf.read import ToolCall
 
 INSTRUCTIONS = ("Answer the user's question in plain text, in one or two sentences, using only the tool "
                 "results below. Do not call tools and do not write JSON.")

@@ -24,7 +24,7 @@ from gbnf.shape._language import is_english
 from gbnf.shape._meaning import Closeness, closeness, first_sentence, tool_card
 from gbnf.shape._optional import Asked, as_asked, asked_of, switched_on, unasked
 from gbnf.shape._options import PROFILES, SMALL_PARAMETERS, Shaping
-from gbnf.shape._pool import Policy, filter_pool, has_marker, load_policy, pool_decisions
+from gbnf.shape._pool import filter_pool, has_marker, pool_decisions
 from gbnf.shape._relevance import (
     ALONE,
     CALL_LEAD,
@@ -67,17 +67,16 @@ from gbnf.shape._values import (
     value_texts,
     without_count,
 )
-from gbnf.shape._warm import warm
 
 __all__ = ["PROFILES", "SMALL_PARAMETERS", "Choice", "Conversation", "Plan", "Shaped", "shape",
            "ALONE", "APART_ROUNDS", "Apart", "Asked", "CALL_LEAD", "Called", "Closeness", "Decision", "Labels",
-           "MARGIN", "ModelRelevance", "Names", "Policy", "RELATED", "Ranked", "Repeated", "Request",
+           "MARGIN", "ModelRelevance", "Names", "RELATED", "Ranked", "Repeated", "Request",
            "Selection", "Shaping", "TEXT_LEAD", "Values", "adds_nothing", "apart_tool", "as_asked", "asked_calls",
            "asked_items", "asked_of", "asked_order", "asked_parts", "bounded", "calls_apart", "closeness",
            "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause", "first_sentence",
            "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart", "labelled",
-           "load_policy", "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone",
+           "named_strings", "number_lists", "number_runs", "numbers", "numbers_alone",
            "numbers_named", "offered_values", "own_values", "part_values", "pool_decisions", "rank_tools",
            "read_request", "repeated_value", "scored_tools", "select_tools", "spans", "still_to_do",
            "strings_named", "switched_on", "terms", "tool_card", "tool_document", "unasked",
-           "units_written", "value_texts", "warm", "without_count"]
+           "units_written", "value_texts", "without_count"]

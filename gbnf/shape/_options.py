@@ -121,11 +121,25 @@ class Shaping:
                 for t in tools]
 
     def warm(self) -> None:
-        """Load now what reading requests under these settings loads on first use
-        (:func:`gbnf.shape._warm.warm`)."""
-        from gbnf.shape._warm import warm
+        """Load now what reading requests under these settings loads on first use, so that the
+        first reply takes no longer than the next: the sentence encoder (``decide`` by
+        ``meaning``, seconds), Pint's unit registry (``asked_only``), the CLDR's month and day
+        names and its words for days from today (dates) and the U.S. cities (``copy_values``:
+        "City, State")."""
+        from gbnf.shape._dates import _names, _patterns, _relative_pattern
+        from gbnf.shape._meaning import _encoder
+        from gbnf.shape._places import _cities
+        from gbnf.shape._units import _registry
 
-        warm(self)
+        if self.decide and self.meaning:
+            _encoder()
+        if self.asked_only:
+            _registry()
+        _patterns()
+        _names("months", ("wide",))
+        _relative_pattern()
+        if self.copy_values:
+            _cities()
 
 
 PROFILES: dict[str, Shaping] = {

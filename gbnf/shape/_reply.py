@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from gbnf.compiler import canonicalize
+from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
 from gbnf.shape._items import asked_items, items_in_turn
 from gbnf.shape._meaning import closeness
@@ -87,31 +89,30 @@ def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain
                                         if asked is not None and asked.left},
                            "calls": {"least": shaped.least, "most": shaped.most}}
     if explain:
-        out["values"] = {tool.name: _candidates(tool.parameters) for tool in shaped.tools}
+        out["values"] = {tool.name: _argument_values(tool.parameters) for tool in shaped.tools}
     return out
 
 
-def _candidates(parameters: dict[str, Any]) -> dict[str, Any]:
+def _argument_values(parameters: dict[str, Any]) -> dict[str, Any]:
     """Each top-level argument's values as the shaped schema lists them (at most
     :data:`SHOWN_VALUES`; "free" where it lists none)."""
     out: dict[str, Any] = {}
     for name, schema in (parameters.get("properties") or {}).items():
-        listed = _listed(schema)
+        listed = _schema_values(schema, parameters, f"properties.{name}")
         out[name] = listed[:SHOWN_VALUES] if listed is not None else "free"
     return out
 
 
-def _listed(schema: Any) -> list[Any] | None:
-    """The values a schema lists (its ``enum``, ``const``, or those of its ``anyOf`` branches)."""
-    if not isinstance(schema, dict):
+def _schema_values(schema: Any, root: dict[str, Any], path: str) -> list[Any] | None:
+    """The values a schema lists (its ``enum`` or ``const``, through ``$ref``, or those of its
+    ``anyOf`` branches when each lists some); None when it lists none."""
+    try:
+        node = canonicalize(schema, root, path)
+    except SchemaError:
         return None
-    if "enum" in schema and isinstance(schema["enum"], list):
-        return list(schema["enum"])
-    if "const" in schema:
-        return [schema["const"]]
-    branches = [_listed(branch) for branch in schema.get("anyOf") or ()]
-    if branches and all(b is not None for b in branches):
-        return [value for b in branches for value in b or ()]
+    if node.kind == "enum":
+        return list(node.schema["enum"]) if "enum" in node.schema else [node.schema["const"]]
+    if node.kind == "anyOf":
+        branches = [_schema_values(branch, root, path) for branch in node.schema["anyOf"]]
+        return [value for b in branches for value in b or ()] if all(b is not None for b in branches) else None
     return None
-
-

@@ -13,12 +13,11 @@ from typing import Any, ClassVar, Literal
 from gbnf.compiler import compile_pool, json_text
 from gbnf.shape._items import APART_ROUNDS, Called, adds_nothing, apart_tool, calls_apart
 from gbnf.shape._optional import Asked, as_asked
-from gbnf.shape._pool import Policy
 from gbnf.shape._relevance import Scorer, still_to_do
 from gbnf.shape._request import Request
 from gbnf.shape._shaped import bounded, copied
 from gbnf.shape._values import Values
-from gbnf.tools import Tool
+from gbnf.tools import Policy, Tool
 
 Choice = Literal["auto", "required", "named", "none"]
 Reply = Literal["call", "either", "text"]

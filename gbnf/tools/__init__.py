@@ -1,6 +1,7 @@
 """Where tools come from: manifests (one TOML file per tool), imported definitions (OpenAI,
 MCP, BFCL), typed Python functions and live MCP servers; and the built-in executors of the
-shipped manifests. Every source gives :class:`Tool` objects."""
+shipped manifests, and the pool filter's policy (each provider's query markers). Every source
+gives :class:`Tool` objects."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from gbnf.tools._imports import (
 )
 from gbnf.tools._manifests import load_manifest, load_manifests, tool_from_dict
 from gbnf.tools._mcp import McpServer, McpTools, http_server, read_config, stdio_server
+from gbnf.tools._policy import Policy, load_policy
 from gbnf.tools._tool import Tool, tool_from_function
 
 if TYPE_CHECKING:
@@ -26,7 +28,8 @@ if TYPE_CHECKING:
 
 __getattr__ = lazy_names(__name__, {name: "gbnf.tools._functions" for name in ("FunctionTool", "function_tool")})
 
-__all__ = ["BUILTIN", "MAX_BYTES", "RESULT_CAP", "FunctionTool", "Imported", "McpServer", "McpTools", "Tool",
+__all__ = ["BUILTIN", "MAX_BYTES", "RESULT_CAP", "FunctionTool", "Imported", "McpServer", "McpTools", "Policy", "Tool",
            "bfcl_schema", "find_files", "function_tool", "get_now", "http_server", "import_each",
-           "import_groups", "import_tools", "load_manifest", "load_manifests", "read_config", "read_file",
+           "import_groups", "import_tools", "load_manifest", "load_manifests", "load_policy", "read_config",
+           "read_file",
            "read_import_file", "stdio_server", "tool_from_dict", "tool_from_function", "write_manifests"]
