@@ -8,10 +8,12 @@ embedded model. Scored per request: ``acted`` (a tool was called), ``right_tool`
 call is the tool the request needs), ``right`` (that, with every argument value the case
 lists: strings compared without case or accents, by containment; numbers exactly; for a case
 that lists several ``calls``, the reply's calls are exactly those, in any order), and for
-requests that need no tool, ``abstained`` (no call). ``decided`` is what
-:func:`gbnf.shape.decide_reply` decided before the model wrote anything. Seconds are per request.
+requests that need no tool, ``abstained`` (no call). ``decided`` is what the server's shaping
+decided before the model wrote anything (``call``, ``either``, ``text``: the reply's
+``shaping``, asked for with ``explain``). Seconds are per request.
 
-    python -m bench.intent                      # every set, the defaults and --no-meaning
+    python -m bench.intent                      # every set, every variant
+    python -m bench.intent --set heldout --variant "gbnf serve --profile capable" --model gemma3-270m
     python -m bench.intent --set heldout --variant "gbnf serve"
     python -m bench.intent --set heldout --variant "gbnf serve" --noted   # tools with a usage note
 
@@ -38,7 +40,6 @@ import openai
 from gbnf import load_manifests
 from gbnf.endpoint import ServeProcess
 from gbnf.plan import openai_tools
-from gbnf.shape import closeness, decide_reply, read_request
 from gbnf.tools import Tool
 
 HERE = Path(__file__).resolve().parent
@@ -64,18 +65,18 @@ def cases(name: str) -> list[dict[str, Any]]:
     return json.loads(SETS[name][0].read_text(encoding="utf-8"))
 
 
-def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool], meaning: bool) -> dict[str, Any]:
-    """One request, scored."""
-    request = read_request(case["query"])
-    decided = decide_reply(tools, request, closeness(tools, request) if meaning else None).kind
+def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
+    """One request, scored; ``decided`` is what the server's shaping decided (its ``explain``)."""
     start = time.perf_counter()
     try:
         reply = client.chat.completions.create(model="bench", messages=[{"role": "user", "content": case["query"]}],
-                                               tools=openai_tools(tools), temperature=0, max_tokens=256)
+                                               tools=openai_tools(tools), temperature=0, max_tokens=256,
+                                               extra_body={"explain": True})
     except openai.APIError as exc:
-        return {"id": case["id"], "kind": case["kind"], "decided": decided, "error": str(exc)[:200],
+        return {"id": case["id"], "kind": case["kind"], "decided": None, "error": str(exc)[:200],
                 "acted": 0, "right_tool": 0, "right": 0, "abstained": 0,
                 "seconds": round(time.perf_counter() - start, 3)}
+    decided = (reply.model_extra or {}).get("shaping", {}).get("reply")
     calls = reply.choices[0].message.tool_calls or []
     first = calls[0].function if calls else None
     arguments = _arguments(first.arguments) if first else {}
@@ -147,12 +148,13 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def run(name: str, variant: str, noted: bool = False) -> list[dict[str, Any]]:
-    """Every case of one set through one ``gbnf serve`` variant (its tools noted: :func:`set_tools`)."""
+def run(name: str, variant: str, noted: bool = False, model: str | None = None) -> list[dict[str, Any]]:
+    """Every case of one set through one ``gbnf serve`` variant (its tools noted:
+    :func:`set_tools`), on ``model`` (None: the embedded one)."""
     tools = set_tools(name, noted)
-    with ServeProcess(*VARIANTS[variant]) as served:
+    with ServeProcess(*VARIANTS[variant], *(("--model", model) if model else ())) as served:
         client = openai.OpenAI(base_url=served.url, api_key="unused", max_retries=0, timeout=300)
-        return [ask(client, case, tools, "meaning=false" not in VARIANTS[variant]) for case in cases(name)]
+        return [ask(client, case, tools) for case in cases(name)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,13 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", choices=list(SETS), help="default: every set")
     parser.add_argument("--variant", action="append", choices=list(VARIANTS), help="default: every variant")
     parser.add_argument("--noted", action="store_true", help="end every tool's description with a usage note")
+    parser.add_argument("--model", help="GGUF file or packaged model (gemma3-270m; default: the embedded one)")
     parser.add_argument("-o", "--output", type=Path, help="write the rows and summaries (JSON) here")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {}
     for name in args.set or list(SETS):
         for variant in args.variant or list(VARIANTS):
-            rows = run(name, variant, args.noted)
-            label = f"{name}: {variant}" + (" (noted)" if args.noted else "")
+            rows = run(name, variant, args.noted, args.model)
+            label = f"{name}: {variant}" + (" (noted)" if args.noted else "") + (f", {args.model}" if args.model else "")
             report[label] = {"summary": summary(rows), "rows": rows}
             print(label, json.dumps(summary(rows)), flush=True)
     if args.output:

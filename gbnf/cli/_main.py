@@ -354,8 +354,6 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
     sampling = Sampling(max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed)
     profile = Shaping.named(args.profile) if args.profile else Shaping.for_model(parameters)
     shaping = replace(profile, **shaping_changes(args.shaping))
-    if args.verbose:
-        print(_profile_line("plan", shaping, bool(args.profile), parameters), file=sys.stderr)
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,
                       salvage=not args.no_salvage, cite=not args.no_cite, shaping=shaping,
                       top_k=None if args.all_tools else args.top_k)
@@ -374,6 +372,7 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
         print(result.answer, flush=True)
     print(_outcome(result), file=sys.stderr)
     if args.verbose:
+        print(_profile_line("plan", shaping, bool(args.profile), parameters), file=sys.stderr)
         for event in events:
             _print_event(event)
     return 0 if result.answer is not None else 1
