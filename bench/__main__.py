@@ -25,7 +25,7 @@ from typing import Any
 from tqdm import tqdm
 
 from bench.bfcl import bfcl_cases, run_case
-from bench.configs import CALL_CONFIGS, CONFIGS, NEEDS_SERVER, SECOND_CONFIGS
+from bench.configs import CALL_CONFIGS, CONFIGS, NEEDS_SERVER, PROFILE_CONFIGS, SECOND_CONFIGS
 from bench.endpoint import endpoint_bench
 from bench.masks import mask_bench
 from bench.report import BFCL_METRICS, ENDPOINT_METRICS, TASK_METRICS, aggregate, chart, compare, markdown, update_docs
@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", help="a running llama-server; without it a full run starts one")
     parser.add_argument("--trials", type=int, default=1, help="trials per case, each with its own seed")
     parser.add_argument("--temperature", type=float, default=0.0, help="0 (the default) is greedy")
-    parser.add_argument("--configs", help="comma-separated configurations to run (default: all)")
+    parser.add_argument("--configs", help="comma-separated configurations to run (default: every rung of the "
+                        "ladder; also 'capable profile' and 'off profile')")
     parser.add_argument("--bfcl", type=int, help="BFCL entries per set (default: 12, quick: 1)")
     parser.add_argument("--tasks-only", action="store_true", help="only task success: no BFCL, endpoint, compile, "
                         "decoding or mask benches")
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         task_rows: list[dict[str, Any]] = []
         bfcl_rows: list[dict[str, Any]] = []
         for item, config, trial in tqdm(work, desc="planner bench", unit="plan"):
-            backend, options = backends[config], CONFIGS[config.split(" @ ")[0]]
+            backend, options = backends[config], {**CONFIGS, **PROFILE_CONFIGS}[config.split(" @ ")[0]]
             seeded = Sampling(sampling.max_tokens, sampling.temperature, trial)
             if isinstance(item, Task):
                 key = (config, trial, item.set)

@@ -66,11 +66,11 @@ CONFIGS: dict[str, PlanOptions] = {
                                                       asked_only=True, count_calls=True)),
     "native": replace(_OFF, mode="native", filter_pool=True),
 }
-_DEFAULTS = CONFIGS["+asked only"]
-CONFIGS["capable profile"] = replace(_DEFAULTS, shaping=Shaping.named("capable"))
-CONFIGS["off profile"] = replace(_DEFAULTS, shaping=Shaping.named("off"))
-"""The defaults with another shaping profile (:data:`gbnf.shape.PROFILES`): what the small
-profile's narrowing does for a small model, against what a bigger model's default leaves it."""
+PROFILE_CONFIGS = {f"{name} profile": replace(CONFIGS["+asked only"], shaping=Shaping.named(name))
+                   for name in ("capable", "off")}
+"""The defaults with another shaping profile (:data:`gbnf.shape.PROFILES`), off the ladder (run
+them by name, ``--configs "+asked only,capable profile"``): what the small profile's narrowing
+does for a small model, against what a bigger model's default leaves it."""
 NEEDS_SERVER = {"native"}
 SECOND_CONFIGS = ("baseline", "+asked only")
 """What ``python -m bench --second-model`` runs on its second model: the model unaided, and the defaults."""
