@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -224,20 +225,23 @@ class Pool:
 POOLS_KEPT = 64
 """How many pools :func:`pool_key` keeps by identity (the most recently used)."""
 _POOLS: OrderedDict[int, tuple[tuple[Tool, ...], Pool]] = OrderedDict()
+_POOLS_LOCK = threading.Lock()  # requests are shaped in worker threads
 
 
 def pool_key(tools: tuple[Tool, ...]) -> Pool:
     """``tools`` as a :class:`Pool`, its key their JSON; the same tuple (a server's cached
     request tools) gives the pool it gave before, without writing the JSON again."""
-    kept = _POOLS.get(id(tools))
-    if kept is not None and kept[0] is tools:
-        _POOLS.move_to_end(id(tools))
-        return kept[1]
+    with _POOLS_LOCK:
+        kept = _POOLS.get(id(tools))
+        if kept is not None and kept[0] is tools:
+            _POOLS.move_to_end(id(tools))
+            return kept[1]
     pool = Pool(json.dumps([[t.name, t.description, t.parameters] for t in tools], sort_keys=True, default=str),
                 {t.name: t for t in tools})
-    _POOLS[id(tools)] = (tools, pool)
-    while len(_POOLS) > POOLS_KEPT:
-        _POOLS.popitem(last=False)
+    with _POOLS_LOCK:
+        _POOLS[id(tools)] = (tools, pool)
+        while len(_POOLS) > POOLS_KEPT:
+            _POOLS.popitem(last=False)
     return pool
 
 
