@@ -3,6 +3,7 @@ decisions a reply carries when asked."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 
@@ -10,7 +11,7 @@ import pytest
 
 from gbnf.backends import listed_parameters, parameters_named
 from gbnf.cli import shaping_changes
-from gbnf.endpoint import parse_request
+from gbnf.endpoint import RemoteModels, parse_request
 from gbnf.errors import ApiError, BackendError, GbnfError
 from gbnf.plan import Planner, PlanOptions
 from gbnf.shape import PROFILES, Shaping
@@ -99,3 +100,17 @@ def test_a_plan_that_fails_at_once_is_no_crash_under_any_profile():
         backend = ScriptedBackend(BackendError("down"))
         result = Planner([], backend, {}, options=replace(PlanOptions(), shaping=Shaping.named(profile))).run("hi")
         assert result.status == "error"
+
+
+def test_a_real_upstream_reports_its_size_and_gets_the_small_profile(llama_server):
+    async def size(url: str) -> float | None:
+        models = RemoteModels([url])
+        try:
+            return await models.parameters()
+        finally:
+            await models.close()
+
+    parameters = asyncio.run(size(llama_server.url))
+    assert parameters is not None and 1e8 < parameters < 2e8  # SmolLM2-135M, as llama-server counts it
+    assert Shaping.for_model(parameters).profile == "small"
+    assert asyncio.run(size("http://127.0.0.1:9")) is None  # nobody there: not known
