@@ -80,6 +80,9 @@ def test_a_profile_that_does_not_exist_is_a_400_naming_it():
     with pytest.raises(ApiError, match="there is no profile 'huge'") as caught:
         parse_request({"messages": ASK, "tools": [WEATHER], "profile": "huge"})
     assert caught.value.status == 400 and caught.value.param == "profile"
+    with pytest.raises(ApiError, match="profile must be a profile's name, not 7") as caught:
+        parse_request({"messages": ASK, "tools": [WEATHER], "profile": 7})
+    assert caught.value.status == 400 and caught.value.param == "profile"
 
 
 @pytest.mark.parametrize("profile", list(PROFILES))

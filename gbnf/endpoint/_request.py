@@ -134,8 +134,10 @@ def _profile(body: dict[str, Any], default: Shaping | str) -> Shaping | str:
     name = body.get("profile")
     if name is None:
         return default
+    if not isinstance(name, str):
+        raise bad("profile", f"profile must be a profile's name, not {json_text(name)[:40]}")
     try:
-        return Shaping.named(name) if isinstance(name, str) else Shaping.named(json_text(name)[:40])
+        return Shaping.named(name)
     except GbnfError as exc:
         raise bad("profile", str(exc)) from None
 

@@ -218,7 +218,7 @@ class Planner:
             self._emit(result, "step", step, tools=[t.name for t in pool])
             grammar = None
             if self.options.mode == "grammar":
-                grammar = self.grammar(pool, shaped if shaped.values is not None else None).text
+                grammar = self.grammar(pool, shaped).text
             sampling = replace(self.options.sampling, seed=(self.options.sampling.seed + step - 1) % 2**32,
                                dry=self.options.dry or self.options.sampling.dry)
             if blocked:

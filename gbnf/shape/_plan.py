@@ -35,7 +35,8 @@ def step_shape(conversation: Conversation, shaping: Shaping, plan: Plan) -> Shap
     if plan.done:
         offered = _follow_up(request, tools, plan, shaping)
     else:
-        offered, pool, decisions = _first(request, tools, plan, shaping)
+        offered, pool, first = _first(request, tools, plan, shaping)
+        decisions.update(first)
     results = [text for _, _, value in plan.done for text in value_texts(value)]
     values = offered_values([query], whole=results) if shaping.copy_values else None
     bias = copy_bias([query, *results], shaping.copy_bias) if shaping.copy_bias else ()
@@ -53,7 +54,7 @@ def _first(request: Request, tools: list[Tool], plan: Plan,
     pool = [tool for tool, reason in decisions if reason is None]
     if shaping.asked_only:
         pool = [replace(t, parameters=as_asked(t.parameters, asked_of(t, request))) for t in pool]
-    out: dict[str, Any] = {"profile": shaping.profile, "pool": [t.name for t in pool],
+    out: dict[str, Any] = {"pool": [t.name for t in pool],
                            "dropped": {t.name: reason for t, reason in decisions if reason is not None}}
     first = pool
     if plan.top_k is not None:

@@ -68,7 +68,7 @@ class Plan:
     @property
     def said(self) -> list[str]:
         """What the arguments of the calls that succeeded wrote."""
-        return [json_text(dict(arguments)) for _, arguments, _ in self.done]
+        return said([arguments for _, arguments, _ in self.done])
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,13 @@ class Shaped:
         (:func:`~gbnf.shape._relevance.still_to_do`; None: none, or not asked)."""
         if self.plan is None or not self.plan.still_to_do or self.words is None:
             return None
-        return still_to_do(self.words, len(done), [json_text(dict(arguments)) for arguments in done])
+        return still_to_do(self.words, len(done), said(done))
+
+
+def said(done: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What calls with the arguments ``done`` wrote, each call's as JSON."""
+    return [json_text(dict(arguments)) for arguments in done]
+
 
 @dataclass(frozen=True)
 class Pool:
