@@ -197,7 +197,7 @@ def test_every_english_word_list_is_read_by_a_word_rule():
     import tomllib
 
     data = tomllib.loads((PACKAGE / "shape" / "data" / "english.toml").read_text())
-    code = "\n".join(path.read_text() for path in (PACKAGE / "shape").glob("*.py"))
+    code = "\n".join(path.read_text() for path in (PACKAGE / "shape").rglob("*.py"))
     read = set(re.findall(r"""\b(?:words|either|table)\(((?:["'][a-z_]+["'](?:, )?)+)\)""", code))
     named = {name.strip("'\"") for group in read for name in group.split(", ")}
     assert set(data) - named == set() and named - set(data) == set()

@@ -843,7 +843,7 @@ def test_the_calls_of_each_of_several_tools_take_their_own_items_in_turn():
     assert items_in_turn(tools, query, 4) == ((years, 0), (years, 1), (years, 0), (years, 1))  # "both": the same
     values = offered_values([query.text])
     last = own_values(part_values(values, *asked_parts(tools, query, 4)[3]), *items_in_turn(tools, query, 4)[3])
-    assert 2020 in last[1] and 1990 not in last[1]
+    assert 2020 in last.numbers and 1990 not in last.numbers
     own = read_request("The population of Oslo in 1990 and 2020, and the house prices in Bergen in 2000 and 2010")
     assert [items for items, _ in items_in_turn(tools, own, 4)] == [years] * 2 + [((2000,), (2010,))] * 2
     assert items_in_turn([population], own, 4) == ()  # one tool: asked_items

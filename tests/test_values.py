@@ -9,6 +9,7 @@ import pytest
 from gbnf.errors import InvalidCall
 from gbnf.read import validate_call
 from gbnf.shape import (
+    Values,
     copied,
     kept_apart,
     labelled,
@@ -94,19 +95,19 @@ def test_a_results_texts_are_its_values_each_on_its_own():
     assert value_texts({"amount": 25.8, "currency": "GBP", "rates": [1, None, True], "to": {"city": "Porto"}}) == [
         "25.8", "GBP", "1", "true", "Porto"]
     assert value_texts("a text") == ["a text"] and value_texts(None) == []
-    assert '25.8, "currency": "GBP' not in offered_values(value_texts({"amount": 25.8, "currency": "GBP"}))[0]
+    assert '25.8, "currency": "GBP' not in offered_values(value_texts({"amount": 25.8, "currency": "GBP"})).strings
     # a result's string is offered whole too, whatever words it starts with, but not a page
     translated = offered_values(["Translate 'where is the station' to German"], whole=["Wo ist der Bahnhof?"])
-    assert "Wo ist der Bahnhof?" in translated[0] and "Bahnhof" in translated[0]
+    assert "Wo ist der Bahnhof?" in translated.strings and "Bahnhof" in translated.strings
     page = " ".join(["word"] * 50)  # 249 characters
-    assert page not in offered_values([], whole=[page])[0] and "word" in offered_values([], whole=[page])[0]
+    assert page not in offered_values([], whole=[page]).strings and "word" in offered_values([], whole=[page]).strings
 
 
 def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     schema = {"type": "object", "properties": {
         "city": {"type": "string"}, "unit": {"enum": ["C", "F"]}, "days": {"type": "integer", "maximum": 7},
         "ratio": {"type": "number", "minimum": 10}, "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}}}}
-    out = copied(schema, ["Oslo", "Oslo Norway"], [3, 2.5, 30])
+    out = copied(schema, Values(("Oslo", "Oslo Norway"), (3, 2.5, 30)))
     props = out["properties"]
     assert props["city"]["enum"] == ["Oslo", "Oslo Norway"] and props["unit"] == schema["properties"]["unit"]
     assert props["days"]["enum"] == [3]  # 2.5 is no integer, 30 is past the maximum
@@ -114,30 +115,30 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
     assert "enum" not in props["tags"]["items"]  # no stretch fits in 3 characters: left as it was
     assert schema["properties"]["city"] == {"type": "string"}  # the schema itself is untouched
     coded = {"type": "string", "description": "A code, for example ABC"}
-    assert copied(coded, ["Swiss francs"], []) == coded  # a code of no kind it knows: not a stretch either
+    assert copied(coded, Values(("Swiss francs",))) == coded  # a code of no kind it knows: not a stretch either
 
 
 def test_a_number_whose_description_gives_its_default_takes_it_where_the_request_writes_none():
     deck = {"type": "integer", "description": "The size of the deck. Default is 52."}
-    assert copied(deck, ["poker"], []) == {**deck, "enum": [52]}
-    assert copied(deck, ["a deck"], [40])["enum"] == [40]  # a number written: the user's, not the default
-    assert copied({"type": "integer", "description": "The size of the deck."}, ["poker"], []).get("enum") is None
+    assert copied(deck, Values(("poker",))) == {**deck, "enum": [52]}
+    assert copied(deck, Values(("a deck",), (40,)))["enum"] == [40]  # a number written: the user's, not the default
+    assert copied({"type": "integer", "description": "The size of the deck."}, Values(("poker",))).get("enum") is None
 
 
 def test_a_copied_string_takes_the_form_its_description_quotes_for_a_value_written_in_another():
     suit = {"type": "string", "description": "The suit: one of 'spades', 'clubs', 'hearts' or 'diamonds'."}
     schema = {"type": "object", "properties": {"suit": suit, "note": {"type": "string"}}}
-    strings = list(offered_values(["What are the chances my next card is a spade?"])[0])
-    props = copied(schema, strings, [])["properties"]
+    strings = list(offered_values(["What are the chances my next card is a spade?"]).strings)
+    props = copied(schema, Values(tuple(strings)))["properties"]
     assert "spade" in props["note"]["enum"]  # a description that quotes no values: the request's own form
     assert props["suit"]["enum"] == ["spades" if s == "spade" else s for s in props["note"]["enum"]]
     one = {"type": "string", "description": "The suit, for example 'spades'."}  # one quotation lists nothing
-    assert "spade" in copied({"type": "object", "properties": {"suit": one}}, strings, [])["properties"]["suit"]["enum"]
-    german = list(offered_values(["Wie stehen die Chancen auf eine Pik-Karte?"])[0])
-    assert copied(schema, german, [])["properties"]["suit"]["enum"] == german  # no form of a quoted value
+    assert "spade" in copied({"type": "object", "properties": {"suit": one}}, Values(tuple(strings)))["properties"]["suit"]["enum"]
+    german = list(offered_values(["Wie stehen die Chancen auf eine Pik-Karte?"]).strings)
+    assert copied(schema, Values(tuple(german)))["properties"]["suit"]["enum"] == german  # no form of a quoted value
     examples = {"type": "string", "description": "The kind of shop, e.g. bakery, butcher or grocer etc."}
-    shops = list(offered_values(["Which bakeries open early on Sundays?"])[0])
-    found = copied({"type": "object", "properties": {"shop": examples}}, shops, [])["properties"]["shop"]["enum"]
+    shops = list(offered_values(["Which bakeries open early on Sundays?"]).strings)
+    found = copied({"type": "object", "properties": {"shop": examples}}, Values(tuple(shops)))["properties"]["shop"]["enum"]
     assert "bakery" in found and "bakeries" not in found  # unquoted examples are listed values too
 
 
@@ -146,19 +147,19 @@ def test_copied_strings_are_not_the_names_the_validator_refuses():
         "location": {"type": "string"}, "month": {"type": "string"}, "kind": {"enum": ["month", "week"]}}})
     assert tool.echoes == {"findexhibition", "location", "kind"}  # "month" is a value the schema lists
     strings = ["Find exhibition", "find_exhibition", "Location", "upcoming month", "New York"]
-    out = copied(tool.parameters, strings, [], echoes=tool.echoes)["properties"]
+    out = copied(tool.parameters, Values(tuple(strings)), echoes=tool.echoes)["properties"]
     assert out["location"]["enum"] == ["upcoming month", "New York"]  # "Find exhibition" folds to the tool's name
     for value in out["location"]["enum"]:  # each value the grammar offers, the validator takes
         validate_call({"name": tool.name, "arguments": {"location": value}}, [tool])
     for value in ("Find exhibition", "Location"):
         with pytest.raises(InvalidCall, match="only repeats a name"):
             validate_call({"name": tool.name, "arguments": {"location": value}}, [tool])
-    assert "Location" in copied(tool.parameters, strings, [])["properties"]["location"]["enum"]  # none named: all
+    assert "Location" in copied(tool.parameters, Values(tuple(strings)))["properties"]["location"]["enum"]  # none named: all
 
 
 def _enum(schema: dict, query: str) -> list | None:
     """The values a free string ``schema`` is offered for ``query`` (None: it stays free)."""
-    return copied(schema, *offered_values([query])).get("enum")
+    return copied(schema, offered_values([query])).get("enum")
 
 
 def test_a_string_that_asks_for_a_date_format_takes_the_dates_written_in_that_format():
@@ -228,7 +229,7 @@ def test_a_string_named_a_date_takes_the_dates_written_in_digits_or_with_a_month
     schema = {"type": "object", "properties": {"date": {"type": "string"}}}
 
     def offered(query):
-        return copied(schema, *offered_values([query]))["properties"]["date"].get("enum")
+        return copied(schema, offered_values([query]))["properties"]["date"].get("enum")
 
     assert offered("Book a table at Lumière for 4 on Dec 3 2024") == ["2024-12-03"]  # as ISO 8601 writes it
     assert offered("Réserve une table chez Lumière pour le 3 décembre 2024") == ["2024-12-03"]
@@ -264,7 +265,7 @@ def test_a_us_city_written_alone_takes_its_state_where_the_description_asks_for_
 def _offered(name: str, description: str, query: str) -> list[str]:
     """The values a free string property ``name`` is offered for ``query``."""
     schema = {"type": "object", "properties": {name: {"type": "string", "description": description}}}
-    return copied(schema, *offered_values([query]))["properties"][name]["enum"]
+    return copied(schema, offered_values([query]))["properties"][name]["enum"]
 
 
 def test_a_formula_takes_the_formulas_the_request_writes_with_python_powers():
@@ -309,16 +310,16 @@ def test_a_date_named_for_no_format_takes_the_written_date_in_iso_form():
 
 def test_an_integer_written_with_a_decimal_point_is_offered_as_one():
     schema = {"type": "object", "properties": {"rating": {"type": "integer"}, "score": {"type": "number"}}}
-    offered = copied(schema, *offered_values(["a game rated 4.0 or 5, with a score of 2.5"]))["properties"]
+    offered = copied(schema, offered_values(["a game rated 4.0 or 5, with a score of 2.5"]))["properties"]
     assert offered["rating"]["enum"] == [4, 5] and isinstance(offered["rating"]["enum"][0], int)
     assert offered["score"]["enum"] == [4.0, 5, 2.5]
 
 
 def test_a_glob_pattern_takes_the_file_types_the_request_names():
     glob = {"type": "string", "description": "Glob pattern such as *.txt"}
-    assert copied(glob, *offered_values(["Find the PDF files and csv files in /tmp"]))["enum"] == ["*.pdf", "*.csv"]
-    assert "report" in copied(glob, *offered_values(["Find files named report"]))["enum"]  # no type: stretches
-    regex = copied({"type": "string", "description": "A regular expression"}, *offered_values(["the PDF files"]))
+    assert copied(glob, offered_values(["Find the PDF files and csv files in /tmp"]))["enum"] == ["*.pdf", "*.csv"]
+    assert "report" in copied(glob, offered_values(["Find files named report"]))["enum"]  # no type: stretches
+    regex = copied({"type": "string", "description": "A regular expression"}, offered_values(["the PDF files"]))
     assert "*.pdf" not in regex["enum"] and "PDF files" in regex["enum"]  # no glob asked for: stretches
 
 
@@ -326,44 +327,44 @@ def test_copied_codes_are_those_the_request_names_in_words():
     currency = {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code, for example EUR"}
     schema = {"type": "object", "properties": {"from_currency": currency, "to_currency": currency,
                                                "amount": {"type": "number"}}}
-    props = copied(schema, *offered_values(["How much is 50 euros in US dollars?"]))["properties"]
+    props = copied(schema, offered_values(["How much is 50 euros in US dollars?"]))["properties"]
     assert props["from_currency"]["enum"] == ["EUR"] and props["to_currency"]["enum"] == ["USD"]  # the amount's is the source
-    props = copied(schema, *offered_values(["What is the rate between the yen and British pounds?"]))["properties"]
+    props = copied(schema, offered_values(["What is the rate between the yen and British pounds?"]))["properties"]
     assert props["from_currency"]["enum"] == props["to_currency"]["enum"] == ["JPY", "GBP"]  # no direction: either
-    props = copied(schema, *offered_values(["The rate from Euro to Dollar, and USD to AUD"]))["properties"]
+    props = copied(schema, offered_values(["The rate from Euro to Dollar, and USD to AUD"]))["properties"]
     assert props["from_currency"]["enum"] == ["EUR", "USD"] and props["to_currency"]["enum"] == ["USD", "AUD"]
     sides = {"source": {"type": "string", "description": "ISO code, for example GBP."}, "target": {"type": "string"}}
-    props = copied({"type": "object", "properties": sides}, *offered_values(["Change £20 into Swiss francs"]))["properties"]
+    props = copied({"type": "object", "properties": sides}, offered_values(["Change £20 into Swiss francs"]))["properties"]
     assert props["source"]["enum"] == ["GBP"]  # its example is a currency code
     assert "Swiss francs" in props["target"]["enum"]  # nothing says what it takes: stretches, as before
-    assert copied(currency, *offered_values(["convert 5 pounds to dollars"]))["enum"] == ["GBP", "USD"]  # most used
-    assert copied(currency, *offered_values(["convert it"])) == currency  # nothing named: left as it was
+    assert copied(currency, offered_values(["convert 5 pounds to dollars"]))["enum"] == ["GBP", "USD"]  # most used
+    assert copied(currency, offered_values(["convert it"])) == currency  # nothing named: left as it was
     broken = {"type": "string", "pattern": "(", "description": "The currency"}
-    assert copied(broken, *offered_values(["50 euros"])) == broken  # left for the compiler to name the bad pattern
+    assert copied(broken, offered_values(["50 euros"])) == broken  # left for the compiler to name the bad pattern
     zone = {"type": "string", "description": "IANA time zone such as Europe/Rome"}
-    assert copied(zone, *offered_values(["What time is it in New York?"]))["enum"] == ["America/New_York"]
-    assert copied(zone, *offered_values(["and in Japan?"]))["enum"] == ["Asia/Tokyo"]
+    assert copied(zone, offered_values(["What time is it in New York?"]))["enum"] == ["America/New_York"]
+    assert copied(zone, offered_values(["and in Japan?"]))["enum"] == ["Asia/Tokyo"]
     when = {"type": "string", "description": "The new date and time, with no timezone offset"}
     assert "London" in copied({"type": "object", "properties": {"dateOrTime": when}},
-                              *offered_values(["at 8pm London time"]))["properties"]["dateOrTime"]["enum"]  # no zone
+                              offered_values(["at 8pm London time"]))["properties"]["dateOrTime"]["enum"]  # no zone
     languages = {"type": "object", "properties": {"target_language": {"type": "string", "description": "ISO 639-1 code"},
                                                   "url": {"type": "string", "description": "A country code URL"}}}
-    props = copied(languages, *offered_values(["Say hello in German, from the Germany page"]))["properties"]
+    props = copied(languages, offered_values(["Say hello in German, from the Germany page"]))["properties"]
     assert props["target_language"]["enum"] == ["de"] and "DE" not in props["url"].get("enum", [])  # no country code
     named = {"type": "string", "description": "Language name such as Spanish."}
-    assert "German" in copied(named, *offered_values(["Say hello in German"]))["enum"]  # a name, as written
+    assert "German" in copied(named, offered_values(["Say hello in German"]))["enum"]  # a name, as written
 
 
 def test_copied_narrows_an_enum_to_the_values_the_request_names():
     schema = {"type": "object", "properties": {
         "period": {"type": "string", "enum": ["one_year", "six_months", "five_years"]},
         "unit": {"enum": ["C", "F"]}, "diets": {"type": "array", "items": {"enum": ["Vegan", "Gluten-free", "Keto"]}}}}
-    props = copied(schema, *offered_values(["Vegan and gluten free dishes for the next six months"]))["properties"]
+    props = copied(schema, offered_values(["Vegan and gluten free dishes for the next six months"]))["properties"]
     assert props["period"]["enum"] == ["six_months"] and props["diets"]["items"]["enum"] == ["Vegan", "Gluten-free"]
     assert props["unit"] == {"enum": ["C", "F"]}  # none of its values named: left as it was
     assert props["diets"]["uniqueItems"] is True  # an array of listed or copied strings repeats none
     loose = {"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 3, "uniqueItems": False}
-    assert copied(loose, [], []) == loose  # said otherwise, or more items than values: left as it was
+    assert copied(loose, Values()) == loose  # said otherwise, or more items than values: left as it was
 
 
 def test_number_runs_are_the_lists_written_whole():
@@ -380,7 +381,7 @@ def test_a_ranges_two_ends_are_a_run_beside_each_alone():
     assert (-2, 5) in number_runs("The integral of x^3 between x = -2 and x = 5")
     assert (4, 12) in number_runs("Bikes from 4 km to 12 km long")  # a unit before the end
     schema = {"type": "object", "properties": {"years": {"type": "array", "items": {"type": "integer"}}}}
-    years = copied(schema, *offered_values(["Rainfall records from 1990 to 2020 in Bergen"]))["properties"]["years"]
+    years = copied(schema, offered_values(["Rainfall records from 1990 to 2020 in Bergen"]))["properties"]["years"]
     assert [1990, 2020] in years["enum"]
     assert number_runs("Tickets for 3 adults and 2 kids") == [(3,), (2,)]  # no range word: no run of two
 
@@ -393,23 +394,23 @@ def test_ordinals_written_as_a_list_are_one_run():
 def test_a_number_that_speaks_of_no_date_takes_none_of_a_dates_numbers():
     schema = {"type": "object", "properties": {"nights": {"type": "integer"}, "year": {"type": "integer"},
                                                "guests": {"type": "integer"}}}
-    props = copied(schema, *offered_values(["Book 2 nights for 3 guests from 15th October,2023"]))["properties"]
+    props = copied(schema, offered_values(["Book 2 nights for 3 guests from 15th October,2023"]))["properties"]
     assert props["nights"]["enum"] == [2, 3] and props["year"]["enum"] == [2, 3, 15, 2023]
     # a number written outside a date too stays offered: "1 adult" and "June 1, 2022"
-    props = copied(schema, *offered_values(["A room for 1 adult from June 1, 2022"]))["properties"]
+    props = copied(schema, offered_values(["A room for 1 adult from June 1, 2022"]))["properties"]
     assert props["guests"]["enum"] == [1]
     # only dates' numbers written: the number is offered them still
-    assert copied(schema, *offered_values(["From May 5, 2024"]))["properties"]["nights"]["enum"] == [5, 2024]
+    assert copied(schema, offered_values(["From May 5, 2024"]))["properties"]["nights"]["enum"] == [5, 2024]
 
 
 def test_copied_arrays_of_numbers_are_runs_of_a_written_list():
     schema = {"type": "object", "properties": {"group": {"type": "array", "items": {"type": "integer"}},
                                                "pair": {"type": "array", "items": {"type": "number"}, "minItems": 2}}}
-    props = copied(schema, *offered_values(["Compare group A [3, 4, 5] with group B [7, 8]"]))["properties"]
+    props = copied(schema, offered_values(["Compare group A [3, 4, 5] with group B [7, 8]"]))["properties"]
     assert [3, 4, 5] in props["group"]["enum"] and [7, 8] in props["group"]["enum"]
     assert [5, 7] not in props["group"]["enum"] and [3, 3, 3] not in props["group"]["enum"]
     assert all(len(run) >= 2 for run in props["pair"]["enum"])
-    free = copied(schema, *offered_values(["no numbers here"]))["properties"]
+    free = copied(schema, offered_values(["no numbers here"]))["properties"]
     assert "enum" not in free["group"]  # no number to copy: left as it was
 
 
@@ -417,51 +418,51 @@ def test_copied_strings_take_the_shape_their_property_name_asks_for():
     schema = {"type": "object", "properties": {name: {"type": "string"} for name in (
         "path", "check_in_date", "startTime", "email", "title")}}
     query = "Mail bob@example.com the file /etc/hostname, a room from 15th October, 2023 at 5 pm"
-    props = copied(schema, *offered_values([query]))["properties"]
+    props = copied(schema, offered_values([query]))["properties"]
     assert props["path"]["enum"] == ["/etc/hostname"] and props["email"]["enum"] == ["bob@example.com"]
     assert props["check_in_date"]["enum"] == ["2023-10-15"] and props["startTime"]["enum"] == ["5 pm"]
     assert "Mail" in props["title"]["enum"]  # no shape asked for: every stretch
-    assert "no path" in copied(schema, *offered_values(["no path here"]))["properties"]["path"]["enum"]  # none has it
+    assert "no path" in copied(schema, offered_values(["no path here"]))["properties"]["path"]["enum"]  # none has it
 
 
 def test_a_call_of_an_enumeration_copies_its_own_item_and_what_all_share():
     values = offered_values(["Flights from Boston to Paris and London on 3 and 4 May"])
     items = (("Paris", 3), ("London", 4))
     first, second = own_values(values, items, 0), own_values(values, items, 1)
-    assert "Paris" in first[0] and "Boston" in first[0] and not any("London" in text for text in first[0])
-    assert "London" in second[0] and "Boston" in second[0] and not any("Paris" in text for text in second[0])
-    assert 3 in first[1] and 4 not in first[1] and 4 in second[1] and 3 not in second[1]
-    assert own_values(values, (("Paris", 3), ("Paris", 4)), 0)[0] == values[0]  # a name both calls share stays
+    assert "Paris" in first.strings and "Boston" in first.strings and not any("London" in text for text in first.strings)
+    assert "London" in second.strings and "Boston" in second.strings and not any("Paris" in text for text in second.strings)
+    assert 3 in first.numbers and 4 not in first.numbers and 4 in second.numbers and 3 not in second.numbers
+    assert own_values(values, (("Paris", 3), ("Paris", 4)), 0).strings == values.strings  # a name both calls share stays
     cities = offered_values(["Hotels in San Francisco in 2019 and in San Jose and Texas in 2018"])
-    texas = own_values(cities, (("San Francisco", 2019), ("Texas", 2018)), 1)[0]
+    texas = own_values(cities, (("San Francisco", 2019), ("Texas", 2018)), 1).strings
     assert "Texas" in texas and "San" not in texas and "Francisco" not in texas  # nor a part of another's name
-    jose = own_values(cities, (("San Francisco", 2019), ("San Jose", 2018)), 1)[0]
+    jose = own_values(cities, (("San Francisco", 2019), ("San Jose", 2018)), 1).strings
     assert "San" in jose and "San Jose" in jose and "Francisco" not in jose  # a part of its own name stays
 
 
 def test_the_word_that_counts_the_calls_is_no_value_of_one():
     text = "The magnetic field of two loops: one of radius 0.5 m carrying 10 A, the other 1 m and 15 A."
-    assert without_count(offered_values([text]), text, 2)[1] == (0.5, 10, 1, 15)
-    assert 2 in without_count(offered_values([text]), text, 3)[1]  # it counts something else
+    assert without_count(offered_values([text]), text, 2).numbers == (0.5, 10, 1, 15)
+    assert 2 in without_count(offered_values([text]), text, 3).numbers  # it counts something else
     both = "Two loops: 2 m and 3 m."
-    assert 2 in without_count(offered_values([both]), both, 2)[1]  # also written as a value
+    assert 2 in without_count(offered_values([both]), both, 2).numbers  # also written as a value
 
 
 def test_a_call_of_several_tools_copies_what_its_own_words_write():
     text = "Find the chess rating of Magnus Carlsen, then the price of 20 shares of Apple for 3 days"
     values = offered_values([text])
     chess = part_values(values, "Find the chess rating of Magnus Carlsen, for 3 days", "the price of 20 shares of Apple")
-    assert "Magnus Carlsen" in chess[0] and "Apple" not in chess[0] and "3 days" in chess[0]
-    assert "Magnus Carlsen, then the price" in values[0] and not any("then" in text for text in chess[0])  # runs on
-    assert 20 not in chess[1] and 3 in chess[1]
+    assert "Magnus Carlsen" in chess.strings and "Apple" not in chess.strings and "3 days" in chess.strings
+    assert "Magnus Carlsen, then the price" in values.strings and not any("then" in text for text in chess.strings)  # runs on
+    assert 20 not in chess.numbers and 3 in chess.numbers
     assert part_values(values, text, "") == values  # the whole request: nothing left out
     museum = "Find the opening hours of the Louvre Museum and the waiting time"
     waiting = part_values(offered_values([museum]), "the waiting time", "Find the opening hours of the Louvre Museum")
-    assert "Louvre Museum" in waiting[0] and "opening hours" not in waiting[0]  # it speaks of the others' name
+    assert "Louvre Museum" in waiting.strings and "opening hours" not in waiting.strings  # it speaks of the others' name
     weather = "Get temperature and humidity for Boston, USA and rain for Rome, Italy"
     temperature = part_values(offered_values([weather]), "Get temperature", weather.removeprefix("Get temperature"))
-    assert {"Boston, USA", "Rome", "Italy"} <= set(temperature[0])
-    assert "Boston, USA and rain" not in temperature[0] and "humidity" not in temperature[0]
+    assert {"Boston, USA", "Rome", "Italy"} <= set(temperature.strings)
+    assert "Boston, USA and rain" not in temperature.strings and "humidity" not in temperature.strings
 
 
 def test_a_value_the_user_wrote_once_fills_one_argument_of_a_call():
@@ -481,7 +482,7 @@ def test_a_value_the_user_wrote_once_fills_one_argument_of_a_call():
 def test_an_argument_kept_apart_lists_its_values_without_what_another_took():
     schema = {"type": "object", "properties": {"metal": {"type": "string"}, "measure": {"type": "string"},
                                                "count": {"type": "integer"}}}
-    listed = copied(schema, spans("Get current Gold price per ounce"), [3, 5])
+    listed = copied(schema, Values(tuple(spans("Get current Gold price per ounce")), (3, 5)))
     apart = kept_apart(listed, [("measure", "Gold price"), ("count", 3)])
     assert {"Gold", "Gold price", "price", "Gold price per ounce"}.isdisjoint(apart["properties"]["measure"]["enum"])
     assert "ounce" in apart["properties"]["measure"]["enum"] and apart["properties"]["count"]["enum"] == [5]
@@ -501,16 +502,16 @@ def test_a_number_is_labelled_with_the_words_written_right_before_it():
 def test_a_number_written_after_an_arguments_name_is_that_arguments():
     sides = {"type": "object", "properties": {"width": {"type": "integer"}, "length": {"type": "integer"},
                                               "rate": {"type": "number"}}}
-    props = copied(sides, *offered_values(["a length of 50 m and a width of 30 m, at a rate of 5%"]))["properties"]
+    props = copied(sides, offered_values(["a length of 50 m and a width of 30 m, at a rate of 5%"]))["properties"]
     assert props["width"]["enum"] == [30] and props["length"]["enum"] == [50]  # not swapped
     assert props["rate"]["enum"] == [0.05]  # a percentage named as the rate, as a fraction
     rooms = {"type": "object", "properties": {"bedrooms": {"type": "integer"}, "bathrooms": {"type": "integer"},
                                               "area": {"type": "integer"}}}
-    props = copied(rooms, *offered_values(["3 bedrooms, 2 bathrooms and an area of 1800 sq ft"]))["properties"]
+    props = copied(rooms, offered_values(["3 bedrooms, 2 bathrooms and an area of 1800 sq ft"]))["properties"]
     assert props["bathrooms"]["enum"] == [3, 2] and props["area"]["enum"] == [3, 2, 1800]  # a comma names nothing
-    props = copied(sides, *offered_values(["a width of 30 and then 30 again, length 50"]))["properties"]
+    props = copied(sides, offered_values(["a width of 30 and then 30 again, length 50"]))["properties"]
     assert props["length"]["enum"] == [30, 50]  # 30 is also written unnamed
-    props = copied(sides, *offered_values(["Breite 30, Länge 50"]))["properties"]
+    props = copied(sides, offered_values(["Breite 30, Länge 50"]))["properties"]
     assert props["width"]["enum"] == [30, 50]  # words it cannot read name nothing: every number stays
 
 
@@ -525,7 +526,7 @@ def test_a_name_written_after_a_string_arguments_name_is_not_another_arguments()
     event = {"type": "object", "properties": {"title": {"type": "string"}, "room": {"type": "string"}}}
 
     def offered(request: str) -> dict[str, list[str]]:
-        props = copied(event, *offered_values([request]))["properties"]
+        props = copied(event, offered_values([request]))["properties"]
         return {key: [value for value in props[key]["enum"] if value in ("Design Review", "Blue Lagoon")]
                 for key in props}
     assert offered("Book an event with the title 'Design Review' in the room 'Blue Lagoon'") == {
@@ -537,4 +538,4 @@ def test_a_name_written_after_a_string_arguments_name_is_not_another_arguments()
     assert offered("Buche ein Treffen 'Design Review' im Raum 'Blue Lagoon'") == {
         "title": ["Design Review", "Blue Lagoon"], "room": ["Design Review", "Blue Lagoon"]}  # words it cannot read
     play = {"type": "object", "properties": {"quality": {"type": "string"}, "song": {"type": "string"}}}
-    assert "Roar" in copied(play, *offered_values(["Play high quality Roar"]))["properties"]["song"]["enum"]
+    assert "Roar" in copied(play, offered_values(["Play high quality Roar"]))["properties"]["song"]["enum"]

@@ -266,7 +266,9 @@ def shaping_changes(pairs: list[str]) -> dict[str, Any]:
             raise GbnfError(f"--shaping {pair}: give FIELD=VALUE, FIELD one of {', '.join(kinds)}")
         kind = kinds[name]
         try:
-            if text in ("none", "null", "0") and "None" in kind:  # 0: no cap, as with no value
+            if kind.startswith("frozenset"):  # sources_off=dates,codes
+                changes[name] = frozenset(part.strip() for part in text.split(",") if part.strip())
+            elif text in ("none", "null", "0") and "None" in kind:  # 0: no cap, as with no value
                 changes[name] = None
             elif kind == "bool":
                 changes[name] = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[text]

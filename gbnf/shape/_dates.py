@@ -100,14 +100,15 @@ def today_alone(string: str) -> bool:
     return _reading(string) == (None, 0)
 
 
-def written_moments(strings: Sequence[str], form: str) -> list[str]:
+def written_moments(strings: Sequence[str], form: str, day: datetime.date | None = None) -> list[str]:
     """The dates with a time of day among ``strings`` (a request's stretches, each wholly one:
-    :func:`moments`) in ``form`` (:func:`moment_format`), in the order written; one without its
+    :func:`moments`) in ``form`` (:func:`moment_format`), in the order written, those written
+    from today counted from ``day`` (None: :func:`today`); one without its
     year, with a time no clock shows ("25:00", "13 PM"), or cut short of what the request writes
     ("March 25, 2024, 2:30" of "March 25, 2024, 2:30 PM"), is left out."""
     found = {}
     day_first = _day_first(strings)
-    counted, _ = _counted_from(strings, day_first)
+    counted, _ = _counted_from(strings, day_first, day)
     for string in strings:
         read = _moment(string)
         parts = _read_date(read[0], day_first) or _from_day(read[0], counted) if read else None
@@ -157,15 +158,16 @@ def _clock(match: re.Match[str]) -> datetime.time | None:
         return None
 
 
-def written_dates(strings: Sequence[str], form: str) -> list[str]:
+def written_dates(strings: Sequence[str], form: str, day: datetime.date | None = None) -> list[str]:
     """The dates among ``strings`` (a request's stretches, each wholly a date) in ``form``
-    (:func:`date_format`), in the order written (not one that a longer one holds: "Friday" of
+    (:func:`date_format`), in the order written, those written from today counted from ``day``
+    (None: :func:`today`) (not one that a longer one holds: "Friday" of
     "next Friday"; nor the date the request says today is where it asks for another day from
     today: "this Sunday? Today is Friday 2023-09-29" is 2023-10-01). A date written without its year takes the
     year of the request's other dates, when they are all of one year ("from 2023 April 4th to
     April 8th"); else it is left out (a number alone is no year: "$2000 on March 3rd")."""
     day_first = _day_first(strings)
-    counted, stated = _counted_from(strings, day_first)
+    counted, stated = _counted_from(strings, day_first, day)
     whole = _not_within_dates(strings)
     found = [parts for string in whole
              if (parts := _read_date(string, day_first) or _from_day(string, counted)) is not None]
@@ -330,17 +332,24 @@ def today() -> datetime.date:
     return datetime.date.today()
 
 
-def _counted_from(strings: Sequence[str], day_first: bool | None) -> tuple[datetime.date | None, bool]:
+def _counted_from(strings: Sequence[str], day_first: bool | None,
+                   day: datetime.date | None = None) -> tuple[datetime.date | None, bool]:
     """The day the dates ``strings`` (a request's stretches) write from today count from, and
-    whether the request says it: the one it says today is (:func:`_stated_today`), else this
-    machine's (:func:`today`), unless the request writes a date with its year (None: it may
+    whether the request says it: the one it says today is (:func:`_stated_today`), else ``day``
+    (the conversation's) or this machine's (:func:`today`), unless the request writes a date with its year (None: it may
     speak of another time than now, and a date counted from this machine's day would stand
     beside the one it means)."""
     stated = _stated_today(strings, day_first)
     if stated is not None:
         return stated, True
     dated = any((parts := _read_date(string, day_first)) and parts[0] for string in strings)
-    return (None if dated else today()), False
+    return (None if dated else day or today()), False
+
+
+def stated_today(strings: Sequence[str]) -> datetime.date | None:
+    """The date ``strings`` (a text's stretches) say today is ("Today is Tuesday 2025-03-04");
+    None where they say none."""
+    return _stated_today(strings, _day_first(strings))
 
 
 def _stated_today(strings: Sequence[str], day_first: bool | None) -> datetime.date | None:

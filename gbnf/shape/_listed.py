@@ -19,9 +19,9 @@ from gbnf.shape._codes import is_region
 from gbnf.shape._dates import date_format, dates_at
 from gbnf.shape._english import STOPS, either
 from gbnf.shape._request import Request
-from gbnf.shape._shaped import free_string, listed_values
+from gbnf.shape._shaped import listed_values
 from gbnf.shape._tool_words import free_string_keys, is_number_array, is_numeric, item_schema, most_alike, schema_type
-from gbnf.shape._values import CAPITALISED, INSIDE, Number, strings_named
+from gbnf.shape._values import CAPITALISED, INSIDE, Number, free_string, strings_named
 from gbnf.tools import Tool
 
 SENTENCE_END = re.compile(r"[.?!;]\s+")

@@ -20,10 +20,11 @@ from gbnf.shape._dates import today_alone
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
-from gbnf.shape._shaped import described_forms, free_string, shaped_values
+from gbnf.shape._shaped import described_forms
 from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, own_words, schema_type, schema_words
 from gbnf.shape._units import units_like
-from gbnf.shape._values import CAPITALISED, numbers_named
+from gbnf.shape._values import CAPITALISED, free_string, numbers_named
+from gbnf.shape.sources import shaped_values
 from gbnf.tools import Tool
 
 

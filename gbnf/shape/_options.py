@@ -78,6 +78,9 @@ class Shaping:
     argument kept from that value (:func:`gbnf.shape.repeated_value`, :func:`gbnf.shape.kept_apart`;
     greedy decoding writes what comes before it as it did), up to three times; an invalid reply
     asked again leaves the first.
+
+    ``sources_off`` names the candidate sources (:data:`gbnf.shape.sources.SOURCES`) that offer
+    no values: the next source of the same kind is asked instead (``docs/sources.md``).
     """
 
     string_chars: int | None = 1000
@@ -92,6 +95,14 @@ class Shaping:
     count_calls: bool = True
     copy_values: bool = True
     values_apart: bool = True
+    sources_off: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        from gbnf.shape.sources import NAMES
+
+        if unknown := sorted(set(self.sources_off) - NAMES):
+            raise GbnfError(f"there is no candidate source {', '.join(map(repr, unknown))}: "
+                            f"choose among {', '.join(sorted(NAMES))}")
 
     @classmethod
     def named(cls, name: str) -> Shaping:

@@ -17,7 +17,7 @@ from gbnf.shape._optional import as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._pool import pool_decisions
 from gbnf.shape._relevance import ModelRelevance, follow_up, select_tools, still_to_do
-from gbnf.shape._request import Request, offered_values, read_request
+from gbnf.shape._request import Request, conversation_day, offered_values, read_request
 from gbnf.shape._result import Conversation, Plan, Shaped
 from gbnf.shape._values import copy_bias, value_texts
 from gbnf.tools import Tool
@@ -39,6 +39,9 @@ def step_shape(conversation: Conversation, shaping: Shaping, plan: Plan) -> Shap
         decisions.update(first)
     results = [text for _, _, value in plan.done for text in value_texts(value)]
     values = offered_values([query], whole=results) if shaping.copy_values else None
+    if values is not None:
+        day = conversation_day([content for _, content in conversation.messages], conversation.today)
+        values = replace(values, today=day, off=shaping.sources_off)
     bias = copy_bias([query, *results], shaping.copy_bias) if shaping.copy_bias else ()
     decisions["tools"] = [t.name for t in offered]
     return Shaped(shaping.profile, "call", tuple(offered), tuple(offered), 1, conversation.parallel, False, request,

@@ -15,9 +15,9 @@ from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._relevance import decide_reply, scored_tools
-from gbnf.shape._request import offered_values, part_values, read_request
+from gbnf.shape._request import conversation_day, offered_values, part_values, read_request
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
-from gbnf.shape._values import copy_bias, own_values, without_count
+from gbnf.shape._values import Values, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
 
@@ -58,7 +58,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     counted = shaping.count_calls and required and (decided or len(offered) == 1) and from_user
     least = asked_calls(list(shown), request, parallel) if counted else 1
     order = asked_order(list(shown), request, least) if counted else ()
-    values = offered_values([last]) if shaping.copy_values and from_user and last else None
+    values = conversation_values(conversation, shaping) if shaping.copy_values and from_user and last else None
     if values is not None and len(shown) == 1:
         values = without_count(values, last, least)
     items = asked_items(list(shown), request, least) if counted and values is not None else ()
@@ -78,6 +78,20 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
                     request if from_user else None, shaping.values_apart, bias, prose,
                     shaping.prose_tokens if prose and not offered else None, scored, key=key)
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain))
+
+
+def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
+    """What the arguments of the reply to a user's last message may be copied from: that
+    message's values first, then those of the user's earlier messages and of the tools'
+    results (each result's strings whole too: :func:`~gbnf.shape._values.result_texts`); dates
+    from today counted from the conversation's day (:func:`~gbnf.shape._request.conversation_day`),
+    the sources ``shaping`` switches off left out."""
+    messages = conversation.messages
+    earlier = [content for role, content in messages[:-1] if role == "user"]
+    results = [text for role, content in messages[:-1] if role == "tool" for text in result_texts(content)]
+    values = offered_values([messages[-1][1], *earlier], whole=results)
+    day = conversation_day([content for _, content in messages], conversation.today)
+    return replace(values, today=day, off=shaping.sources_off)
 
 
 def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain: bool) -> dict[str, Any]:

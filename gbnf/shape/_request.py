@@ -9,9 +9,11 @@ words, for requests and for tools' texts alike.
 
 from __future__ import annotations
 
+import datetime
 import functools
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -19,7 +21,7 @@ import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
-from gbnf.shape._dates import without_dates
+from gbnf.shape._dates import stated_today, without_dates
 from gbnf.shape._english import STEMMER
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
@@ -150,6 +152,11 @@ class Request:
         return frozenset(self.numbers if dateless == self.text else numbers(dateless))
 
     @cached_property
+    def stated_day(self) -> datetime.date | None:
+        """The date it says today is ("Today is 2025-03-04": :func:`~gbnf.shape._dates.stated_today`)."""
+        return stated_today(self.stretches)
+
+    @cached_property
     def units(self) -> tuple[str, ...]:
         """The units it asks an answer in or writes its numbers in (:func:`~gbnf.shape._units.units_written`)."""
         return units_written(self.text)
@@ -183,9 +190,22 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequ
     undated = {number for one in read for number in one.undated}
     quoted = tuple(dict.fromkeys([*(quotation for one in read for quotation in one.quotations), *entire]))
     few = len(found) <= most
-    return (tuple(stretches) if len(stretches) <= most else (), found if few else (),
-            tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
-            tuple(number for number in found if number not in undated), quoted)
+    return Values(tuple(stretches) if len(stretches) <= most else (), found if few else (),
+                  tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
+                  tuple(number for number in found if number not in undated), quoted)
+
+
+_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
+"""A year, which a text that says what day today is writes."""
+
+
+def conversation_day(texts: Sequence[str], clock: datetime.date | None = None) -> datetime.date:
+    """The day a conversation's ``texts`` (its messages, first to last) count "tomorrow" from:
+    the one the latest of them that says what day today is says ("Today is 2025-03-04", in a
+    system prompt or an earlier turn), else ``clock`` (None: this machine's date)."""
+    stated = next((day for text in reversed(texts)
+                   if _YEAR.search(text) and (day := read_request(text).stated_day) is not None), None)
+    return stated or clock or datetime.date.today()
 
 
 def part_values(values: Values, own: str, others: str) -> Values:
@@ -195,10 +215,12 @@ def part_values(values: Values, own: str, others: str) -> Values:
     that ask for other calls) does not. When ``own`` writes no name, it speaks of one the
     others write ("the hours of the Louvre Museum and the waiting time"): their names are its
     stretches too (``Boston, USA`` as well as ``Boston``)."""
-    mine, theirs = [set(found) for found in offered_values([own])], [set(found) for found in offered_values([others])]
-    names = {name for _, name in values[5]} if not mine[5] else set()
+    mine, theirs = offered_values([own]), offered_values([others])
+    names = {name for _, name in values.names} if not mine.names else set()
 
-    def kept(found: tuple[Any, ...], k: int) -> tuple[Any, ...]:
-        return tuple(value for value in found if value in mine[k] or value not in theirs[k])
-    return tuple(text for text in values[0] if text in mine[0] or names.issuperset(text.split(", "))), \
-        kept(values[1], 1), kept(values[2], 2), kept(values[3], 3), values[4], values[5], values[6], values[7]
+    def kept(field: str) -> tuple[Any, ...]:
+        ours, others_ = set(getattr(mine, field)), set(getattr(theirs, field))
+        return tuple(value for value in getattr(values, field) if value in ours or value not in others_)
+    return replace(values, strings=tuple(text for text in values.strings
+                                         if text in mine.strings or names.issuperset(text.split(", "))),
+                   numbers=kept("numbers"), runs=kept("runs"), percents=kept("percents"))

@@ -4,6 +4,7 @@ a reply, the grammar again shortened or with calls kept apart, the calls as aske
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import threading
@@ -36,13 +37,15 @@ class Conversation:
     """What the next reply answers: every message as ``(role, content)`` (roles ``system``,
     ``user``, ``assistant``, ``tool``), the ``tools`` it may call (under ``choice``: ``named``
     is one tool the client chose, ``none`` no call), at most ``parallel`` calls in one reply,
-    and ``reply_tokens``, the reply's token limit."""
+    ``reply_tokens``, the reply's token limit, and ``today``, the date of the clock it is read by
+    (None: this machine's); a message that says what day today is counts over the clock."""
 
     messages: tuple[tuple[str, str], ...]
     tools: tuple[Tool, ...] = ()
     choice: Choice = "auto"
     parallel: int = 1
     reply_tokens: int = 1024
+    today: datetime.date | None = None
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ class Shaped:
         final = self.plan.final_tool if self.plan is not None else None
         if self.values is None:
             return list(tools)
-        return [t if t.name == final else replace(t, parameters=copied(t.parameters, *self.values, echoes=t.echoes))
+        return [t if t.name == final else replace(t, parameters=copied(t.parameters, self.values, echoes=t.echoes))
                 for t in tools]
 
     def apart_steps(self, calls: Sequence[tuple[str, dict[str, Any]]], tools: Sequence[Tool],
@@ -259,7 +262,7 @@ def shaped_tool(pool: Pool, name: str, asked: Asked | None, chosen: Values | Non
     tool = pool.tools[name]
     parameters = as_asked(tool.parameters, asked)
     if chosen is not None:
-        parameters = copied(parameters, *chosen, echoes=tool.echoes)
+        parameters = copied(parameters, chosen, echoes=tool.echoes)
     return replace(tool, parameters=bounded(parameters, *caps))
 
 

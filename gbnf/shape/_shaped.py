@@ -1,11 +1,11 @@
-"""A tool's schema shaped for one request: unbounded parts capped (:func:`bounded`) and free
-values limited to what the request writes (:func:`copied`). The validator still checks each
-call against the schema as written."""
+"""A tool's schema shaped for one request: unbounded parts capped (:func:`bounded`) and values
+held to what the conversation offers (:func:`copied`, from the candidate sources of
+:mod:`gbnf.shape.sources`). The validator still checks each call against the schema as written."""
 
 from __future__ import annotations
 
+import datetime
 import functools
-import mimetypes
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
@@ -13,32 +13,26 @@ from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import validity
-from gbnf.shape._codes import CODE_WORDS, code_kind, is_region, named_codes
-from gbnf.shape._dates import (
-    TIME,
-    date_format,
-    from_today,
-    moment_format,
-    written_date,
-    written_dates,
-    written_moments,
-)
+from gbnf.shape._codes import CODE_WORDS
+from gbnf.shape._dates import date_format, from_today, moment_format, written_date, written_dates, written_moments
 from gbnf.shape._english import STEMMER, either, words
-from gbnf.shape._places import with_state
 from gbnf.shape._request import terms
 from gbnf.shape._values import (
     NUMBER,
     Labels,
     Names,
     Number,
-    as_fraction,
+    Values,
+    free_string,
     labels_argument,
+    listed_strings,
     names_argument,
-    numbers,
     overlaps,
     quotations,
     shared_value,
 )
+from gbnf.shape.sources import candidates
+from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -61,108 +55,73 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
     return _each_part(schema, bound)
 
 
-def copied(schema: Any, strings: Sequence[str], numbers: Sequence[int | float],
-           runs: Sequence[Sequence[int | float]] = (), percents: Sequence[int | float] = (),
-           labels: Labels = (), names: Names = (), in_dates: Collection[Number] = (),
-           quoted: Collection[str] = (), *, echoes: Collection[str] = frozenset()) -> Any:
-    """``schema`` with every free string one of ``strings``, every free integer or number (no
-    enum or const) one of ``numbers``, and every array of such numbers one of ``runs`` (runs of
-    numbers written as one list), where any of them satisfies the part (a part none satisfies
-    stays as it was): values copied from a request, not made up; a number none of ``numbers``
-    fits whose description gives its default ("Default is 52": :func:`stated_default`) takes that
-    default. An enum of strings some of
-    ``strings`` name (loosely: ``six months`` names ``six_months``) is narrowed to those. A
-    number (not an integer) whose description does not say "percent" takes the ``percents``
-    (numbers written as percentages) as fractions: a rate of ``5%`` is 0.05. An array of such
-    strings (listed or copied) takes each at most once (``uniqueItems``, where the schema does
-    not say), so a small model's loop (``["Area", "Area", ...]``) ends where the grammar can
-    hold it: over a few listed values, not over the many stretches of a request. A string that takes a
-    currency, a time zone, or a language or country code (:func:`~gbnf.shape._codes.code_kind`,
-    even with a pattern) takes the codes the request names in words (:func:`named_codes`: "Swiss
-    francs", ``CHF``); any other whose description asks for a code (an ISO code, a ticker
-    symbol, an abbreviation) stays free: the request names what it encodes (not one that asks
-    for dates in a format, "ISO 8601", where the request writes dates it can take:
-    :func:`_encoded`). A string whose property name asks for a shape (a path, a date, a time, an
-    email address, a URL, a phone number) takes the stretches of that shape, when there are any
-    (``path``: ``/etc/hostname``, not ``file``); one named for a formula (``function``) takes the
-    formulas, powers written ``**``
-    (:func:`_formulas`). A string whose description asks for dates in a format (``YYYY-MM-DD``) takes the
-    dates the request writes, in that format (:func:`~gbnf.shape._dates.written_dates`: "March
-    8th, 2023" is ``2023-03-08``), when it writes any, or with their time of day where it asks
-    for one (``YYYY-MM-DD HH:mm:ss``) and the request writes it (:func:`shaped_values`). A string
-    whose description gives a place with its region for an example ("e.g. San Francisco, CA")
-    takes a place the request writes with its region whole ("Bangkok, Thailand", not "Bangkok":
-    :func:`_with_regions`). A string
-    whose name and description speak of no date or time takes none of the dates the request
-    writes, nor the stretches that share words with one (:func:`_dated`), where it writes
-    anything else ("from March 10, 2022": a ``location`` is not offered the date; "in Oslo
-    tomorrow": a ``city`` is not offered "Oslo tomorrow"), but for the ``quoted`` ones (a message's
-    "Let's meet tomorrow" is offered whole), nor a number
-    written alone unless its name is a number's (:func:`_numbered`: ``case_no``, ``season``;
-    "the Grammy of 2013": an ``act`` is no ``2013``); nor does a
-    number whose name speaks of no date or time (``year``, ``hours``) take the numbers written only
-    in dates and times (``in_dates``), where it may take others ("2 nights from 15th October,
-    2023": ``nights`` takes 2). A free
-    string takes none of the names of ``echoes`` (folded: a tool's
-    :attr:`~gbnf.tools.Tool.echoes`), which the validator refuses
-    ("upcoming month": not ``month``). A number written right after the name of one of the
-    schema's numeric properties (``labels``: "a length of 50 and a width of 30") is not offered to
-    another (``width`` takes 30, not 50), unless it is also written as that one's or unnamed; so is
-    a name written right after (or, quoted, right before) the name of one of its string
-    properties (``names``, :func:`~gbnf.shape.named_strings`: "rank 'Queen' and suit 'Hearts'":
-    ``rank`` takes no ``Hearts``, nor a stretch that holds it or is part of it)."""
-    shares = [as_fraction(number) for number in percents]
-    rates = [number for number in numbers if number not in percents] + shares
-    dated = _dated(tuple(strings))
+def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()) -> Any:
+    """``schema`` with each part held to the candidate values the conversation offers it
+    (``values``), where any of them satisfies the part (a part none satisfies stays as it was):
+    values copied from a request, not made up. Each part asks the sources of its kind
+    (:data:`gbnf.shape.sources.SOURCES`, in order; the first that offers anything gives them): an
+    enum of strings is narrowed to the values named; a string that takes a code or a typed form
+    takes those; a free string (one whose description does not say its value encodes what the
+    request writes, :func:`_encoded`) takes the globs, dates, formulas, shaped stretches, places
+    with their region or else stretches; an integer or number the numbers or else its stated
+    default; an array of copied numbers the runs. An array of listed strings takes each at most
+    once (``uniqueItems``, where the schema does not say), so a small model's loop (``["Area",
+    "Area", ...]``) ends where the grammar can hold it.
+
+    A free string's candidates pass these checks (each keeps all where it would keep none): one
+    whose name and description speak of no date or time takes none of the dates written, nor the
+    stretches that share words with one (:func:`_dated`; "in Oslo tomorrow": a ``city`` is not
+    offered "Oslo tomorrow"), but for the quoted ones; none takes a number written alone unless
+    its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
+    ``2013``); none takes the names of ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`,
+    which the validator refuses); each is written as the description lists it
+    (:func:`described_forms`). A number whose name speaks of no date or time (``year``,
+    ``hours``) takes none of the numbers written only in dates and times (``in_dates``) where it
+    may take others ("2 nights from 15th October, 2023": ``nights`` takes 2); an integer takes
+    "4.0" as 4. A number written right after the name of one of the schema's numeric properties
+    (``labels``: "a length of 50 and a width of 30") is not offered to another (``width`` takes
+    30, not 50), unless it is also written as that one's or unnamed; so is a name written right
+    after (or, quoted, right before) the name of one of its string properties (``names``,
+    :func:`~gbnf.shape.named_strings`)."""
+    dated = _dated(values.strings)
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
-        if _listed_strings(out):
-            keys = _word_keys(tuple(strings))
-            named = [value for value in out["enum"] if word_key(value) in keys]
+        if listed_strings(out):
+            _, named = candidates("enum", key, out, values)
             return {**out, "enum": named} if named else out
-        if kind == "array" and isinstance(items, dict) and _listed_strings(items):
+        if kind == "array" and isinstance(items, dict) and listed_strings(items):
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
-        coded = code_kind(key, out) if kind == "string" and not {"enum", "const", "format"} & set(out) else None
-        named = named_codes(coded, strings, key) if coded else []
         described = str(out.get("description", ""))
-        if named:
-            values: Sequence[Any] = named
-        elif free_string(out) and not _encoded(described, strings):
-            found = _globs(out, strings) or shaped_values(key, out, strings) or _with_regions(described, strings)
-            if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
-                found = [string for string in found if string not in dated or string in quoted] or found
-            if not _numbered(key or ""):  # "2013" is no act's name
-                found = [string for string in found if not NUMBER.fullmatch(string)] or found
-            values = described_forms([s for s in found if fold(s) not in echoes], described)
+        found: Sequence[Any] = []
+        if kind == "string" and not {"enum", "const"} & set(out):
+            _, found = candidates("typed", key, out, values)
+            if not found and free_string(out) and not _encoded(described, values.strings, values.today):
+                _, found = candidates("string", key, out, values)
+                found = _kept_strings(found, key, described, dated, values.quoted, echoes)
         elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
-            values = rates if kind == "number" and "percent" not in described.lower() else numbers
-            if not values and (default := stated_default(out)) is not None:  # none written: the default
-                values = [default]
+            _, found = candidates("number", key, out, values)
             if not _asks_for_date(key, described) and not _calendar_named(key or ""):
-                values = [number for number in values if number not in in_dates] or values
+                found = [number for number in found if number not in values.in_dates] or found
             if kind == "integer":  # "a rating of 4.0" is the integer 4, written as one
-                values = list(dict.fromkeys(int(n) if isinstance(n, float) and n.is_integer() else n for n in values))
-        elif kind == "array" and _copied_number(out.get("items")) and not {"enum", "const"} & set(out):
-            values = [list(run) for run in runs]
-        else:
-            return out
+                found = list(dict.fromkeys(int(n) if isinstance(n, float) and n.is_integer() else n for n in found))
+        elif kind == "array" and _copied_number(items) and not {"enum", "const"} & set(out):
+            _, found = candidates("array", key, out, values)
         valid = validity(out, out)
-        kept = [value for value in values if valid(value)]
+        kept = [value for value in found if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    return _each_part(_named_values(_each_part(schema, copy), labels, names), _held)
+    return _each_part(_named_values(_each_part(schema, copy), values.labels, values.names), _held)
 
 
-_DEFAULT = re.compile(rf"\bdefaults?\b(?:\s+(?:is|to|of|value))?\s*[:=]?\s*({NUMBER.pattern})", re.IGNORECASE)
-"""A description's default number ("Default is 52", "defaults to 5", "default: 10")."""
-
-
-def stated_default(schema: Any) -> Number | None:
-    """The number an argument's description gives as its default ("The size of the deck.
-    Default is 52."): a request may leave it unsaid, and the tool takes it then."""
-    found = _DEFAULT.search(str(schema.get("description", ""))) if isinstance(schema, dict) else None
-    return numbers(found.group(1))[0] if found else None
+def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: frozenset[str],
+                  quoted: Sequence[str], echoes: Collection[str]) -> list[str]:
+    """A free string's candidates ``found`` after the checks :func:`copied` names."""
+    if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
+        found = [string for string in found if string not in dated or string in quoted] or found
+    if not _numbered(key or ""):  # "2013" is no act's name
+        found = [string for string in found if not NUMBER.fullmatch(string)] or found
+    return described_forms([s for s in found if fold(s) not in echoes], described)
 
 
 def _held(out: dict[str, Any], _key: str | None) -> dict[str, Any]:
@@ -286,23 +245,11 @@ def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> A
     return {**schema, "properties": properties}
 
 
-@functools.lru_cache(maxsize=16)
-def _word_keys(strings: tuple[str, ...]) -> frozenset[str]:
-    """The :func:`word_key` of each of a request's stretches, once per request (not per tool)."""
-    return frozenset(word_key(string) for string in strings) - {""}
-
-
-def _listed_strings(schema: Any) -> bool:
-    """Whether a schema lists its values, all strings (an ``enum`` of strings)."""
-    listed = schema.get("enum") if isinstance(schema, dict) else None
-    return isinstance(listed, list) and bool(listed) and all(isinstance(value, str) for value in listed)
-
-
 _ENCODED = re.compile(rf"\b(?:{CODE_WORDS}|{either('encoded')})\b", re.IGNORECASE)
 """What a string's description says when its value encodes what a request writes."""
 
 
-def _encoded(description: str, strings: Sequence[str]) -> bool:
+def _encoded(description: str, strings: Sequence[str], day: datetime.date | None = None) -> bool:
     """Whether a string's description says its value encodes what a request writes (a code, a
     ticker symbol): not one that asks for dates in a format, where the request writes dates it
     can take ("in ISO 8601 format, YYYY-MM-DD" beside "on March 3, 2024"); a request that writes
@@ -310,7 +257,7 @@ def _encoded(description: str, strings: Sequence[str]) -> bool:
     if not _ENCODED.search(description):
         return False
     moment, form = moment_format(description), date_format(description)
-    return not ((moment and written_moments(strings, moment)) or (form and written_dates(strings, form)))
+    return not ((moment and written_moments(strings, moment, day)) or (form and written_dates(strings, form, day)))
 
 
 def _each_part(schema: Any, change: Callable[[dict[str, Any], str | None], dict[str, Any]],
@@ -328,25 +275,7 @@ def _each_part(schema: Any, change: Callable[[dict[str, Any], str | None], dict[
     return change(out, name)
 
 
-@functools.cache
-def _shapes() -> tuple[tuple[frozenset[str], Callable[[str], bool]], ...]:
-    """The words of a property name that ask for a shape, and whether a stretch is wholly of that shape."""
-    def whole(pattern: str) -> Callable[[str], bool]:
-        shape = re.compile(pattern, re.IGNORECASE)
-        return lambda string: shape.fullmatch(string) is not None
-    return (
-        (frozenset(words("path_names")), whole(r"[^\s]*[/\\][^\s]*|[\w-]+\.[a-z0-9]{1,5}")),
-        (frozenset(words("email_names")), whole(r"[^\s@]+@[^\s@]+")),
-        (frozenset(words("url_names")), whole(r"(?:https?://|www\.)[^\s]+")),
-        (frozenset(words("phone_names")), whole(r"\+?\d[\d\s().-]{5,}\d")),
-        (_DATE_NAMES, written_date),
-        (_TIME_NAMES, whole(rf"{TIME}|{either('day_times')}")),
-    )
-
-
-_DATE_NAMES = frozenset(words("date_names"))
-_TIME_NAMES = frozenset(words("time_names"))
-_DATE_WORDS = frozenset(terms(" ".join(_DATE_NAMES | _TIME_NAMES)))
+_DATE_WORDS = frozenset(terms(" ".join(DATE_NAMES | TIME_NAMES)))
 _CALENDAR = frozenset(terms(" ".join(words("calendar_names"))))
 _NUMBER_NAMES = frozenset(words("number_names"))
 
@@ -407,126 +336,9 @@ def _holds(words: list[str], part: list[str]) -> bool:
     return any(words[start:start + len(part)] == part for start in range(len(words) - len(part) + 1))
 
 
-_PLACE_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, (?:[A-Z]{2}\b|[A-Z][a-z]+)")
-"""A place with its region, as a description gives one for an example ("e.g. San Francisco, CA")."""
-
-
-def _with_regions(description: str, strings: Sequence[str]) -> Sequence[str]:
-    """``strings``, less each name the request writes with its region after it and a comma
-    (:func:`~gbnf.shape._codes.is_region`: "Bangkok, Thailand"), and less that region alone,
-    where ``description`` gives a place with its region for an example: the argument asks for
-    both, and a small model otherwise copies the name alone ("Bangkok"). Where the example's
-    region is a U.S. state's code or the description asks for "City, State", a U.S. city the
-    request writes alone is offered with its state's code (:func:`~gbnf.shape._places.with_state`:
-    "in Berkeley": ``Berkeley, CA``)."""
-    if not _PLACE_EXAMPLE.search(description):
-        return strings
-    written = set(strings)
-    parts = {part for string in written if ", " in string
-             for place, region in [string.rsplit(", ", 1)] if is_region(region) and place in written
-             for part in (place, region)}
-    kept = [string for string in strings if string not in parts]
-    if not _STATE_FORM.search(description):
-        return kept
-    return list(dict.fromkeys(with_state(string) or string for string in kept))
-
-
-_STATE_FORM = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}\b|\bCity, State\b")
-"""A description asking for a U.S. city with its state: an example with a state's code, or the format's name."""
-
-
-_GLOB = re.compile(r"\bglob\b|\*\.\w", re.IGNORECASE)
-_FILE_TYPE = re.compile(rf"([A-Za-z0-9]{{1,5}}) (?:{either('file_kinds')})", re.IGNORECASE)
-
-
-def _globs(schema: dict[str, Any], strings: Sequence[str]) -> list[str]:
-    """For a glob pattern (its description says "glob" or gives one, ``*.pdf``), the globs of
-    the file types the request names before "files" or "documents": a known file extension or
-    a word in capitals (``PDF files``, ``csv files``: ``*.pdf``, ``*.csv``; not ``Find files``)."""
-    if not _GLOB.search(str(schema.get("description", ""))):
-        return []
-    words = (match.group(1) for string in strings if (match := _FILE_TYPE.fullmatch(string)))
-    return list(dict.fromkeys(f"*.{word.lower()}" for word in words
-                              if word.isupper() or mimetypes.guess_type(f"x.{word}", strict=False)[0]))
-
-
-def shaped_values(name: str | None, schema: Any, strings: Sequence[str]) -> list[str]:
-    """The ``strings`` of the shape a free string property asks for: the dates with their time of
-    day, in the format its description asks for those (``YYYY-MM-DD HH:mm:ss``,
-    :func:`~gbnf.shape._dates.written_moments`: "March 19, 2024, at 12:00 PM" is ``2024-03-19
-    12:00:00``), where the request writes any; the dates, in the format its description asks
-    (:func:`~gbnf.shape._dates.written_dates`) or, when it speaks of no
-    format and its name asks for a date and no time (``start_date``), in ISO 8601's
-    (``2020-01-01`` for "January 1, 2020", as JSON Schema's ``date`` format writes one); else
-    the formulas its name asks for (:func:`_formulas`), else the stretches of the shape its
-    name asks for (:func:`_shaped`); none when it asks for no shape or none is written."""
-    if not free_string(schema):
-        return []
-    description = str(schema.get("description", ""))
-    named = name_words(name or "")
-    iso = bool(named & _DATE_NAMES) and not named & _TIME_NAMES and "format" not in description.lower()
-    moment = moment_format(description)
-    form = date_format(description) or ("%Y-%m-%d" if iso else None)
-    return (written_moments(strings, moment) if moment else []) or (written_dates(strings, form) if form else []) \
-        or _formulas(name, description, strings) or _shaped(name, strings)
-
-
-_FORMULA_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|\S")
-_OPERATORS = frozenset("+-*/^")
-_FORMULA_NAMES = frozenset(words("formula_names"))
-_FORMULA_FUNCTIONS = frozenset(words("formula_functions"))
-
-
-def _is_formula(text: str) -> bool:
-    """Whether ``text`` is wholly a formula: numbers, one-letter variables and the functions of
-    ``formula_functions`` joined by at least one operator (``3x^2 + 2x - 1``, ``x^3``,
-    ``sin(x) / x``; not ``5m``, not ``the function x^3``)."""
-    tokens = _FORMULA_TOKEN.findall(text)
-    return any(token.isalpha() for token in tokens) and bool(_OPERATORS & set(tokens)) and all(
-        token[0].isdigit() or token in _OPERATORS or token in "()"
-        or (token.isalpha() and (len(token) == 1 or token in _FORMULA_FUNCTIONS)) for token in tokens)
-
-
-def _formulas(name: str | None, description: str, strings: Sequence[str]) -> list[str]:
-    """For a property whose name ends in a word of a formula ("function", ``math_expression``;
-    not ``function_variable``), the formulas among ``strings``, each whole (:func:`_is_formula`;
-    of ``y=x^2``, what follows the equals sign), with each power written ``**`` ("3x^2 + 2x - 1":
-    ``3x**2 + 2x - 1``), the power operator of Python and JavaScript, where ``^`` is exclusive
-    or; unless ``description`` itself writes powers with ``^`` (an example such as ``x^3``)."""
-    head = identifier_words(name or "").lower().split()
-    if not head or head[-1] not in _FORMULA_NAMES:
-        return []
-    sides = dict.fromkeys(string.rsplit("=", 1)[-1].strip() for string in strings)  # "y=x^2": x^2
-    found = _outer([side for side in sides if _is_formula(side)])
-    return found if "^" in description else list(dict.fromkeys(s.replace("^", "**") for s in found))
-
-
-def _outer(found: list[str]) -> list[str]:
-    """``found`` less each string that is part of a longer one of them (``December 3`` beside
-    ``December 3, 2026``)."""
-    return [s for s in found if not any(s in other and s != other for other in found)]
-
-
-def _shaped(name: str | None, strings: Sequence[str]) -> list[str]:
-    """The ``strings`` of the shape property ``name`` asks for (``path``: the paths), each whole
-    (not a part of a longer one: ``December 3, 2026``, not ``December 3``); none when it asks
-    for none or none has it."""
-    words = name_words(name or "")
-    for hint, shaped in _shapes():
-        if words & hint:
-            return _outer([s for s in strings if shaped(s)])
-    return []
-
-
 _SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}
 
 
 def _copied_number(schema: Any) -> bool:
     """Whether an array's items are numbers copied from a request (a number's enum)."""
     return isinstance(schema, dict) and schema.get("type") in ("integer", "number") and "enum" in schema
-
-
-def free_string(schema: Any) -> bool:
-    """Whether a schema is a string the model writes freely."""
-    return isinstance(schema, dict) and schema.get("type") == "string" \
-        and not {"enum", "const", "pattern", "format"} & set(schema)

@@ -15,7 +15,7 @@ from typing import Any
 from gbnf._text import identifier_words
 from gbnf.shape._english import words
 from gbnf.shape._request import terms
-from gbnf.shape._shaped import stated_default
+from gbnf.shape.sources.defaults import stated_default
 from gbnf.tools import Tool
 
 CALL_WORDS = 2

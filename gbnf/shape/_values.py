@@ -3,11 +3,14 @@ its numbers, so a small model copies an argument from the request instead of mak
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
@@ -36,13 +39,27 @@ right before it as its name (:func:`labelled`)."""
 Names = tuple[tuple[tuple[str, ...], str], ...]
 """Each name a request writes, with its labels: the words written right before it after a stop
 word, and for a quoted one the word right after it too (:func:`named_strings`)."""
-Values = tuple[tuple[str, ...], tuple[Number, ...], tuple[tuple[Number, ...], ...], tuple[Number, ...], Labels, Names,
-               tuple[Number, ...], tuple[str, ...]]
-"""What arguments may be copied from: stretches of words (for strings), numbers, runs of
-numbers written as one list (for arrays of numbers), the numbers written as percentages
-(``5%``: 5), which a rate may take as a fraction (0.05), the numbers' and names' labels, the
-numbers written only in dates and times ("15th October, 2023": 15 and 2023), and the
-quotations (offered whole, whatever they hold)."""
+@dataclass(frozen=True)
+class Values:
+    """What arguments may be copied from: ``strings``, stretches of words (for strings);
+    ``numbers``; ``runs``, runs of numbers written as one list (for arrays of numbers);
+    ``percents``, the numbers written as percentages (``5%``: 5), which a rate may take as a
+    fraction (0.05); the numbers' and names' ``labels`` and ``names``; ``in_dates``, the numbers
+    written only in dates and times ("15th October, 2023": 15 and 2023); ``quoted``, the
+    quotations (offered whole, whatever they hold); ``today``, the day dates written from today
+    count from (None: the day the request is read on); ``off``, the candidate sources switched
+    off (:data:`gbnf.shape.sources.SOURCES`). Hashable: a shaped grammar is kept by it."""
+
+    strings: tuple[str, ...] = ()
+    numbers: tuple[Number, ...] = ()
+    runs: tuple[tuple[Number, ...], ...] = ()
+    percents: tuple[Number, ...] = ()
+    labels: Labels = ()
+    names: Names = ()
+    in_dates: tuple[Number, ...] = ()
+    quoted: tuple[str, ...] = ()
+    today: datetime.date | None = None
+    off: frozenset[str] = frozenset()
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -456,6 +473,15 @@ def value_texts(value: object) -> list[str]:
     return [value] if isinstance(value, str) else [] if value is None else [json.dumps(value, default=str)]
 
 
+def result_texts(content: str) -> list[str]:
+    """The texts of a tool's result as a message writes it: those of its JSON
+    (:func:`value_texts`), or the whole message where it is no JSON."""
+    try:
+        return value_texts(json.loads(content))
+    except ValueError:
+        return [content]
+
+
 def shared_value(one: object, other: object) -> str | Number | None:
     """What two values share: the same number, or the shorter of two strings when its words lie
     in a row in the other's ("Gold" of "Gold price"); None for anything else."""
@@ -478,10 +504,9 @@ def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: in
              if isinstance(item, str) and item not in own]
     others = {item for k, found in enumerate(items) if k != call for item in found
               if not isinstance(item, str) and item not in own}
-    stretches, found, runs, shares, labels, named, dated, quoted = values
-    return (tuple(text for text in stretches if not overlaps(text, names, mine)),
-            tuple(number for number in found if number not in others), runs,
-            tuple(number for number in shares if number not in others), labels, named, dated, quoted)
+    return replace(values, strings=tuple(text for text in values.strings if not overlaps(text, names, mine)),
+                   numbers=tuple(number for number in values.numbers if number not in others),
+                   percents=tuple(number for number in values.percents if number not in others))
 
 
 def overlaps(text: str, names: Sequence[str], mine: Sequence[str]) -> bool:
@@ -499,8 +524,7 @@ def without_count(values: Values, text: str, calls: int) -> Values:
     worded = {NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)}
     if calls < 2 or calls in written or calls not in worded:
         return values
-    stretches, found, runs, shares, labels, names, dated, quoted = values
-    return stretches, tuple(number for number in found if number != calls), runs, shares, labels, names, dated, quoted
+    return replace(values, numbers=tuple(number for number in values.numbers if number != calls))
 
 
 def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
@@ -508,3 +532,15 @@ def copy_bias(texts: list[str], weight: float) -> tuple[tuple[str, float], ...]:
     non-space characters, for paths), alone and after a space."""
     words = sorted({word for text in texts for word in re.findall(r"\w+|[^\s'\"]*\w", text)})
     return tuple((form, weight) for word in words for form in (word, " " + word))
+
+
+def free_string(schema: Any) -> bool:
+    """Whether a schema is a string the model writes freely."""
+    return isinstance(schema, dict) and schema.get("type") == "string" \
+        and not {"enum", "const", "pattern", "format"} & set(schema)
+
+
+def listed_strings(schema: Any) -> bool:
+    """Whether a schema lists its values, all strings (an ``enum`` of strings)."""
+    listed = schema.get("enum") if isinstance(schema, dict) else None
+    return isinstance(listed, list) and bool(listed) and all(isinstance(value, str) for value in listed)

@@ -1,0 +1,40 @@
+"""What a candidate source is: a name, what it reads, one example, and the function that reads it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from gbnf.shape._values import Values
+
+Kind = Literal["enum", "typed", "string", "number", "array"]
+"""The parts of a schema a source offers values to: an enum of strings (``enum``, which it
+narrows), a string that takes a code or a typed form (``typed``: currencies, time zones, a
+pattern's or a format's strings), a free string (``string``), an integer or a number
+(``number``), an array of numbers (``array``)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One request, one argument (its name and schema) and the values the source offers it."""
+
+    request: str
+    name: str
+    schema: dict[str, Any]
+    offered: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Source:
+    """A named source of candidate values: what it reads (``reads``, one sentence), the parts
+    it offers values to (``kind``), an :class:`Example`, and ``offers(name, part, values)``: the
+    values it offers the part of a schema that is property ``name``'s value, from a
+    conversation's :class:`~gbnf.shape._values.Values` (none: the next source of its kind is
+    asked). Values a part's schema refuses are dropped after."""
+
+    name: str
+    kind: Kind
+    reads: str
+    example: Example
+    offers: Callable[[str | None, dict[str, Any], Values], Sequence[Any]]

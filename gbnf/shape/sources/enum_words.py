@@ -1,0 +1,32 @@
+"""An enum of strings narrowed to the values the conversation names (``six months`` names
+``six_months``)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from gbnf._text import word_key
+from gbnf.shape._values import Values, listed_strings
+from gbnf.shape.sources._source import Example, Source
+
+
+@functools.lru_cache(maxsize=16)
+def _word_keys(strings: tuple[str, ...]) -> frozenset[str]:
+    """The :func:`word_key` of each of a request's stretches, once per request (not per tool)."""
+    return frozenset(word_key(string) for string in strings) - {""}
+
+
+def enum_values_named(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
+    """The values of an enum of strings that a stretch names, loosely (case, spaces, ``_``)."""
+    if not listed_strings(part):
+        return []
+    keys = _word_keys(values.strings)
+    return [value for value in part["enum"] if word_key(value) in keys]
+
+
+SOURCE = Source(
+    "enum-words", "enum", "the stretches of the conversation that write one of an enum's values, loosely",
+    Example("Vegan dishes for the next six months", "period",
+            {"type": "string", "enum": ["one_month", "six_months", "one_year"]}, ("six_months",)),
+    enum_values_named)
