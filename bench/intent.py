@@ -26,11 +26,14 @@ should be read the same.
 from __future__ import annotations
 
 import argparse
+import datetime
 import itertools
 import json
+import re
 import statistics
 import time
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -45,7 +48,8 @@ from gbnf.tools import Tool
 HERE = Path(__file__).resolve().parent
 SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools", ()),
         "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",)),
-        "several": (HERE / "intent" / "several.json", HERE / "intent" / "tools", ())}
+        "several": (HERE / "intent" / "several.json", HERE / "intent" / "tools", ()),
+        "chats": (HERE / "chats" / "heldout.json", HERE / "chats" / "tools", ())}
 """Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --shaping meaning=false": ("--shaping", "meaning=false"),
             "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off")}
@@ -69,7 +73,8 @@ def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool]) -> dict[
     """One request, scored; ``decided`` is what the server's shaping decided (its ``explain``)."""
     start = time.perf_counter()
     try:
-        reply = client.chat.completions.create(model="bench", messages=[{"role": "user", "content": case["query"]}],
+        messages = case.get("messages") or [{"role": "user", "content": case["query"]}]
+        reply = client.chat.completions.create(model="bench", messages=messages,
                                                tools=openai_tools(tools), temperature=0, max_tokens=256,
                                                extra_body={"explain": True})
     except openai.APIError as exc:
@@ -83,6 +88,7 @@ def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool]) -> dict[
     right_tool = int(first is not None and first.name == case["tool"])
     every = [_arguments(call.function.arguments) for call in calls if call.function.name == case["tool"]]
     right = (each_once(every, case["calls"]) and len(every) == len(calls) if "calls" in case
+             else right_tool and _exactly(arguments, case["args"], case.get("may", ())) if "messages" in case
              else right_tool and _matches(arguments, case["args"]))
     return {"id": case["id"], "kind": case["kind"], "decided": decided, "error": None, "acted": int(bool(calls)),
             "right_tool": right_tool, "right": int(right), "calls": len(calls),
@@ -93,6 +99,23 @@ def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool]) -> dict[
 def _matches(arguments: dict[str, Any], wanted: dict[str, list[Any]]) -> bool:
     """Whether ``arguments`` has every value ``wanted`` lists (one of each key's accepted)."""
     return all(_same(arguments.get(key), accepted) for key, accepted in wanted.items())
+
+
+def _exactly(arguments: dict[str, Any], wanted: dict[str, list[Any]], may: Sequence[str]) -> bool:
+    """Whether ``arguments`` has each value ``wanted`` lists, written as one of its accepted
+    ones (strings compared whole, without case, accents or surrounding spaces; ``{today+N}``
+    the date N days from today), and no argument besides those and the ``may`` ones."""
+    today = datetime.date.today()
+
+    def accepted(value: Any) -> Any:
+        found = _TODAY.fullmatch(value) if isinstance(value, str) else None
+        return (today + datetime.timedelta(days=int(found.group(1) or 0))).isoformat() if found else value
+    return set(arguments) <= set(wanted) | set(may) and all(
+        key in arguments and _same(arguments[key], [accepted(a) for a in values], whole=True)
+        for key, values in wanted.items())
+
+
+_TODAY = re.compile(r"\{today(?:\+(\d+))?\}")
 
 
 def each_once(calls: list[dict[str, Any]], wanted: list[dict[str, list[Any]]]) -> bool:
@@ -118,24 +141,32 @@ def _fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c) and not c.isspace())
 
 
-def _same(got: Any, accepted: list[Any]) -> bool:
-    """Whether an argument value is one of the ``accepted`` ones."""
+def _same(got: Any, accepted: list[Any], whole: bool = False) -> bool:
+    """Whether an argument value is one of the ``accepted`` ones (a string holds one, or with
+    ``whole`` is one)."""
     if isinstance(got, bool) or got is None:
-        return False
+        return isinstance(got, bool) and any(a is got for a in accepted)
     if isinstance(got, (int, float)):
         return any(isinstance(a, (int, float)) and float(got) == float(a) for a in accepted)
-    return isinstance(got, str) and any(isinstance(a, str) and _fold(a) in _fold(got) for a in accepted)
+    return isinstance(got, str) and any(isinstance(a, str) and (_fold(a) == _fold(got) if whole else _fold(a) in _fold(got))
+                                        for a in accepted)
+
+
+NO_TOOL = ("no tool", "near domain")
+"""The kinds of request that need no tool."""
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per kind of request: how many, acted with the right tool and arguments, the right tool,
     abstained; and seconds."""
     out: dict[str, Any] = {}
-    for kind in ("paraphrase", "direct", "other language", "several calls", "no tool", "need a tool"):
-        chosen = [r for r in rows if (r["kind"] != "no tool" if kind == "need a tool" else r["kind"] == kind)]
-        if not chosen:
+    for kind in ("paraphrase", "direct", "other language", "several calls", "typed", "free", "follow-up", "dated",
+                 "no tool", "near domain", "need a tool", "need none"):
+        chosen = [r for r in rows if (r["kind"] not in NO_TOOL if kind == "need a tool" else r["kind"] in NO_TOOL
+                                      if kind == "need none" else r["kind"] == kind)]
+        if not chosen or (kind == "need none" and len(chosen) == sum(r["kind"] == "no tool" for r in rows)):
             continue
-        if kind == "no tool":
+        if kind in NO_TOOL or kind == "need none":
             out[kind] = {"n": len(chosen), "abstained": sum(r["abstained"] for r in chosen),
                          "decided text": sum(r["decided"] == "text" for r in chosen)}
         else:
