@@ -65,3 +65,49 @@ def test_earlier_turns_and_tool_results_offer_values():
                 ("user", "And the day after that, there?")]
     shaped = shape(Conversation(tuple(messages), (FORECAST,), "required", today=datetime.date(2025, 3, 3)), Shaping())
     assert "Oslo" in shaped.tools[0].parameters["properties"]["city"]["enum"]
+
+
+ROOMS = ["kitchen", "bedroom", "bathroom", "living_room"]
+MODES = ["driving", "walking", "cycling", "transit"]
+
+
+@pytest.mark.parametrize(("request_", "listed", "meant"), [
+    ("Schalte das Licht in der Küche aus", ROOMS, "kitchen"),
+    ("Allume la lumière du salon", ROOMS, "living_room"),
+    ("寝室のエアコンを消して", ROOMS, "bedroom"),
+    ("把客厅的灯关掉", ROOMS, "living_room"),
+    ("Pinta el coche de rojo", ["red", "green", "blue"], "red"),
+    ("Ich fahre mit dem Fahrrad", MODES, "cycling"),
+    ("Route me there on foot", MODES, "walking"),
+    ("How do I get there by bus?", MODES, "transit"),
+    ("Spiel etwas klassische Musik", ["rock", "jazz", "classical"], "classical"),
+    ("Envoie-le en express", ["standard", "express", "overnight"], "express"),
+    ("Abre la puerta del garaje", ["front", "back", "garage"], "garage"),
+    ("What's the capital of France?", ROOMS, None),
+    ("Tell me a joke", ["low", "medium", "high"], None),
+])
+def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, meant):
+    """The cases :data:`~gbnf.shape.sources.enum_meaning.NAMED` was chosen on."""
+    source = next(s for s in SOURCES if s.name == "enum-meaning")
+    offered = source.offers("value", {"type": "string", "enum": listed}, offered_values([request_]))
+    assert (meant in offered and len(offered) < len(listed)) if meant else offered == []
+
+
+@pytest.mark.parametrize(("text", "times"), [
+    ("Wake me at 5:15 please", ["05:15"]), ("at 7 pm", ["19:00"]), ("um 19 Uhr", ["19:00"]),
+    ("à 19h30", ["19:30"]), ("下午3点半", ["15:30"]), ("午後3時に", ["15:00"]), ("오후 3시 30분", ["15:30"]),
+    ("la 8 de la tarde", ["20:00"]), ("on 2025.03.04", []), ("at 12 am", ["00:00"]),
+])
+def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(text, times):
+    source = next(s for s in SOURCES if s.name == "times")
+    schema = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
+    assert source.offers("at", schema, offered_values([text])) == times
+
+
+def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
+    chinese, japanese = offered_values(["上海明天天气怎么样？"]), offered_values(["明日の東京の天気は？"])
+    assert "上海" in chinese.strings and "上海明天天气怎么样" not in chinese.strings and "怎么样" not in chinese.strings
+    assert "東京" in japanese.strings and not any(s.endswith(("の", "は")) for s in japanese.strings)
+    codes = offered_values(["从MAN到EDB的火车"])
+    source = next(s for s in SOURCES if s.name == "patterns")
+    assert source.offers("to", {"type": "string", "pattern": "^[A-Z]{3}$"}, codes) == ["MAN", "EDB"]

@@ -135,6 +135,26 @@ def closeness(tools: Sequence[Tool], request: Request) -> Closeness:
                      round(elsewhere, 4))
 
 
+PHRASES_KEPT = 16384
+"""How many short phrases' vectors :func:`phrase_vectors` keeps (the most recently used)."""
+_PHRASES: OrderedDict[str, Any] = OrderedDict()
+
+
+def phrase_vectors(phrases: Sequence[str]) -> Any:
+    """The encoder's vectors of ``phrases`` (a matrix, one row each), each phrase encoded once
+    per process (the :data:`PHRASES_KEPT` most recent; thread-safe)."""
+    with _LOCK:
+        encoder = _encoder()[0]
+        new = [phrase for phrase in dict.fromkeys(phrases) if phrase not in _PHRASES]
+        for phrase, vector in zip(new, encoder.encode(new) if new else ()):
+            _PHRASES[phrase] = vector
+        for phrase in phrases:
+            _PHRASES.move_to_end(phrase)
+        while len(_PHRASES) > PHRASES_KEPT:
+            _PHRASES.popitem(last=False)
+        return np.array([_PHRASES[phrase] for phrase in phrases]).reshape(len(phrases), -1)
+
+
 @functools.cache
 def _encoder() -> tuple[Any, Any, Any]:
     """The encoder, the vectors of the general requests (``data/unrelated.txt``) and those of

@@ -192,7 +192,8 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequ
     few = len(found) <= most
     return Values(tuple(stretches) if len(stretches) <= most else (), found if few else (),
                   tuple(runs[:MOST_RUNS]), shares if few else (), labels if few else (), names,
-                  tuple(number for number in found if number not in undated), quoted)
+                  tuple(number for number in found if number not in undated), quoted,
+                  texts=tuple(one.text for one in read))
 
 
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")

@@ -17,6 +17,7 @@ from gbnf.compiler import as_decimal, is_number
 from gbnf.shape._dates import days_from_today, moments
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 from gbnf.shape._language import foreign_function_words
+from gbnf.shape._segments import cjk_words, has_cjk
 
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
@@ -48,7 +49,9 @@ class Values:
     written only in dates and times ("15th October, 2023": 15 and 2023); ``quoted``, the
     quotations (offered whole, whatever they hold); ``today``, the day dates written from today
     count from (None: the day the request is read on); ``off``, the candidate sources switched
-    off (:data:`gbnf.shape.sources.SOURCES`). Hashable: a shaped grammar is kept by it."""
+    off (:data:`gbnf.shape.sources.SOURCES`); ``texts``, the texts they were read from, in
+    order (a source that reads its own kind of value, a time, reads these). Hashable: a shaped
+    grammar is kept by it."""
 
     strings: tuple[str, ...] = ()
     numbers: tuple[Number, ...] = ()
@@ -60,6 +63,7 @@ class Values:
     quoted: tuple[str, ...] = ()
     today: datetime.date | None = None
     off: frozenset[str] = frozenset()
+    texts: tuple[str, ...] = ()
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -85,7 +89,7 @@ _FIRST_NO_START = _NO_START | _ASKING | frozenset(words("question_words"))
 sentence's first word written with a capital only for being first (``How``, ``Could``, ``The``)."""
 _TITLES = frozenset(words("abbreviations"))
 """Words written before a name that leave it whole (``Dr John Smith``: ``John Smith`` too)."""
-_SENTENCE_START = re.compile(r"[.?!\n]")
+_SENTENCE_START = re.compile(r"[.?!\n。？！]")
 """What, between two words, makes the second a sentence's first."""
 NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
                     r"-?(?!0\d\d)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
@@ -130,8 +134,15 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     """:func:`spans`, as a tuple."""
     bounds: list[tuple[int, int]] = []
     possessive: set[int] = set()
+    function: set[int] = set()  # Chinese and Japanese function words: no stretch starts or ends with one
     for match in _WORD.finditer(text):
         word = match.group()
+        if has_cjk(word):
+            for start, end, particle in cjk_words(word):
+                if particle:
+                    function.add(len(bounds))
+                bounds.append((match.start() + start, match.start() + end))
+            continue
         start = match.start() + len(word) - len(word.lstrip(_EDGES))
         end = match.end() - (len(word) - len(word.rstrip(_EDGES)))
         abbreviation = _ABBREVIATION.match(text, start)
@@ -151,10 +162,11 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     tails = {k for k in range(1, len(bounds)) if not firsts[k] and not firsts[k - 1] and gaps[k].isspace()
              and _titled(words[k]) and _titled(words[k - 1]) and words[k - 1].rstrip(".") not in _TITLES}
     foreign = foreign_function_words(text)
-    starts = [i not in tails and not _starts_none(words[i], firsts[i], foreign) for i in range(len(bounds))]
+    starts = [i not in tails and i not in function and not _starts_none(words[i], firsts[i], foreign)
+              for i in range(len(bounds))]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if starts[i]
              for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
-             if words[j] not in _NO_END and words[j] not in foreign)
+             if words[j] not in _NO_END and words[j] not in foreign and j not in function)
     owned = (text[bounds[i][0]:bounds[k][1] + 2] for k in sorted(possessive) if _place_of(k, words, gaps, sentence_ends)
              for i in range(max(0, k - longest + 1), k + 1)
              if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k)))
@@ -200,7 +212,7 @@ def _gap_ends_sentence(word: str, gap: str) -> bool:
     """Whether ``gap``, written after ``word``, ends a sentence: a question or exclamation mark,
     a line's end, or a period after a word of two letters or more (``Roe v. Wade`` runs on; an
     abbreviation's period is its word's own, not the gap's)."""
-    return any(mark in gap for mark in "?!\n") or ("." in gap and len(word) > 1)
+    return any(mark in gap for mark in "?!\n。？！") or ("." in gap and len(word) > 1)
 
 
 def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> int:

@@ -16,20 +16,25 @@ from gbnf.shape.sources import (
     codes,
     dates,
     defaults,
+    enum_meaning,
     enum_words,
     formulas,
     globs,
     moments,
     numbers,
+    patterns,
     regions,
     runs,
     shapes,
     stretches,
+    times,
+    typed_dates,
 )
 from gbnf.shape.sources._source import Example, Kind, Source
 
 SOURCES: tuple[Source, ...] = tuple(module.SOURCE for module in (
-    enum_words, codes, globs, moments, dates, formulas, shapes, regions, stretches, numbers, defaults, runs))
+    enum_words, enum_meaning, codes, times, typed_dates, patterns, globs, moments, dates, formulas, shapes, regions,
+    stretches, numbers, defaults, runs))
 """Every candidate source, in the order they are asked."""
 NAMES = frozenset(source.name for source in SOURCES)
 """The sources' names."""

@@ -6,6 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import jsonschema
+
+from gbnf.compiler import validity
 from gbnf.shape._values import Values
 
 Kind = Literal["enum", "typed", "string", "number", "array"]
@@ -38,3 +41,14 @@ class Source:
     reads: str
     example: Example
     offers: Callable[[str | None, dict[str, Any], Values], Sequence[Any]]
+
+
+_FORMATS = jsonschema.FormatChecker()
+
+
+def fitting(part: dict[str, Any]) -> Callable[[Any], bool]:
+    """Whether a value fits ``part``, its ``format`` checked too (a typed source offers only
+    values that fit, so that the next source is asked where none does)."""
+    valid = validity(part, part)
+    form = part.get("format")
+    return lambda value: valid(value) and (form is None or _FORMATS.conforms(value, form))

@@ -1,0 +1,75 @@
+"""Words of Chinese and Japanese text, which writes no spaces between them: Japanese (text with
+kana) by SudachiPy's dictionary, Chinese by jieba's. Each word comes with where it lies and
+whether it is a function word (a particle, an auxiliary, a pronoun), which starts and ends no
+value ("上海明天天气怎么样？": 上海, 明天, 天气, 怎么样; a value is 上海, not the sentence)."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import threading
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_JAPANESE_FUNCTION = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白", "代名詞", "接尾辞"})
+"""SudachiPy's parts of speech that are no value's first or last word."""
+_CHINESE_FUNCTION = frozenset(
+    "的 地 得 了 着 过 吗 呢 吧 啊 呀 嘛 把 被 在 是 和 与 及 跟 从 到 给 对 向 往 为 于 由 "
+    "我 你 您 他 她 它 我们 你们 他们 请 帮 帮我 给我 一下 什么 怎么 怎么样 如何 多少 几 哪 哪里 哪儿 "
+    "能 能不能 可以 要 想 会 这 那 这个 那个 个 就 也 都 还 又 再 很 最 啦 并 或 或者 还是 然后 "
+    "把它 一个 有 没有 是否".split())
+"""Chinese function words, which no value starts or ends with."""
+_LOCK = threading.Lock()  # requests are read in worker threads; the tokenizers are not shared safely
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` writes Chinese or Japanese (Han characters or kana)."""
+    return _CJK.search(text) is not None
+
+
+def cjk_words(run: str) -> tuple[tuple[int, int, bool], ...]:
+    """The words of ``run`` (text without spaces), each as (start, end, is a function word), in
+    order; punctuation left out."""
+    return _japanese(run) if _KANA.search(run) else _chinese(run)
+
+
+@functools.lru_cache(maxsize=4096)
+def _japanese(run: str) -> tuple[tuple[int, int, bool], ...]:
+    with _LOCK:
+        morphemes = [(m.begin(), m.end(), m.part_of_speech()[0]) for m in _sudachi().tokenize(run)]
+    return tuple((start, end, pos in _JAPANESE_FUNCTION) for start, end, pos in morphemes
+                 if any(c.isalnum() for c in run[start:end]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _chinese(run: str) -> tuple[tuple[int, int, bool], ...]:
+    with _LOCK:
+        pieces = list(_jieba().tokenize(run))
+    return tuple((start, end, word in _CHINESE_FUNCTION) for word, start, end in pieces
+                 if any(c.isalnum() for c in word))
+
+
+@functools.cache
+def _sudachi():  # type: ignore[no-untyped-def]
+    """SudachiPy's tokenizer over its core dictionary, splitting as finely as names allow (mode C)."""
+    from sudachipy import Dictionary, SplitMode
+
+    return Dictionary().tokenizer(mode=SplitMode.C)
+
+
+@functools.cache
+def _jieba():  # type: ignore[no-untyped-def]
+    """jieba's tokenizer, its dictionary loaded (about 1.5 s, once)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tokenizer = jieba.Tokenizer()
+    tokenizer.initialize()
+    return tokenizer
+
+
+def warm() -> None:
+    """Load both dictionaries now."""
+    _sudachi()
+    _jieba()

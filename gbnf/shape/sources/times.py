@@ -1,0 +1,75 @@
+"""Times of day the conversation writes, in any of several languages and clocks ("5:15", "7 pm",
+"19h30", "19 Uhr", "下午3点", "午後3時", "오후 3시"), written as the string's pattern or format asks
+(``05:15``, ``19:00:00``)."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import re
+from typing import Any
+
+from gbnf.shape._values import Values
+from gbnf.shape.sources._source import Example, Source, fitting
+
+_AFTER_NOON = r"p\.?\s?m\.?|nachmittags|abends|de la tarde|de la noche|du soir|de l'après-midi|di sera|del pomeriggio" \
+    r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra"
+"""Words written after an hour that put it after noon ("7 pm", "7 Uhr abends", "7 de la tarde")."""
+_BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano"
+_EAST_AFTER = r"下午|晚上|傍晚|午後|夜|오후|저녁|밤"
+"""Words written before an hour, in Chinese, Japanese and Korean, that put it after noon."""
+_EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
+_TIMES = re.compile(
+    rf"(?P<east>{_EAST_AFTER}|{_EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
+    r"(?:"
+    r"\s?(?:[:.h]|Uhr\s?|uur\s?|時|时|点|點|시\s?)(?P<minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
+    r"|(?=\s?(?:" + _AFTER_NOON + "|" + _BEFORE_NOON + r")))"
+    rf"(?:\s?(?P<after>{_AFTER_NOON})|\s?(?P<before>{_BEFORE_NOON}))?(?![A-Za-z0-9:])",
+    re.IGNORECASE)
+"""An hour of the clock with its minutes, and what puts it before or after noon."""
+
+
+@functools.lru_cache(maxsize=1024)
+def written_times(text: str) -> tuple[datetime.time, ...]:
+    """The times of day ``text`` writes, in order: an hour with minutes ("5:15", "19.30", "19h30",
+    "7 Uhr 30" is not read), an hour with a word of the clock ("19h", "19 Uhr", "3点", "3時",
+    "3시"), or an hour before "pm" or "am" in a language's words; an hour of 12 or less with a word
+    for the afternoon or evening (before it in Chinese, Japanese and Korean, after it elsewhere)
+    is after noon; "半" and "반" are half past. Dates in digits ("2025.03.04") are no times."""
+    found = []
+    for match in _TIMES.finditer(text):
+        start, end = match.span()
+        if text[end:end + 1].isdigit() or text[max(start - 1, 0):start].isdigit():
+            continue
+        hour, minute = int(match["hour"]), int(match["minute"] or (30 if match["half"] else 0))
+        later = match["after"] or (match["east"] and re.fullmatch(_EAST_AFTER, match["east"]))
+        if later and hour < 12:
+            hour += 12
+        elif (match["before"] or match["east"]) and hour == 12:
+            hour = 0
+        if hour <= 23 and minute <= 59:
+            found.append(datetime.time(hour, minute))
+    return tuple(dict.fromkeys(found))
+
+
+_FORMS = ("%H:%M", "%H:%M:%S", "%I:%M %p", "%H%M")
+
+
+def times_written(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
+    """The times written (:func:`written_times`, over the conversation's texts), in the first of
+    a few forms (``HH:MM``, ``HH:MM:SS``, ``h:MM AM``, ``HHMM``) the string's pattern or format takes."""
+    if "pattern" not in part and part.get("format") != "time":
+        return []
+    times = list(dict.fromkeys(time for text in values.texts for time in written_times(text)))
+    fits = fitting(part)
+    for form in _FORMS:
+        found = [value for time in times if fits(value := time.strftime(form))]
+        if found:
+            return found
+    return []
+
+
+SOURCE = Source(
+    "times", "typed", "times of day in digits with a clock's word in several languages, in the form a pattern asks",
+    Example("Wake me at 5:15 please", "at", {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}, ("05:15",)),
+    times_written)
