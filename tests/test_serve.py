@@ -11,11 +11,14 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import httpx
 import jsonschema
 import openai
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gbnf.endpoint import ServeProcess
 from gbnf.llama_server import LlamaServer
@@ -501,3 +504,102 @@ def test_gbnf_serve_is_stateless_two_processes_give_the_same_replies(llama_serve
 
     with serving("--server", llama_server.url) as first, serving("--server", llama_server.url) as second:
         assert replies(first) == replies(second)
+
+
+CHAT_TEXT = {  # a chat body with text in every field a client may write
+    "model": "m", "user": "ann", "stop": ["END", "\n\n"], "max_tokens": 1, "metadata": {"team": "red"},
+    "messages": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "name": "ann", "content": [{"type": "text", "text": "Weather in Paris?"}]},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "21 C and sunny"},
+        {"role": "user", "content": "And in Rome?"}],
+    "tools": [{"type": "function", "function": {
+        "name": "get_weather", "description": "Weather for a city", "parameters": {
+            "type": "object", "required": ["city"], "properties": {
+                "city": {"type": "string", "description": "The city"},
+                "units": {"type": "string", "enum": ["metric", "imperial"], "default": "metric"}}}}}],
+    "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
+    "response_format": {"type": "json_schema", "json_schema": {"name": "w", "description": "A reply",
+                                                               "schema": {"type": "object"}}},
+}
+RESPONSES_TEXT = {  # a Responses body with text in every field a client may write
+    "model": "m", "instructions": "Be brief.", "max_output_tokens": 1, "metadata": {"team": "red"},
+    "input": [
+        {"role": "user", "content": [{"type": "input_text", "text": "Weather in Paris?"}]},
+        {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city": "Paris"}'},
+        {"type": "function_call_output", "call_id": "call_1", "output": "21 C and sunny"},
+        {"role": "user", "content": "And in Rome?"}],
+    "tools": [{"type": "function", **CHAT_TEXT["tools"][0]["function"]}],
+    "tool_choice": {"type": "function", "name": "get_weather"},
+    "text": {"format": {"type": "json_schema", "name": "w", "schema": {"type": "object"}}},
+}
+TEXT_BODIES = [("/chat/completions", CHAT_TEXT), ("/chat/completions", {**CHAT_TEXT, "stop": "END", "messages": ASK}),
+               ("/responses", RESPONSES_TEXT), ("/responses", {**RESPONSES_TEXT, "input": "Weather in Paris?"})]
+Spot = tuple[tuple[str | int, ...], bool]
+"""A string of a body: its path, and whether it is the last key of the path (else its value)."""
+
+
+def text_spots(value: Any, path: tuple[str | int, ...] = ()) -> list[Spot]:
+    """Every string of ``value`` and every key of its objects, in the order they are written."""
+    if isinstance(value, str):
+        return [(path, False)]
+    if isinstance(value, dict):
+        return [spot for key, item in value.items() for spot in [((*path, key), True), *text_spots(item, (*path, key))]]
+    if isinstance(value, list):
+        return [spot for i, item in enumerate(value) for spot in text_spots(item, (*path, i))]
+    return []
+
+
+def poisoned(body: Any, spot: Spot, text: str) -> Any:
+    """A copy of ``body`` with ``text`` in place of the string at ``spot``."""
+    (*path, last), key = spot
+    copy = json.loads(json.dumps(body))
+    parent = copy
+    for step in path:
+        parent = parent[step]
+    if key:
+        items = list(parent.items())
+        parent.clear()
+        parent.update((text if k == last else k, v) for k, v in items)
+    else:
+        parent[last] = text
+    return copy
+
+
+def param(path: tuple[str | int, ...]) -> str:
+    """``path`` as an error's ``param`` names it (``messages[1].content[0].text``)."""
+    out = ""
+    for step in path:
+        name = step if isinstance(step, int) else step.encode("utf-8", "backslashreplace").decode()
+        out += f"[{name}]" if isinstance(step, int) else f".{name}" if out else name
+    return out
+
+
+LONE = st.builds(lambda before, lone, after: before + lone + after, st.text(max_size=3),
+                 st.integers(0xD800, 0xDFFF).map(chr), st.text(max_size=3))
+"""Text holding a lone surrogate, which JSON's ``\\ud800`` escape allows but which is no character."""
+
+
+@given(data=st.data())
+def test_a_lone_surrogate_anywhere_is_a_400_naming_where_and_the_connection_goes_on(local_url, data):
+    route, body = data.draw(st.sampled_from(TEXT_BODIES))
+    spots = text_spots(body)
+    chosen = sorted(data.draw(st.lists(st.integers(0, len(spots) - 1), min_size=1, max_size=3, unique=True)))
+    texts = [data.draw(LONE) for _ in chosen]
+    for i, text in sorted(zip(chosen, texts), key=lambda pair: (-len(spots[pair[0]][0]), spots[pair[0]][1])):
+        body = poisoned(body, spots[i], text)
+    (*path, last), key = spots[chosen[0]]
+    where = param((*path, texts[0] if key else last))
+    raw = json.dumps(body, ensure_ascii=False)
+    content = data.draw(st.sampled_from([raw.encode("utf-8", "surrogatepass"), raw.encode("utf-16", "surrogatepass"),
+                                         json.dumps(body).encode()]))
+    with httpx.Client(base_url=local_url, timeout=60, limits=httpx.Limits(max_connections=1)) as http:
+        refused = http.post(route, content=content)
+        assert refused.status_code == 400, refused.text[:300]
+        assert refused.json()["error"]["param"] == where and "lone surrogate" in refused.json()["error"]["message"]
+        again = http.post("/chat/completions", json={"messages": ASK, "max_tokens": 1})
+        assert again.status_code == 200, again.text[:300]
+        streams = [r.extensions["network_stream"].get_extra_info("client_addr") for r in (refused, again)]
+        assert streams[0] == streams[1]  # the same connection

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import sys
 import time
@@ -31,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gbnf.compiler import key_path
 from gbnf.endpoint._chat import Reply, pieces, reply
 from gbnf.endpoint._guard import Guard, respond
 from gbnf.endpoint._limits import Limits, body_too_large, check_limits, compile_too_slow
@@ -172,17 +174,48 @@ def _timed(response: Response, request: Request, start: float, answer: Reply) ->
 
 
 async def _json_body(request: Request, limit: int | None) -> Any:
-    """The request's JSON; 413 past ``limit`` bytes, 400 when it is not JSON."""
+    """The request's JSON; 413 past ``limit`` bytes, 400 when it is not JSON or a string in it
+    holds a lone surrogate (naming its key path)."""
     parts, size = [], 0
     async for part in request.stream():
         parts.append(part)
         size += len(part)
         if limit is not None and size > limit:
             raise body_too_large(limit)
+    raw = b"".join(parts)
     try:
-        return json.loads(b"".join(parts))
+        body = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ApiError(400, f"the body is not JSON: {str(exc)[:200]}") from None
+    if _LONE_SURROGATE.search(raw) or json.detect_encoding(raw) not in ("utf-8", "utf-8-sig"):
+        where = await asyncio.to_thread(_lone_surrogate, body)
+        if where is not None:
+            raise ApiError(400, f"{where or 'the body'}: a lone surrogate (a \\ud800 escape not in a pair) is no "
+                           "character; text must be valid Unicode", param=where or None)
+    return body
+
+
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+                             rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]|\xed[\xa0-\xbf]")
+"""What a UTF-8 body with a lone surrogate holds: a ``\\ud800`` escape not in a pair, or one
+encoded in its bytes (an escaped backslash before ``u`` matches too: the body is then read)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(body: Any) -> str | None:
+    """The key path of the first string or key of ``body``, in the order written, that holds a
+    lone surrogate (a key named in its path, the surrogate escaped); None when none does."""
+    stack: list[tuple[str, str | None, Any]] = [("", None, body)]
+    while stack:
+        path, key, value = stack.pop()
+        if key is not None and _SURROGATE.search(key) or isinstance(value, str) and _SURROGATE.search(value):
+            return path
+        if isinstance(value, dict):
+            stack += reversed([(key_path(path, k.encode("utf-8", "backslashreplace").decode()), k, item)
+                               for k, item in value.items()])
+        elif isinstance(value, list):
+            stack += reversed([(f"{path}[{i}]", None, item) for i, item in enumerate(value)])
+    return None
 
 
 def _explained(request: ChatRequest, reply: dict[str, Any]) -> dict[str, Any]:
