@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from dataclasses import replace
 
@@ -235,6 +236,22 @@ def test_when_the_retries_run_out_a_call_valid_for_its_schema_is_returned_else_4
     with pytest.raises(ApiError, match="missing required args") as refused:
         asyncio.run(reply(request, model('{"name": "get_weather", "arguments": {}}'), 1))
     assert refused.value.status == 422 and refused.value.code == "invalid_model_output"
+
+
+def test_when_the_retries_run_out_under_auto_the_model_is_asked_once_more_for_text(caplog):
+    request = parse_request({"messages": ASK, "tools": [WEATHER]}, MODEL_DECIDES)
+    asked: list[tuple[int, str]] = []
+
+    async def complete(messages, grammar, sampling, sink):
+        asked.append((len(messages), grammar))
+        return Completion("Sunny." if "toolCall" not in grammar else '{"name": "get_weather", "arguments": {}}')
+
+    with caplog.at_level(logging.WARNING, "gbnf.serve"):
+        answer = asyncio.run(reply(request, complete, 1, ident="chatcmpl-1"))
+    assert (answer.content, answer.calls, answer.finish_reason) == ("Sunny.", (), "stop")
+    assert [n for n, _ in asked] == [2, 4, 2] and asked[-1][1].startswith("root ::= [^{[")  # the conversation as sent
+    [line] = caplog.messages
+    assert line.startswith("chatcmpl-1 answered in text") and "missing required args" in line
 
 
 def test_a_call_that_ran_past_its_token_limit_is_asked_again_with_shorter_strings_and_lists():

@@ -506,6 +506,31 @@ def test_gbnf_serve_is_stateless_two_processes_give_the_same_replies(llama_serve
         assert replies(first) == replies(second)
 
 
+def test_auto_answers_in_text_when_every_call_runs_past_the_token_limit(local):
+    """The shaping sends a request for the weather to a call, but no call fits in 3 tokens: under
+    auto the reply is text (the model asked once more, for prose) and the last error is logged
+    with the reply's id; required and a named tool keep their 422."""
+    api = client(local.url)
+    reply = api.chat.completions.create(model="m", messages=ASK, tools=TOOLS, max_tokens=3)
+    message = reply.choices[0].message
+    assert message.tool_calls is None and message.content and message.content[0] not in "{["
+    assert reply.choices[0].finish_reason in ("stop", "length")
+    stream = api.chat.completions.create(model="m", messages=ASK, tools=TOOLS, max_tokens=3, stream=True)
+    assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == message.content
+    response = api.responses.create(model="m", input=ASK[0]["content"], tools=RESPONSE_TOOLS, max_output_tokens=3)
+    assert [item.type for item in response.output] == ["message"] and response.output_text == message.content
+    for choice in ("required", {"type": "function", "function": {"name": "get_weather"}}):
+        with pytest.raises(openai.UnprocessableEntityError, match="no valid reply in 3 attempts; last error: output "
+                                                                  "truncated"):
+            api.chat.completions.create(model="m", messages=ASK, tools=TOOLS, tool_choice=choice, max_tokens=3)
+    deadline = time.monotonic() + 10
+    while not all(ident in local.stderr for ident in (reply.id, response.id)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    logged = [line for line in local.stderr.splitlines() if reply.id in line]
+    assert len(logged) == 1 and "answered in text" in logged[0] and "output truncated" in logged[0], logged
+    assert response.id in local.stderr
+
+
 CHAT_TEXT = {  # a chat body with text in every field a client may write
     "model": "m", "user": "ann", "stop": ["END", "\n\n"], "max_tokens": 1, "metadata": {"team": "red"},
     "messages": [

@@ -3,7 +3,8 @@
 Errors are answered in OpenAI's shape (``{"error": {"message", "type", "param", "code"}}``):
 400 for a bad body or one past a limit (413 past the body's), 401 without a known API key,
 429 (with Retry-After) when a client has too many requests in flight, 422 when the model gives
-no valid reply, 502 when the upstream fails, 503 (with Retry-After) while the model loads, the
+no valid reply where a call or a schema is required (under ``tool_choice`` ``auto`` the reply
+is then text), 502 when the upstream fails, 503 (with Retry-After) while the model loads, the
 queue is full or no upstream can be reached, 504 on an upstream timeout.
 A stream carries text that needs no validation as it is decoded; anything else (calls,
 structured replies) only once valid. Until its first piece, an error is a plain HTTP error.
@@ -114,8 +115,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping | None = 
         if planner is not None and not body.get("tools"):
             return await _planned(parsed, rendering, lambda answer: _completion(parsed, answer, ident, created))
         if parsed.stream:
-            return await _stream(parsed, model, max_retries, rendering)
-        answer = await reply(parsed, model.complete, max_retries)
+            return await _stream(parsed, model, max_retries, rendering, ident)
+        answer = await reply(parsed, model.complete, max_retries, ident=ident)
         return _timed(JSONResponse(_explained(parsed, _completion(parsed, answer, ident, created))), request, start,
                       answer)
 
@@ -132,8 +133,8 @@ def create_app(model: Model, *, max_retries: int = 2, shaping: Shaping | None = 
         if planner is not None and not chat_request.get("tools"):
             return await _planned(parsed, rendering, rendering.response)
         if parsed.stream:
-            return await _stream(parsed, model, max_retries, rendering)
-        answer = await reply(parsed, model.complete, max_retries)
+            return await _stream(parsed, model, max_retries, rendering, rendering.id)
+        answer = await reply(parsed, model.complete, max_retries, ident=rendering.id)
         return _timed(JSONResponse(_explained(parsed, rendering.response(answer))), request, start, answer)
 
     async def _planned(parsed: ChatRequest, rendering: Rendering,
@@ -249,11 +250,13 @@ class Rendering(Protocol):
     def done(self) -> list[dict[str, str]]: ...
 
 
-async def _stream(request: ChatRequest, model: Model, max_retries: int, rendering: Rendering) -> Response:
-    """The reply as server-sent events. Text that needs no validation goes out as it is decoded;
-    anything else once it is valid. Until the first piece, a failure is still a plain HTTP error."""
+async def _stream(request: ChatRequest, model: Model, max_retries: int, rendering: Rendering,
+                  ident: str) -> Response:
+    """The reply as server-sent events (``ident`` names it in the log). Text that needs no
+    validation goes out as it is decoded; anything else once it is valid. Until the first
+    piece, a failure is still a plain HTTP error."""
     queue: asyncio.Queue[str] = asyncio.Queue()
-    task = asyncio.create_task(reply(request, model.complete, max_retries, queue.put_nowait))
+    task = asyncio.create_task(reply(request, model.complete, max_retries, queue.put_nowait, ident))
     first = asyncio.create_task(queue.get())
     await asyncio.wait({task, first}, return_when=asyncio.FIRST_COMPLETED)
     if not first.done():

@@ -6,7 +6,9 @@ asked again (sampled, since greedy decoding would repeat it; after a reply that 
 token limit, under a grammar with shorter strings and arrays), up to ``max_retries`` times;
 when they run out, the last reply valid for the schema is returned if there was one (one that
 only copied a prompt placeholder or repeated a name from the prompt: retried, since it is likely
-wrong, but valid), else the request fails with HTTP 422 and the last error, naming the
+wrong, but valid). Else, under ``tool_choice`` ``auto``, the model is asked once more, for text
+(the conversation as sent, under a grammar that admits only prose), and the last error is
+logged; otherwise the request fails with HTTP 422 and the last error, naming the
 constraint (the request was sound and the server did not fail: the model could not meet the
 schema, and a client's automatic retry of a 5xx would only repeat the attempts). An invalid call is never
 returned; a value the validator repairs without changing its meaning (repeated ``uniqueItems``
@@ -34,6 +36,8 @@ from gbnf.read import ToolCall, checked_json, validate_calls
 from gbnf.shape import Called, Shaped
 
 log = logging.getLogger("gbnf.serve")
+PROSE = 'root ::= [^{[ \\t\\n] [^\\x00]*'
+"""Text alone: what the grammar of a reply under ``auto`` admits besides calls."""
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
 FinishReason = Literal["stop", "length", "tool_calls"]
 
@@ -56,9 +60,11 @@ class Reply:
                  "function": {"name": call.name, "arguments": json_text(call.arguments)}} for call in self.calls]
 
 
-async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_text: TextSink | None = None) -> Reply:
+async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_text: TextSink | None = None,
+                ident: str = "reply") -> Reply:
     """Ask until the reply is valid, at most ``max_retries`` + 1 times. ``on_text`` gets a
-    text reply as it is decoded: only one that needs no validation (no call, no schema)."""
+    text reply as it is decoded: only one that needs no validation (no call, no schema).
+    ``ident`` names the request in the log."""
     messages = list(request.messages)
     prompt_tokens = completion_tokens = 0
     model_seconds = 0.0
@@ -114,6 +120,12 @@ async def reply(request: ChatRequest, complete: Complete, max_retries: int, on_t
     if fallback is not None:
         log.warning("returned a call valid for its schema after %d attempts; last error: %s", max_retries + 1, error)
         return Reply(None, request.asked(fallback), "tool_calls", prompt_tokens, completion_tokens, model_seconds)
+    if request.auto:
+        log.warning("%s answered in text: no valid call in %d attempts; last error: %s", ident, max_retries + 1, error)
+        del messages[len(request.messages):]
+        completion = await ask(PROSE, request.sampling, on_text)
+        return Reply(completion.text, (), "length" if completion.truncated else "stop", prompt_tokens,
+                     completion_tokens, model_seconds)
     raise ApiError(422, f"the model gave no valid reply in {max_retries + 1} attempts; last error: {error}",
                    type="model_error", code="invalid_model_output")
 

@@ -43,7 +43,8 @@ class ChatRequest:
     ``required``, a ``schema`` the reply must be an instance of, how to sample, and the
     ``grammar``. ``shaped``: what the shaping stage decided (:class:`~gbnf.shape.Shaped`), to
     compile the grammar again shortened or with calls kept apart, and to keep the calls asked
-    for; ``explain``: the decisions go back with the reply."""
+    for; ``explain``: the decisions go back with the reply; ``auto``: the client offered tools
+    under ``tool_choice`` ``auto``, so the reply may be text whatever the shaping decided."""
 
     model: str
     messages: list[Message]
@@ -56,6 +57,7 @@ class ChatRequest:
     grammar: str | None
     shaped: Shaped | None = None
     explain: bool = False
+    auto: bool = False
 
     @property
     def least(self) -> int:
@@ -126,7 +128,7 @@ def parse_request(body: Any, shaping: Shaping | str = "small",
     return ChatRequest(model=str(body.get("model") or "gbnf"), messages=messages, offered=shaped.offered,
                        required=shaped.reply == "call", schema=schema, sampling=sampling,
                        stream=_flag(body, "stream", False), include_usage=include_usage, grammar=grammar,
-                       shaped=shaped, explain=_flag(body, "explain", False))
+                       shaped=shaped, explain=_flag(body, "explain", False), auto=bool(offered) and not required)
 
 
 def _profile(body: dict[str, Any], default: Shaping | str) -> Shaping | str:
