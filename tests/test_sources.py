@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gbnf.errors import GbnfError
-from gbnf.shape import Conversation, Shaping, offered_values, shape
+from gbnf.shape import Conversation, Shaping, copied, offered_values, shape
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
 from gbnf.tools import Tool
 
@@ -111,3 +111,26 @@ def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
     codes = offered_values(["从MAN到EDB的火车"])
     source = next(s for s in SOURCES if s.name == "patterns")
     assert source.offers("to", {"type": "string", "pattern": "^[A-Z]{3}$"}, codes) == ["MAN", "EDB"]
+
+
+@pytest.mark.parametrize(("request_", "first", "second"), [
+    ("Any trains to EDB from MAN?", "MAN", "EDB"),
+    ("Zug nach HAM von MUC, bitte", "MUC", "HAM"),
+    ("Un billet pour LYS depuis CDG", "CDG", "LYS"),
+    ("从PEK到SHA的航班", "PEK", "SHA"),
+    ("NRTからKIXまで", "NRT", "KIX"),
+])
+def test_a_pair_of_arguments_takes_its_values_by_the_request_s_markers(request_, first, second):
+    code = {"type": "string", "pattern": "^[A-Z]{3}$"}
+    schema = {"type": "object", "properties": {"from_station": code, "to_station": code}}
+    props = copied(schema, offered_values([request_]))["properties"]
+    assert props["from_station"]["enum"] == [first] and props["to_station"]["enum"] == [second]
+
+
+def test_a_pair_of_codes_named_in_words_follows_the_markers_too():
+    code = {"type": "string", "description": "ISO 639-1 code"}
+    schema = {"type": "object", "properties": {"source_language": code, "target_language": code}}
+    props = copied(schema, offered_values(['Translate "good morning" into Japanese from English']))["properties"]
+    assert props["source_language"]["enum"] == ["en"] and props["target_language"]["enum"] == ["ja"]
+    unmarked = copied(schema, offered_values(["English and Japanese"]))["properties"]  # no marker: both stay
+    assert unmarked["source_language"]["enum"] == unmarked["target_language"]["enum"] == ["en", "ja"]

@@ -9,12 +9,14 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
-from gbnf.compiler import validity
+from gbnf.compiler import json_text, validity
 from gbnf.shape._codes import CODE_WORDS
 from gbnf.shape._dates import date_format, from_today, moment_format, written_date, written_dates, written_moments
+from gbnf.shape._directions import marked, pairs
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import terms
 from gbnf.shape._values import (
@@ -111,7 +113,53 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = [value for value in found if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    return _each_part(_named_values(_each_part(schema, copy), values.labels, values.names), _held)
+    return _each_part(_named_values(_directed(_each_part(schema, copy), schema, values), values.labels, values.names),
+                      _held)
+
+
+MOST_PAIR_WORDS = 3
+"""The most words of a stretch whose marker says which of a pair of arguments it goes to."""
+
+
+def _directed(shaped: Any, schema: Any, values: Values) -> Any:
+    """``shaped`` (``schema`` copied) whose pairs of top-level properties that run one way
+    (:func:`~gbnf.shape._directions.pairs`: ``from_station`` and ``to_station``) list their
+    values without those the request marks for the other one (:func:`~gbnf.shape._directions.marked`:
+    "to EDB from MAN": the origin lists no EDB); a stretch marks the value it alone offers the
+    property (a code it names, an enum value it means, itself), where it offers one; a property
+    left with nothing keeps its values."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    if not isinstance(properties, dict) or not values.texts:
+        return shaped
+    kept = dict(properties)
+    for first, second in pairs(list(properties)):
+        listed = [properties[key].get("enum") for key in (first, second)]
+        if not all(isinstance(enum, list) and len(enum) > 1 for enum in listed):
+            continue
+        ways: dict[Any, set[str]] = {}
+        for stretch in values.strings:
+            way = marked(values.texts, stretch) if len(stretch.split()) <= MOST_PAIR_WORDS else None
+            if way is None:
+                continue
+            for key in (first, second):
+                named = _named_by(stretch, key, schema["properties"][key], values)
+                if len(named) == 1:  # "EDB from MAN" marks neither
+                    ways.setdefault(json_text(named[0]), set()).add(way)
+        for key, enum, other in ((first, listed[0], "target"), (second, listed[1], "source")):
+            own = [value for value in enum if ways.get(json_text(value)) != {other}]
+            if own:
+                kept[key] = {**properties[key], "enum": own}
+    return {**shaped, "properties": kept}
+
+
+def _named_by(stretch: str, key: str, part: Any, values: Values) -> list[Any]:
+    """The values ``stretch`` alone offers ``part``, property ``key``'s value (:func:`copied`
+    over it): none where it narrows nothing."""
+    alone = replace(values, strings=(stretch,), texts=(stretch,), quoted=())
+    one = copied({"type": "object", "properties": {key: part}}, alone)["properties"][key]
+    enum = one.get("enum") if isinstance(one, dict) else None
+    before = part.get("enum") if isinstance(part, dict) else None
+    return list(enum) if isinstance(enum, list) and (before is None or len(enum) < len(before)) else []
 
 
 def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: frozenset[str],

@@ -1,0 +1,74 @@
+"""Which way a pair of arguments runs (``from_station`` and ``to_station``, ``source_lang`` and
+``target_lang``, ``origin`` and ``destination``): the values a request writes after "from" go to
+the first, those after "to" to the second, by the words each language marks them with, before the
+value ("from", "von", "desde", "从") or after it ("から", "에서"): "to EDB from MAN" keeps MAN
+from the destination and EDB from the origin."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from gbnf._text import name_words
+
+_SOURCE_NAMES = frozenset({"from", "source", "src", "origin", "orig", "pickup", "departure", "depart", "sender",
+                           "payer", "debit", "base", "input"})
+"""Words of a property's name that make it the first of a pair (where the value comes from)."""
+_TARGET_NAMES = frozenset({"to", "target", "tgt", "dest", "destination", "dropoff", "arrival", "arrive", "recipient",
+                           "payee", "credit", "into", "output"})
+"""Words of a property's name that make it the second of a pair (where the value goes)."""
+_BEFORE_SOURCE = ("from", "von", "vom", "aus", "ab", "de", "du", "des", "depuis", "desde", "del", "da", "dal",
+                  "dalla", "do", "dos", "van", "vanaf", "z", "ze", "od", "从", "由", "自")
+"""Words written right before a value that mark where it comes from."""
+_BEFORE_TARGET = ("to", "into", "towards", "nach", "zu", "zum", "zur", "in", "ins", "à", "au", "aux", "vers", "en",
+                  "pour", "a", "al", "hacia", "para", "verso", "per", "alla", "al", "naar", "do", "na", "到", "去",
+                  "往", "至", "成", "为")
+"""Words written right before a value that mark where it goes (a word of both lists marks neither)."""
+_AFTER_SOURCE = ("から", "より", "에서", "부터", "'den", "'dan", "'ten", "'tan", "den", "dan", "ten", "tan")
+"""Words written right after a value (Japanese, Korean, Turkish) that mark where it comes from."""
+_AFTER_TARGET = ("まで", "へ", "に", "까지", "로", "으로", "에", "'e", "'a", "'ye", "'ya")
+"""Words written right after a value that mark where it goes."""
+
+
+def pairs(keys: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs (first, second) among property names ``keys``: one named with a word of
+    where a value comes from, one with a word of where it goes, the rest of their names alike
+    (``from_station`` and ``to_station``; ``origin`` and ``destination``)."""
+    found = []
+    for first in keys:
+        mine = name_words(first)
+        if not mine & _SOURCE_NAMES:
+            continue
+        for second in keys:
+            theirs = name_words(second)
+            if theirs & _TARGET_NAMES and (mine - _SOURCE_NAMES) == (theirs - _TARGET_NAMES):
+                found.append((first, second))
+    return found
+
+
+def marked(texts: Sequence[str], value: str) -> str | None:
+    """Which way ``texts`` mark ``value`` (as written there, case aside): ``"source"`` or
+    ``"target"`` where each time it is written with a marker the marker says one way; None where
+    it is not written, unmarked, or marked both ways."""
+    ways = {way for text in texts for way in _ways(text, value)}
+    return ways.pop() if len(ways) == 1 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _ways(text: str, value: str) -> frozenset[str]:
+    """The ways the markers around each place ``text`` writes ``value`` point."""
+    found = set()
+    for match in re.finditer(re.escape(value), text, re.IGNORECASE):
+        before = text[:match.start()].rstrip()
+        after = text[match.end():]
+        word = re.search(r"(\w+)$", before)
+        last = word.group(1).lower() if word else ""
+        east = before[-1:] if before and not before[-1].isascii() else ""
+        ways = {way for way, marks in (("source", _BEFORE_SOURCE), ("target", _BEFORE_TARGET))
+                if last in marks or east in marks}
+        ways |= {way for way, marks in (("source", _AFTER_SOURCE), ("target", _AFTER_TARGET))
+                 if after.lower().startswith(marks)}
+        if len(ways) == 1:
+            found |= ways
+    return frozenset(found)
