@@ -3,6 +3,7 @@ of a real llama-server; a scripted fake upstream only for a 500, garbage, a hang
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import json
 import os
@@ -20,8 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gbnf.endpoint import ServeProcess
-from gbnf.llama_server import LlamaServer
+from gbnf.endpoint import RemoteModels, ServeProcess, create_app
+from gbnf.llama_server import LlamaServer, free_port
 from tests.fakes import Fake
 
 WEATHER = {"type": "function", "function": {
@@ -628,3 +629,19 @@ def test_a_lone_surrogate_anywhere_is_a_400_naming_where_and_the_connection_goes
         assert again.status_code == 200, again.text[:300]
         streams = [r.extensions["network_stream"].get_extra_info("client_addr") for r in (refused, again)]
         assert streams[0] == streams[1]  # the same connection
+
+
+
+def test_a_lone_surrogate_in_each_string_and_key_of_both_apis_is_a_400_naming_it():
+    """Each string and key of :data:`TEXT_BODIES` in turn (the fuzz above draws a few at a time),
+    in-process: refused as the body is read, before any model."""
+    app = create_app(RemoteModels([f"http://127.0.0.1:{free_port()}"], timeout=2))
+    cases = [(route, poisoned(body, spot, "\ud800"), param((*spot[0][:-1], "\ud800" if spot[1] else spot[0][-1])))
+             for route, body in TEXT_BODIES for spot in text_spots(body)]
+
+    async def run() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gbnf/v1") as http:
+            return [await http.post(route, content=json.dumps(body)) for route, body, _ in cases]
+
+    for (_, _, where), refused in zip(cases, asyncio.run(run())):
+        assert (refused.status_code, refused.json()["error"]["param"]) == (400, where), refused.text[:300]
