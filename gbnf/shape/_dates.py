@@ -18,7 +18,7 @@ from typing import Any
 from gbnf.shape._english import alternation, either, table
 from gbnf.shape._language import function_words
 
-_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr")
+_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr", "zh", "ja", "ko")
 """Whose month names are read (wide and abbreviated)."""
 _STRINGS_KEPT = 16384
 """How many strings' readings as dates :func:`_parts` (and with a time, :func:`_moment`) keeps."""
@@ -516,4 +516,6 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         rf"{_DAY}\s*(?:of\s+|de\s+|di\s+)?{month}{year}?",  # 10th march 2023; 8. März 2023; 8 de marzo de 2023
         rf"{_YEAR}\s+{month}\s+{_DAY}",  # 2023 April 4th
         rf"{_YEAR}[-./](?P<month>\d{{1,2}})[-./]{_DAY}",  # 2023.4.17; 2023-10-1
+        rf"(?:{_YEAR}\s*年\s*)?(?P<month>\d{{1,2}})\s*月\s*{_DAY}\s*[日号號]",  # 2025年3月8日; 3月8号
+        rf"(?:{_YEAR}\s*년\s*)?(?P<month>\d{{1,2}})\s*월\s*{_DAY}\s*일",  # 2025년 3월 8일
     ))

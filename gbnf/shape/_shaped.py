@@ -126,8 +126,10 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
     (:func:`~gbnf.shape._directions.pairs`: ``from_station`` and ``to_station``) list their
     values without those the request marks for the other one (:func:`~gbnf.shape._directions.marked`:
     "to EDB from MAN": the origin lists no EDB); a stretch marks the value it alone offers the
-    property (a code it names, an enum value it means, itself), where it offers one; a property
-    left with nothing keeps its values."""
+    property (a code it names, an enum value it means, itself), where it offers one, and a value
+    is kept from the other property only where every stretch that offers it alone marks it so
+    ("from Euro to Dollar, and USD to AUD": USD may be either); a property left with nothing
+    keeps its values."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     if not isinstance(properties, dict) or not values.texts:
         return shaped
@@ -136,20 +138,28 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
         listed = [properties[key].get("enum") for key in (first, second)]
         if not all(isinstance(enum, list) and len(enum) > 1 for enum in listed):
             continue
-        ways: dict[Any, set[str]] = {}
+        written: dict[str, list[tuple[str, str | None]]] = {}  # each value: the stretches that offer it alone
         for stretch in values.strings:
-            way = marked(values.texts, stretch) if len(stretch.split()) <= MOST_PAIR_WORDS else None
-            if way is None:
+            if len(stretch.split()) > MOST_PAIR_WORDS:
                 continue
+            way = marked(values.texts, stretch)
             for key in (first, second):
                 named = _named_by(stretch, key, schema["properties"][key], values)
                 if len(named) == 1:  # "EDB from MAN" marks neither
-                    ways.setdefault(json_text(named[0]), set()).add(way)
+                    written.setdefault(json_text(named[0]), []).append((stretch, way))
+        ways = {value: {way for stretch, way in found if way or not _holds_marked(stretch, found)}
+                for value, found in written.items()}
         for key, enum, other in ((first, listed[0], "target"), (second, listed[1], "source")):
             own = [value for value in enum if ways.get(json_text(value)) != {other}]
             if own:
                 kept[key] = {**properties[key], "enum": own}
     return {**shaped, "properties": kept}
+
+
+def _holds_marked(stretch: str, found: list[tuple[str, str | None]]) -> bool:
+    """Whether ``stretch`` holds a shorter one of ``found`` that a marker marks ("trains to EDB"
+    holds "EDB", marked by "to"): it says nothing of its own about the value's way."""
+    return any(other in stretch and other != stretch for other, way in found if way)
 
 
 def _named_by(stretch: str, key: str, part: Any, values: Values) -> list[Any]:
