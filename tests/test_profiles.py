@@ -70,8 +70,9 @@ def test_a_request_chooses_its_profile_and_asks_for_the_decisions():
         "get_weather": ["days", "units"]}
     assert "Oslo" in small.shaped.decisions["values"]["get_weather"]["city"]  # the stretches of the request
     assert capable.shaped.decisions["reply"] == "either" and not capable.required  # the model decides
-    assert capable.shaped.decisions["left_out"] == {} and capable.shaped.decisions["values"]["get_weather"] == {
-        "city": "free", "days": "free", "units": ["metric", "imperial"]}
+    offered = capable.shaped.decisions["values"]["get_weather"]  # shown, never imposed: the grammar's city is free
+    assert capable.shaped.decisions["left_out"] == {} and capable.shaped.decisions["values_imposed"] is False
+    assert "Oslo" in offered["city"] and offered["units"] == ["metric", "imperial"] and '"Oslo"' not in capable.grammar
     assert "{0,1000}" in capable.grammar and "{0,1000}" not in off.grammar  # run-on strings capped, or not
     assert not off.explain and "values" not in off.shaped.decisions
 

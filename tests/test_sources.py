@@ -134,3 +134,18 @@ def test_a_pair_of_codes_named_in_words_follows_the_markers_too():
     assert props["source_language"]["enum"] == ["en"] and props["target_language"]["enum"] == ["ja"]
     unmarked = copied(schema, offered_values(["English and Japanese"]))["properties"]  # no marker: both stay
     assert unmarked["source_language"]["enum"] == unmarked["target_language"]["enum"] == ["en", "ja"]
+
+
+def test_a_profile_that_imposes_no_values_still_shows_them_when_asked():
+    code = {"type": "string", "pattern": "^[A-Z]{3}$"}
+    trains = Tool("search_trains", "Trains between two stations.",
+                  {"type": "object", "required": ["from_station", "to_station"],
+                   "properties": {"from_station": code, "to_station": code}})
+    asked = Conversation((("user", "Any trains to EDB from MAN?"),), (trains,))
+    capable = shape(asked, "capable", explain=True)
+    assert capable.tools[0].parameters == trains.parameters  # the grammar: as declared
+    assert capable.decisions["values"] == {"search_trains": {"from_station": ["MAN"], "to_station": ["EDB"]}}
+    assert capable.decisions["values_imposed"] is False
+    small = shape(asked, "small", explain=True)
+    assert small.tools[0].parameters["properties"]["to_station"]["enum"] == ["EDB"]
+    assert "values_imposed" not in small.decisions

@@ -17,6 +17,7 @@ from gbnf.shape._options import Shaping
 from gbnf.shape._relevance import decide_reply, scored_tools
 from gbnf.shape._request import conversation_day, offered_values, part_values, read_request
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
+from gbnf.shape._shaped import copied
 from gbnf.shape._values import Values, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
@@ -77,7 +78,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     shaped = Shaped(name, reply, offered, shown, least, most if offered else 1, bool(counted),
                     request if from_user else None, shaping.values_apart, bias, prose,
                     shaping.prose_tokens if prose and not offered else None, scored, key=key)
-    return replace(shaped, decisions=_decisions(shaped, why, skip, explain))
+    offered_only = conversation_values(conversation, shaping) if explain and values is None and from_user and last \
+        else None  # a profile that imposes no values still shows them
+    return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
 
 
 def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
@@ -94,16 +97,23 @@ def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     return replace(values, today=day, off=shaping.sources_off)
 
 
-def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain: bool) -> dict[str, Any]:
+def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain: bool,
+               offered_only: Values | None = None) -> dict[str, Any]:
     """What :func:`shape` decided, as JSON: the reply, why, the tools offered, the optional
-    arguments left out, the calls, and (``explain``) each argument's candidate values."""
+    arguments left out, the calls, and (``explain``) each argument's candidate values: those
+    the grammar holds it to, or, where the profile imposes none, those ``offered_only`` offers
+    (never imposed)."""
     out: dict[str, Any] = {"profile": shaped.profile, "reply": shaped.reply, "why": why,
                            "tools": [t.name for t in shaped.offered],
                            "left_out": {t.name: list(asked.left) for t, asked in zip(shaped.offered, skip)
                                         if asked is not None and asked.left},
                            "calls": {"least": shaped.least, "most": shaped.most}}
     if explain:
-        out["values"] = {tool.name: _argument_values(tool.parameters) for tool in shaped.tools}
+        tools = [replace(t, parameters=copied(t.parameters, offered_only, echoes=t.echoes)) for t in shaped.tools] \
+            if offered_only is not None else shaped.tools
+        out["values"] = {tool.name: _argument_values(tool.parameters) for tool in tools}
+        if offered_only is not None:
+            out["values_imposed"] = False
     return out
 
 
