@@ -149,3 +149,12 @@ def test_a_profile_that_imposes_no_values_still_shows_them_when_asked():
     small = shape(asked, "small", explain=True)
     assert small.tools[0].parameters["properties"]["to_station"]["enum"] == ["EDB"]
     assert "values_imposed" not in small.decisions
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("Zwei Tickets nach Berlin", [2]), ("trois billets pour Lyon", [3]), ("dos personas para el viernes", [2]),
+    ("vingt-deux euros pour le dîner", [22]), ("三张票", [3]), ("两个人", [2]), ("十二个", [12]), ("二泊で", [2]),
+    ("Sei so nett", []), ("three tickets", [3]),
+])
+def test_numbers_written_in_words_of_other_languages_are_offered(text, written):
+    assert list(offered_values([text]).numbers) == written

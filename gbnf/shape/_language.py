@@ -55,6 +55,25 @@ def foreign_function_words(query: str) -> frozenset[str]:
     return frozenset().union(*(listed for listed, count in zip(others, counts) if count == best))
 
 
+_CODES = {"DUTCH": "nl", "FRENCH": "fr", "GERMAN": "de", "ITALIAN": "it", "PORTUGUESE": "pt", "SPANISH": "es"}
+"""The ISO 639-1 codes of the languages whose number words are read (text2num's)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def worded_languages(text: str) -> tuple[str, ...]:
+    """The languages of :data:`_CODES` that ``text`` may be written in: those with the most of
+    their function words among its words, at least one ("Zwei Tickets nach Berlin": German);
+    none for English or another script."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if not _latin(words) or is_english(text):
+        return ()
+    english, *others = function_words()
+    own = {w for w in words if w not in english}
+    counts = {name: len(own & listed) for name, listed in zip(_OTHERS, others) if name in _CODES}
+    best = max(counts.values(), default=0)
+    return tuple(_CODES[name] for name, count in counts.items() if count == best) if best else ()
+
+
 def _latin(words: list[str]) -> bool:
     """Whether ``words`` are some, written nine letters in ten or more in the Latin script."""
     letters = [c for w in words for c in w]

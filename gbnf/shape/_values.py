@@ -12,11 +12,13 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from text_to_num import alpha2digit
+
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
 from gbnf.shape._dates import days_from_today, moments
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
-from gbnf.shape._language import foreign_function_words
+from gbnf.shape._language import foreign_function_words, worded_languages
 from gbnf.shape._segments import cjk_words, has_cjk
 
 LONGEST = 8
@@ -236,7 +238,50 @@ def numbers(text: str) -> list[int | float]:
             found.append(_read(match.group()))
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
-    return found + [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
+    return found + [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)] \
+        + _foreign_worded(text) + _han_worded(text)
+
+
+def _foreign_worded(text: str) -> list[Number]:
+    """The numbers ``text`` writes in words of a language other than English that it reads as
+    (:func:`~gbnf.shape._language.worded_languages`: "drei", "vingt-deux", "dos"), two and
+    more (text2num: "un", "ein" are articles as often as numbers)."""
+    found: list[Number] = []
+    for language in worded_languages(text):
+        written = alpha2digit(text, language, threshold=2)
+        digits = [_read(match.group()) for match in NUMBER.finditer(text)]
+        found += [n for n in (_read(match.group()) for match in NUMBER.finditer(written)) if not _take(digits, n)]
+    return list(dict.fromkeys(found))
+
+
+def _take(numbers: list[Number], number: Number) -> bool:
+    """Whether ``number`` is among ``numbers`` (taking it out)."""
+    if number in numbers:
+        numbers.remove(number)
+        return True
+    return False
+
+
+_HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+               "八": 8, "九": 9}
+_COUNTERS = "个個张張位件本只隻次人天晚杯份台辆輛间間种種名瓶盒箱枚つ冊回泊日"
+_HAN_NUMBER = re.compile(rf"([零〇一二两兩三四五六七八九十百]+)(?=[{_COUNTERS}])")
+"""A number written in Han numerals before a counter ("三张票", "两个人", "二泊", "三枚")."""
+
+
+def _han_worded(text: str) -> list[Number]:
+    """The numbers ``text`` writes in Han numerals before a counter, up to 999 ("三张", "十二个")."""
+    found: list[Number] = []
+    for match in _HAN_NUMBER.finditer(text):
+        total, digit = 0, 0
+        for char in match.group(1):
+            if char in _HAN_DIGITS:
+                digit = _HAN_DIGITS[char]
+            else:
+                total += (digit or 1) * (100 if char == "百" else 10)
+                digit = 0
+        found.append(total + digit)
+    return found
 
 
 def numbers_alone(text: str) -> list[Number]:
