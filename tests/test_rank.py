@@ -315,7 +315,8 @@ def test_an_optional_unit_argument_is_asked_when_the_request_names_a_unit():
         "required": ["distance", "time"]})
     assert unasked(speed, read_request("The speed of a car that travels 50 kilometers in 2 hours")) == ("to_unit",)
     assert unasked(speed, read_request("The speed in km/h of a car that travels 450 meters in 20 seconds")) == ()
-    assert asked_of(circle, read_request("Quel est le périmètre d'un cercle de 4 pouces de rayon ?")) is None
+    french = asked_of(circle, read_request("Quel est le périmètre d'un cercle de 4 pouces de rayon ?"))
+    assert french is not None and french.left == ("unit", "precision")  # read by meaning: no stretch means "unit"
 
 
 def test_an_optional_argument_of_a_shape_the_request_writes_is_asked_for():

@@ -1,7 +1,8 @@
 """What a request asks of one tool's optional arguments: those it says nothing about (left out),
 the booleans it asks to be true, the units it asks the unit arguments to take, and the arrays of
 listed values it enumerates (:func:`asked_of`); and the tool's parameters as asked
-(:func:`as_asked`). These are word rules: a request not in English gets the tool as declared.
+(:func:`as_asked`). These are word rules; a request not in English is read by meaning and by the
+values it offers (:mod:`gbnf.shape._unasked`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import described_forms
 from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, own_words, schema_type, schema_words
+from gbnf.shape._unasked import unasked_by_meaning
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, free_string, numbers_named
 from gbnf.shape.sources import shaped_values
@@ -44,10 +46,13 @@ class Asked:
 
 def asked_of(tool: Tool, request: Request) -> Asked | None:
     """What ``request`` asks of ``tool``'s optional arguments (:func:`unasked`,
-    :func:`switched_on`); None, the tool offered as declared, where the word rules cannot read
-    the request (it is not English: :func:`~gbnf.shape.is_english`)."""
+    :func:`switched_on`); where the word rules cannot read the request (it is not English:
+    :func:`~gbnf.shape.is_english`), the optional arguments it asks nothing of by meaning and by
+    the values it offers (:func:`~gbnf.shape._unasked.unasked_by_meaning`), None where it asks
+    something of each (the tool offered as declared)."""
     if not request.english:
-        return None
+        left = unasked_by_meaning(tool, request)
+        return Asked(left, ()) if left else None
     return Asked(unasked(tool, request), switched_on(tool, request), measured_in(tool, request),
                  _units_for(tool, request), items_listed(tool, request))
 

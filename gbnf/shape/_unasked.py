@@ -1,0 +1,53 @@
+"""The optional arguments a request in a language the word rules do not read says nothing about:
+an argument that takes a kind of value (an enum, a code, a time, a date, a pattern) is asked for
+where the request offers it one (the candidate sources); any other where a short stretch of the
+request means what its name says ("mit Notiz", "avec un commentaire": ``notes``), by the
+sentence encoder, in sixteen languages. Small models otherwise fill every optional argument with
+a value nobody gave."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gbnf._text import identifier_words
+from gbnf.shape._meaning import phrase_vectors
+from gbnf.shape._request import Request, offered_values
+from gbnf.shape._shaped import copied
+from gbnf.shape._values import Values, free_string
+from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
+from gbnf.tools import Tool
+
+
+def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
+    """The optional top-level arguments of ``tool`` that ``request`` asks nothing of (see the
+    module's text)."""
+    props = tool.parameters.get("properties") or {}
+    required = set(tool.parameters.get("required") or ())
+    optional = {key: sub for key, sub in props.items() if key not in required and isinstance(sub, dict)}
+    if not optional:
+        return ()
+    values = offered_values([request.text])
+    phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
+    near = phrase_vectors(phrases) if phrases else None
+    return tuple(key for key, sub in optional.items() if not _asked_for(key, sub, values, near))
+
+
+def _asked_for(key: str, schema: dict[str, Any], values: Values, near: Any) -> bool:
+    """Whether the request asks for argument ``key``: a value of its kind offered, or its name
+    meant by a short stretch."""
+    if _typed(schema):
+        shaped = copied({"type": "object", "properties": {key: schema}}, values)["properties"][key]
+        listed, before = shaped.get("enum"), schema.get("enum")
+        return isinstance(listed, list) and (before is None or len(listed) < len(before))
+    if near is None:
+        return False
+    named = phrase_vectors([identifier_words(key).lower()])
+    return bool(np.max(named @ near.T) >= NAMED)
+
+
+def _typed(schema: dict[str, Any]) -> bool:
+    """Whether an argument takes a kind of value the candidate sources read (an enum of
+    strings, a string with a pattern or format, or one that takes a code)."""
+    return schema.get("type") == "string" and not free_string(schema) or isinstance(schema.get("enum"), list)
