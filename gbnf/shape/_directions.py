@@ -13,15 +13,16 @@ from collections.abc import Sequence
 from gbnf._text import name_words
 
 _SOURCE_NAMES = frozenset({"from", "source", "src", "origin", "orig", "pickup", "departure", "depart", "sender",
-                           "payer", "debit", "base", "input"})
+                           "payer", "debit", "base", "input", "start", "begin", "checkin"})
 """Words of a property's name that make it the first of a pair (where the value comes from)."""
 _TARGET_NAMES = frozenset({"to", "target", "tgt", "dest", "destination", "dropoff", "arrival", "arrive", "recipient",
-                           "payee", "credit", "into", "output"})
+                           "payee", "credit", "into", "output", "end", "until", "return", "checkout"})
 """Words of a property's name that make it the second of a pair (where the value goes)."""
-_BEFORE_SOURCE = ("from", "von", "vom", "aus", "ab", "de", "du", "des", "depuis", "desde", "del", "da", "dal",
+_BEFORE_SOURCE = ("from", "since", "von", "vom", "aus", "ab", "de", "du", "des", "depuis", "desde", "del", "da", "dal",
                   "dalla", "do", "dos", "van", "vanaf", "z", "ze", "od", "从", "由", "自")
 """Words written right before a value that mark where it comes from."""
-_BEFORE_TARGET = ("to", "into", "towards", "nach", "zu", "zum", "zur", "in", "ins", "à", "au", "aux", "vers", "en",
+_BEFORE_TARGET = ("to", "into", "towards", "until", "till", "through", "nach", "zu", "zum", "zur", "in", "ins", "bis",
+                  "à", "au", "aux", "vers", "en", "jusqu'au", "hasta",
                   "pour", "a", "al", "hacia", "para", "verso", "per", "alla", "al", "naar", "do", "na", "到", "去",
                   "往", "至", "成", "为")
 """Words written right before a value that mark where it goes (a word of both lists marks neither)."""

@@ -12,7 +12,7 @@ import threading
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
-_JAPANESE_FUNCTION = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白", "代名詞", "接尾辞"})
+_JAPANESE_FUNCTION = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白", "代名詞"})
 """SudachiPy's parts of speech that are no value's first or last word."""
 _CHINESE_FUNCTION = frozenset(
     "的 地 得 了 着 过 吗 呢 吧 啊 呀 嘛 把 被 在 是 和 与 及 跟 从 到 给 对 向 往 为 于 由 "

@@ -73,7 +73,8 @@ is a stretch of its own as well as the whole."""
 _EDGES = "\"'`.,;:!?¿¡«»()[]{}<>"
 _ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})\.")
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
-_QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`)(?!\w)""")
+_QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`|„(.+?)[“”]|«\s?(.+?)\s?»)(?!\w)"""
+                     r"|《(.+?)》|「(.+?)」|『(.+?)』")
 """A quotation: quotes with no letter or digit just outside them (``It's`` quotes nothing)."""
 CAPITALISED = r"(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*"
 """A name in capitals: capitalised words (not "I"), digits and "of" between them ("Bank of America")."""
@@ -238,20 +239,30 @@ def numbers(text: str) -> list[int | float]:
             found.append(_read(match.group()))
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
-    return found + [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)] \
-        + _foreign_worded(text) + _han_worded(text)
+    worded = [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
+    unread = list(worded)
+    return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text)
 
 
 def _foreign_worded(text: str) -> list[Number]:
-    """The numbers ``text`` writes in words of a language other than English that it reads as
-    (:func:`~gbnf.shape._language.worded_languages`: "drei", "vingt-deux", "dos"), two and
-    more (text2num: "un", "ein" are articles as often as numbers)."""
+    """The numbers ``text`` writes in words, two and more (text2num: "un", "ein" are articles as
+    often as numbers), in the language it reads as (:func:`~gbnf.shape._language.worded_languages`:
+    "drei", "vingt-deux", "dos") or else, in runs of English number words, English ("one thousand
+    two hundred and six")."""
     found: list[Number] = []
-    for language in worded_languages(text):
-        written = alpha2digit(text, language, threshold=2)
-        digits = [_read(match.group()) for match in NUMBER.finditer(text)]
+    languages = worded_languages(text)
+    for language, part in [(language, text) for language in languages] or [("en", run.group()) for run in
+                                                                            _ENGLISH_RUN.finditer(text)]:
+        written = alpha2digit(part, language, threshold=2)
+        digits = [_read(match.group()) for match in NUMBER.finditer(part)]
         found += [n for n in (_read(match.group()) for match in NUMBER.finditer(written)) if not _take(digits, n)]
     return list(dict.fromkeys(found))
+
+
+_ENGLISH_RUN = re.compile(rf"\b(?:{'|'.join(NUMBER_WORDS)}|hundred|thousand|million)(?:(?:\s+and\s+|[\s-]+)"
+                          rf"(?:{'|'.join(NUMBER_WORDS)}|hundred|thousand|million))+\b", re.IGNORECASE)
+"""A run of two or more English number words ("one thousand two hundred and six", "twenty-five"),
+which the single words do not read."""
 
 
 def _take(numbers: list[Number], number: Number) -> bool:

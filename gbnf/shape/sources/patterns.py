@@ -12,6 +12,7 @@ from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source, fitting
 
 _EDGES = "\"'`.,;:!?¿¡«»()[]{}<>“”‘’「」『』（）。、，！？：；"
+_DIGIT = re.compile(r"\d")
 _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./:@+#-]*[A-Za-z0-9]|[A-Za-z0-9]")
 
 
@@ -23,14 +24,29 @@ def written_tokens(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*filter(None, words), *_LATIN.findall(text)]))
 
 
+_FORMATS = frozenset({"email", "idn-email", "uri", "iri", "hostname", "idn-hostname", "ipv4", "ipv6", "uuid"})
+"""The formats whose values a request writes as they are (an address, a link, an identifier)."""
+
+
 def patterns_written(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
-    """The words, runs and stretches written that the string's pattern (and length) takes, in
-    the order written, where it has a pattern."""
-    if "pattern" not in part:
+    """The words, runs and stretches written that the string's pattern (and length) or format
+    (:data:`_FORMATS`) takes, in the order written, where it has either: each as written, else
+    joined to the next word ("LH 401" for ``^[A-Z]{2}[0-9]{1,4}$``), else, one with a digit, in
+    capitals ("k9dl4p" for ``^[A-Z0-9]{6}$``: codes are typed in any case; a word without digits
+    is no code); for a format, only words without spaces."""
+    if "pattern" not in part and part.get("format") not in _FORMATS:
         return []
     fits = fitting(part)
-    tokens = dict.fromkeys([*(token for text in values.texts for token in written_tokens(text)), *values.strings])
-    return [token for token in tokens if fits(token)]
+    tokens = list(dict.fromkeys([*(token for text in values.texts for token in written_tokens(text)),
+                                 *values.strings]))
+    if "pattern" not in part:  # a format: a word, whole
+        tokens = [token for token in tokens if not any(c.isspace() for c in token)]
+    found = []
+    for token in tokens:
+        joined = token.replace(" ", "") if token.count(" ") == 1 else None
+        forms = (token, joined, *(form.upper() for form in (token, joined) if form and _DIGIT.search(form)))
+        found.append(next((form for form in forms if form and fits(form)), None))
+    return list(dict.fromkeys(form for form in found if form))
 
 
 SOURCE = Source(

@@ -9,6 +9,9 @@ import functools
 import re
 from typing import Any
 
+from text_to_num import alpha2digit
+
+from gbnf.shape._language import worded_languages
 from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source, fitting
 
@@ -21,27 +24,58 @@ _EAST_AFTER = r"下午|晚上|傍晚|午後|夜|오후|저녁|밤"
 _EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
 _TIMES = re.compile(
     rf"(?P<east>{_EAST_AFTER}|{_EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
-    r"(?:"
-    r"\s?(?:[:.h]|Uhr\s?|uur\s?|時|时|点|點|시\s?)(?P<minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
+    r"(?:[:.](?P<minute>\d{2})"
+    r"|\s?(?:h|Uhr\s?|uur\s?|時|时|点|點|시\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
     r"|(?=\s?(?:" + _AFTER_NOON + "|" + _BEFORE_NOON + r")))"
     rf"(?:\s?(?P<after>{_AFTER_NOON})|\s?(?P<before>{_BEFORE_NOON}))?(?![A-Za-z0-9:])",
     re.IGNORECASE)
 """An hour of the clock with its minutes, and what puts it before or after noon."""
 
 
+_WORDED = re.compile(
+    r"\b(?:(?P<part>half|quarter)\s+(?P<way>past|after|to)\s+(?P<hour>\d{1,2})"
+    r"|(?P<clock>\d{1,2})\s+o'?clock"
+    r"|(?P<bare>\d{1,2})\s+(?:in\s+the\s+(?P<day_part>morning|afternoon|evening)|at\s+night|tonight))"
+    r"(?:\s+(?:in\s+the\s+(?P<later_part>morning|afternoon|evening)|at\s+night|tonight))?",
+    re.IGNORECASE)
+"""An English time in words ("half past six", "quarter to eight", "ten o'clock", "7 in the
+evening"), its number words already written in digits."""
+_ROMANCE_HALF = re.compile(r"(?P<hour>\d{1,2})(?:\s+(?:heures?|uhr|horas?|ore))?\s+(?:y|et|e)\s+"
+                           r"(?P<part>media|demie|mezza|meia|cuarto|quart|quarto)", re.IGNORECASE)
+""""7 y media", "8 heures et demie", "9 e mezza", "10 e um quarto": the half or the quarter past."""
+_LATER = re.compile(rf"\s*(?:{_AFTER_NOON})", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=1024)
 def written_times(text: str) -> tuple[datetime.time, ...]:
     """The times of day ``text`` writes, in order: an hour with minutes ("5:15", "19.30", "19h30",
-    "7 Uhr 30" is not read), an hour with a word of the clock ("19h", "19 Uhr", "3点", "3時",
-    "3시"), or an hour before "pm" or "am" in a language's words; an hour of 12 or less with a word
-    for the afternoon or evening (before it in Chinese, Japanese and Korean, after it elsewhere)
-    is after noon; "半" and "반" are half past. Dates in digits ("2025.03.04") are no times."""
+    "19 Uhr 30"), an hour with a word of the clock ("19h", "19 Uhr", "3点", "3時", "3시"), an
+    hour before "pm" or "am" in a language's words, an English time in words ("half past six",
+    "quarter to eight", "ten o'clock", "seven in the evening") and the half or quarter past an
+    hour in Romance languages ("siete y media"), number words read as numbers first (English's
+    and, for the language a request's function words say, text2num's); an hour of 12 or less
+    with a word for the afternoon or evening (before it in Chinese, Japanese and Korean, after
+    it elsewhere) is after noon; "半" and "반" are half past. Dates in digits ("2025.03.04") are
+    no times."""
+    text = _in_digits(text)
+    found = [*_clock_times(text), *_worded_times(text)]
+    return tuple(dict.fromkeys(found))
+
+
+def _in_digits(text: str) -> str:
+    """``text`` with its number words written in digits."""
+    for language in ("en", *worded_languages(text)):
+        text = alpha2digit(text, language, threshold=2)  # "um", "un": an article as often as one
+    return text
+
+
+def _clock_times(text: str) -> list[datetime.time]:
     found = []
     for match in _TIMES.finditer(text):
-        start, end = match.span()
+        start, end = match.start("hour"), match.end()
         if text[end:end + 1].isdigit() or text[max(start - 1, 0):start].isdigit():
             continue
-        hour, minute = int(match["hour"]), int(match["minute"] or (30 if match["half"] else 0))
+        hour, minute = int(match["hour"]), int(match["minute"] or match["clock_minute"] or (30 if match["half"] else 0))
         later = match["after"] or (match["east"] and re.fullmatch(_EAST_AFTER, match["east"]))
         if later and hour < 12:
             hour += 12
@@ -49,15 +83,39 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
             hour = 0
         if hour <= 23 and minute <= 59:
             found.append(datetime.time(hour, minute))
-    return tuple(dict.fromkeys(found))
+    return found
 
 
-_FORMS = ("%H:%M", "%H:%M:%S", "%I:%M %p", "%H%M")
+def _worded_times(text: str) -> list[datetime.time]:
+    found = []
+    for match in _WORDED.finditer(text):
+        hour = int(match["hour"] or match["clock"] or match["bare"])
+        minute = 0
+        if match["part"]:
+            minute = 30 if match["part"].lower() == "half" else 15
+            if match["way"].lower() == "to":
+                hour, minute = hour - 1, 60 - minute
+        part = (match["day_part"] or match["later_part"] or "").lower()
+        evening = part in ("afternoon", "evening") or "night" in match.group().lower()
+        if evening and hour < 12:
+            hour += 12
+        if 0 <= hour <= 23:
+            found.append(datetime.time(hour, minute))
+    for match in _ROMANCE_HALF.finditer(text):
+        hour = int(match["hour"]) + (12 if _LATER.match(text, match.end()) and int(match["hour"]) < 12 else 0)
+        half = match["part"].lower() in ("media", "demie", "mezza", "meia")
+        if hour <= 23:
+            found.append(datetime.time(hour, 30 if half else 15))
+    return found
+
+
+_FORMS = ("%H:%M", "%H:%M:%S", "%I:%M %p")
 
 
 def times_written(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The times written (:func:`written_times`, over the conversation's texts), in the first of
-    a few forms (``HH:MM``, ``HH:MM:SS``, ``h:MM AM``, ``HHMM``) the string's pattern or format takes."""
+    a few forms (``HH:MM``, ``HH:MM:SS``, ``h:MM AM``: a clock's colon, so that no room number
+    takes "2230") the string's pattern or format takes."""
     if "pattern" not in part and part.get("format") != "time":
         return []
     times = list(dict.fromkeys(time for text in values.texts for time in written_times(text)))
