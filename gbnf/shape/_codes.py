@@ -15,6 +15,9 @@ from typing import Any
 from gbnf._text import identifier_words, name_words
 from gbnf.shape._english import either, words
 
+NAME_LOCALES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "tr", "zh", "ja", "ko")
+"""The languages whose names of currencies, languages and countries a request may write (the
+CLDR's, through Babel), English first."""
 CODE_WORDS = either("code_words")
 """The words by which a description asks for a code."""
 _CODED = re.compile(rf"\b(?:{CODE_WORDS})\b", re.IGNORECASE)
@@ -136,6 +139,10 @@ def _currencies() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         by_name.update({code: code, **{name.lower(): code for name in names}})
         for name in names:
             last[name.split()[-1].lower()][code] = countries
+    for locale in map(Locale, NAME_LOCALES[1:]):  # "Schweizer Franken", "franc suisse", "瑞士法郎"
+        for code in used:
+            for name in {locale.currencies.get(code), get_currency_name(code, count=2, locale=locale)} - {None, code}:
+                by_name.setdefault(str(name).lower(), code)
     by_word = {word: counts.most_common(1)[0][0] for word, counts in last.items()}
     by_symbol = {symbol: code for code, symbol in english.currency_symbols.items()
                  if code in used and not any(c.isalnum() for c in symbol)}
@@ -163,13 +170,15 @@ def _zones() -> dict[str, tuple[str, ...]]:
 
 @functools.cache
 def _languages() -> dict[str, tuple[str, ...]]:
-    """ISO 639 codes (the shortest for each name) by English language name, lowercased."""
+    """ISO 639 codes (the shortest for each name) by language name in :data:`NAME_LOCALES`
+    (English's first), lowercased: "German", "allemand", "Deutsch", "德语", "ドイツ語"."""
     from babel import Locale
 
     codes: dict[str, str] = {}
-    for code, name in sorted(Locale("en").languages.items(), key=lambda item: len(item[0])):
-        if code.isalpha():
-            codes.setdefault(name.lower(), code)
+    for locale in NAME_LOCALES:
+        for code, name in sorted(Locale(locale).languages.items(), key=lambda item: len(item[0])):
+            if code.isalpha():
+                codes.setdefault(name.lower(), code)
     return {name: (code,) for name, code in codes.items()}
 
 
@@ -184,7 +193,12 @@ _REGIONS = frozenset(words("regions"))
 
 @functools.cache
 def _countries() -> dict[str, tuple[str, ...]]:
-    """ISO 3166 alpha-2 codes by English country name, lowercased."""
+    """ISO 3166 alpha-2 codes by country name in :data:`NAME_LOCALES` (English's first), lowercased."""
     from babel import Locale
 
-    return {name.lower(): (code,) for code, name in Locale("en").territories.items() if code.isalpha()}
+    codes: dict[str, tuple[str, ...]] = {}
+    for locale in NAME_LOCALES:
+        for code, name in Locale(locale).territories.items():
+            if code.isalpha():
+                codes.setdefault(name.lower(), (code,))
+    return codes

@@ -208,15 +208,36 @@ def _spaced(string: str) -> str:
 _WORDS = re.compile(r"[\w']+")
 
 
+AFTER_NOON = r"p\.?\s?m\.?|nachmittags|abends|de la tarde|de la noche|du soir|de l'après-midi|di sera|del pomeriggio" \
+    r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra"
+"""Words written after an hour that put it after noon ("7 pm", "7 Uhr abends", "7 de la tarde")."""
+_BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano"
+EAST_AFTER = r"下午|晚上|傍晚|午後|夜|오후|저녁|밤"
+"""Words written before an hour, in Chinese, Japanese and Korean, that put it after noon."""
+_EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
+CLOCK_TIMES = re.compile(
+    rf"(?P<east>{EAST_AFTER}|{_EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
+    r"(?:[:](?P<minute>\d{2})"
+    r"|\s?(?:h|Uhr\s?|uur\s?|時|时|点|點|시\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
+    r"|(?=\s?(?:" + AFTER_NOON + "|" + _BEFORE_NOON + r")))"
+    rf"(?:\s?(?P<after>{AFTER_NOON})|\s?(?P<before>{_BEFORE_NOON}))?(?![A-Za-z0-9:])",
+    re.IGNORECASE)
+"""An hour of the clock with its minutes, and what puts it before or after noon."""
+
+
+
+
 def without_dates(text: str, stretches: Sequence[str]) -> str:
     """``text`` with the dates and times it writes blanked out, so that their digits are not
     counted as values: the ``stretches`` (a request's, :func:`~gbnf.shape.spans`) that are
     wholly a date with a year or a month's full name ("April 25, 2023", "the 7th of March",
     "2023-04-20"; not "Set 5", whose "set" is September only abbreviated, in Italian), dates
-    in digits ("03/07/2023") and times ("14:00", "7 PM")."""
+    in digits ("03/07/2023") and times ("14:00", "7 PM", "7h", "19 Uhr", "下午3点": :data:`CLOCK_TIMES`)."""
     for stretch in sorted(filter(_is_date, stretches), key=len, reverse=True):
         text = text.replace(stretch, " " * len(stretch))
-    return _IN_DIGITS.sub(lambda match: " " * len(match.group()), text)
+    text = _IN_DIGITS.sub(lambda match: " " * len(match.group()), text)
+    return CLOCK_TIMES.sub(lambda match: match.group() if match.group().strip().isdigit() else " " * len(match.group()),
+                           text)
 
 
 def written_date(string: str) -> bool:

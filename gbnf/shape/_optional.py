@@ -23,7 +23,7 @@ from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import described_forms
 from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, own_words, schema_type, schema_words
-from gbnf.shape._unasked import unasked_by_meaning
+from gbnf.shape._unasked import typed_asked, unasked_by_meaning
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, free_string, numbers_named
 from gbnf.shape.sources import shaped_values
@@ -46,14 +46,18 @@ class Asked:
 
 def asked_of(tool: Tool, request: Request) -> Asked | None:
     """What ``request`` asks of ``tool``'s optional arguments (:func:`unasked`,
-    :func:`switched_on`); where the word rules cannot read the request (it is not English:
+    :func:`switched_on`; one that takes a kind of value is asked for where the request offers it
+    one: :func:`~gbnf.shape._unasked.typed_asked`); where the word rules cannot read the request (it is not English:
     :func:`~gbnf.shape.is_english`), the optional arguments it asks nothing of by meaning and by
     the values it offers (:func:`~gbnf.shape._unasked.unasked_by_meaning`), None where it asks
     something of each (the tool offered as declared)."""
     if not request.english:
         left = unasked_by_meaning(tool, request)
         return Asked(left, ()) if left else None
-    return Asked(unasked(tool, request), switched_on(tool, request), measured_in(tool, request),
+    typed = typed_asked(tool, request)
+    left = tuple(key for key in (tool.parameters.get("properties") or {})
+                 if typed.get(key) is False or (key in unasked(tool, request) and key not in typed))
+    return Asked(left, switched_on(tool, request), measured_in(tool, request),
                  _units_for(tool, request), items_listed(tool, request))
 
 

@@ -18,7 +18,7 @@ from gbnf.shape._relevance import decide_reply, scored_tools
 from gbnf.shape._request import conversation_day, offered_values, part_values, read_request
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
-from gbnf.shape._values import Values, copy_bias, own_values, result_texts, without_count
+from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
 
@@ -37,8 +37,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     decided = False
     scored: tuple[Tool, ...] = ()
     if shaping.decide and choice in ("auto", "required") and from_user and offered:
-        near = closeness(list(offered), request) if shaping.meaning else None
-        decision = decide_reply(list(offered), request, near, relevance)
+        topic = read_request(followed_request(conversation.messages))
+        near = closeness(list(offered), topic) if shaping.meaning else None
+        decision = decide_reply(list(offered), topic, near, relevance)
         if shaping.model_relevance and relevance is None and not required:
             scored = tuple(scored_tools(list(offered), request, decision, near))
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
@@ -83,15 +84,28 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
 
 
+def followed_request(messages: Sequence[tuple[str, str]]) -> str:
+    """What the last user message asks, as the call or prose is decided by: the message, after
+    the user's message before it where a tool answered between them ("What's on at 8?", a
+    result, "Take the late one then."): a follow-up speaks of what the earlier turn asked."""
+    last = messages[-1][1]
+    users = [i for i, (role, _) in enumerate(messages[:-1]) if role == "user"]
+    if users and any(role == "tool" for role, _ in messages[users[-1]:-1]):
+        return f"{messages[users[-1]][1]}\n{last}"
+    return last
+
+
 def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     """What the arguments of the reply to a user's last message may be copied from: that
-    message's values first, then those of the user's earlier messages and of the tools'
-    results (each result's strings whole too: :func:`~gbnf.shape._values.result_texts`); dates
+    message's values first, then those of the user's earlier messages, of the earlier calls'
+    arguments and of the tools' results (each string whole too:
+    :func:`~gbnf.shape._values.result_texts`, :func:`~gbnf.shape._values.call_texts`); dates
     from today counted from the conversation's day (:func:`~gbnf.shape._request.conversation_day`),
     the sources ``shaping`` switches off left out."""
     messages = conversation.messages
     earlier = [content for role, content in messages[:-1] if role == "user"]
-    results = [text for role, content in messages[:-1] if role == "tool" for text in result_texts(content)]
+    results = [text for role, content in messages[:-1] for text in
+               (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)
     day = conversation_day([content for _, content in messages], conversation.today)
     return replace(values, today=day, off=shaping.sources_off)

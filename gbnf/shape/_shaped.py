@@ -15,12 +15,22 @@ from typing import Any, TypeVar
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
 from gbnf.shape._codes import CODE_WORDS
-from gbnf.shape._dates import date_format, from_today, moment_format, written_date, written_dates, written_moments
+from gbnf.shape._dates import (
+    date_format,
+    dates_at,
+    from_today,
+    moment_format,
+    written_date,
+    written_dates,
+    written_moments,
+)
 from gbnf.shape._directions import marked, pairs
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import terms
+from gbnf.shape._segments import has_cjk
 from gbnf.shape._values import (
     NUMBER,
+    NUMBER_WORDS,
     Labels,
     Names,
     Number,
@@ -35,6 +45,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
+from gbnf.shape.sources.times import written_times
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -156,6 +167,11 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
     return {**shaped, "properties": kept}
 
 
+def _a_time(string: str) -> bool:
+    """Whether ``string`` is a time of day and little else ("10:30", "7 pm", "19 Uhr")."""
+    return len(string.split()) <= 3 and any(c.isdigit() for c in string) and bool(written_times(string))
+
+
 def _holds_marked(stretch: str, found: list[tuple[str, str | None]]) -> bool:
     """Whether ``stretch`` holds a shorter one of ``found`` that a marker marks ("trains to EDB"
     holds "EDB", marked by "to"): it says nothing of its own about the value's way."""
@@ -177,8 +193,10 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
     """A free string's candidates ``found`` after the checks :func:`copied` names."""
     if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
         found = [string for string in found if string not in dated or string in quoted] or found
-    if not _numbered(key or ""):  # "2013" is no act's name
-        found = [string for string in found if not NUMBER.fullmatch(string)] or found
+        found = [string for string in found if not _a_time(string)] or found  # "10:30" is no dish
+    if not _numbered(key or ""):  # "2013" is no act's name, "twelve" no recipe's
+        found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
+            or found
     return described_forms([s for s in found if fold(s) not in echoes], described)
 
 
@@ -365,7 +383,7 @@ def _dated(strings: tuple[str, ...]) -> frozenset[str]:
     one (:func:`_overlap`): "March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
     "Germany from March", "2022 to April", "Oslo tomorrow", "Lyon next"."""
     dates = [_WORD.findall(string) for string in strings if written_date(string) or from_today(string)]
-    found = set()
+    found = {string for string in strings if has_cjk(string) and dates_at(string)}  # "2027年1月23日晚上七点"
     for string in strings if dates else ():
         words = _WORD.findall(string)
         if any(_overlap(words, date) for date in dates):

@@ -34,6 +34,20 @@ def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
     return tuple(key for key, sub in optional.items() if not _asked_for(key, sub, values, near))
 
 
+def typed_asked(tool: Tool, request: Request) -> dict[str, bool]:
+    """For each optional top-level argument of ``tool`` that takes a kind of value (an enum, a
+    code, a time, a date, a pattern), whether ``request`` offers it one: in any language, that,
+    not the words of its name, says whether it is asked for ("at half past six": ``start_time``;
+    "Book a lesson": no ``tutor_email``)."""
+    props = tool.parameters.get("properties") or {}
+    required = set(tool.parameters.get("required") or ())
+    typed = {key: sub for key, sub in props.items() if key not in required and isinstance(sub, dict) and _typed(sub)}
+    if not typed:
+        return {}
+    values = offered_values([request.text])
+    return {key: _asked_for(key, sub, values, None) for key, sub in typed.items()}
+
+
 def _asked_for(key: str, schema: dict[str, Any], values: Values, near: Any) -> bool:
     """Whether the request asks for argument ``key``: a value of its kind offered, or its name
     meant by a short stretch."""

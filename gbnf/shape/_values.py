@@ -240,7 +240,7 @@ def numbers(text: str) -> list[int | float]:
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
     worded = [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
-    unread = list(worded)
+    unread: list[Number] = list(worded)
     return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text)
 
 
@@ -275,7 +275,7 @@ def _take(numbers: list[Number], number: Number) -> bool:
 
 _HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                "八": 8, "九": 9}
-_COUNTERS = "个個张張位件本只隻次人天晚杯份台辆輛间間种種名瓶盒箱枚つ冊回泊日"
+_COUNTERS = "个個张張位件本只隻次人天晚杯份台辆輛间間种種名瓶盒箱枚つ冊回泊日分秒克岁歳米"
 _HAN_NUMBER = re.compile(rf"([零〇一二两兩三四五六七八九十百]+)(?=[{_COUNTERS}])")
 """A number written in Han numerals before a counter ("三张票", "两个人", "二泊", "三枚")."""
 
@@ -542,12 +542,29 @@ def value_texts(value: object) -> list[str]:
 
 
 def result_texts(content: str) -> list[str]:
-    """The texts of a tool's result as a message writes it: those of its JSON
-    (:func:`value_texts`), or the whole message where it is no JSON."""
+    """The texts of a tool's result as a message writes it (``get_weather result: {...}`` as
+    ``gbnf serve`` writes one, or bare): those of its JSON (:func:`value_texts`), or the whole
+    result where it is no JSON."""
+    result = _RESULT_LEAD.sub("", content, count=1)
     try:
-        return value_texts(json.loads(content))
+        return value_texts(json.loads(result))
     except ValueError:
-        return [content]
+        return [result]
+
+
+_RESULT_LEAD = re.compile(r"^[\w.-]+ result: ")
+"""How ``gbnf serve`` writes the start of a tool's result in the conversation it reads."""
+
+
+def call_texts(content: str) -> list[str]:
+    """The argument values of the calls an assistant's message writes as JSON
+    (``{"name": ..., "arguments": {...}}``, or a list of such); none for prose."""
+    try:
+        calls = json.loads(content)
+    except ValueError:
+        return []
+    calls = calls if isinstance(calls, list) else [calls]
+    return [text for call in calls if isinstance(call, dict) for text in value_texts(call.get("arguments"))]
 
 
 def shared_value(one: object, other: object) -> str | Number | None:

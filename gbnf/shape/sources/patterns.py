@@ -8,6 +8,7 @@ import functools
 import re
 from typing import Any
 
+from gbnf.shape._codes import code_kind
 from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source, fitting
 
@@ -28,14 +29,14 @@ _FORMATS = frozenset({"email", "idn-email", "uri", "iri", "hostname", "idn-hostn
 """The formats whose values a request writes as they are (an address, a link, an identifier)."""
 
 
-def patterns_written(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
+def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The words, runs and stretches written that the string's pattern (and length) or format
     (:data:`_FORMATS`) takes, in the order written, where it has either: each as written, else
     joined to the next word ("LH 401" for ``^[A-Z]{2}[0-9]{1,4}$``), else, one with a digit, in
     capitals ("k9dl4p" for ``^[A-Z0-9]{6}$``: codes are typed in any case; a word without digits
     is no code); for a format, only words without spaces."""
-    if "pattern" not in part and part.get("format") not in _FORMATS:
-        return []
+    if "pattern" not in part and part.get("format") not in _FORMATS or code_kind(name, part):
+        return []  # a currency, language or country: only the codes its names say (sources.codes)
     fits = fitting(part)
     tokens = list(dict.fromkeys([*(token for text in values.texts for token in written_tokens(text)),
                                  *values.strings]))

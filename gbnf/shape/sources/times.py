@@ -11,26 +11,10 @@ from typing import Any
 
 from text_to_num import alpha2digit
 
+from gbnf.shape._dates import AFTER_NOON, CLOCK_TIMES, EAST_AFTER
 from gbnf.shape._language import worded_languages
 from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source, fitting
-
-_AFTER_NOON = r"p\.?\s?m\.?|nachmittags|abends|de la tarde|de la noche|du soir|de l'après-midi|di sera|del pomeriggio" \
-    r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra"
-"""Words written after an hour that put it after noon ("7 pm", "7 Uhr abends", "7 de la tarde")."""
-_BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano"
-_EAST_AFTER = r"下午|晚上|傍晚|午後|夜|오후|저녁|밤"
-"""Words written before an hour, in Chinese, Japanese and Korean, that put it after noon."""
-_EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
-_TIMES = re.compile(
-    rf"(?P<east>{_EAST_AFTER}|{_EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
-    r"(?:[:.](?P<minute>\d{2})"
-    r"|\s?(?:h|Uhr\s?|uur\s?|時|时|点|點|시\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
-    r"|(?=\s?(?:" + _AFTER_NOON + "|" + _BEFORE_NOON + r")))"
-    rf"(?:\s?(?P<after>{_AFTER_NOON})|\s?(?P<before>{_BEFORE_NOON}))?(?![A-Za-z0-9:])",
-    re.IGNORECASE)
-"""An hour of the clock with its minutes, and what puts it before or after noon."""
-
 
 _WORDED = re.compile(
     r"\b(?:(?P<part>half|quarter)\s+(?P<way>past|after|to)\s+(?P<hour>\d{1,2})"
@@ -43,7 +27,7 @@ evening"), its number words already written in digits."""
 _ROMANCE_HALF = re.compile(r"(?P<hour>\d{1,2})(?:\s+(?:heures?|uhr|horas?|ore))?\s+(?:y|et|e)\s+"
                            r"(?P<part>media|demie|mezza|meia|cuarto|quart|quarto)", re.IGNORECASE)
 """"7 y media", "8 heures et demie", "9 e mezza", "10 e um quarto": the half or the quarter past."""
-_LATER = re.compile(rf"\s*(?:{_AFTER_NOON})", re.IGNORECASE)
+_LATER = re.compile(rf"\s*(?:{AFTER_NOON})", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -58,7 +42,7 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     it elsewhere) is after noon; "半" and "반" are half past. Dates in digits ("2025.03.04") are
     no times."""
     text = _in_digits(text)
-    found = [*_clock_times(text), *_worded_times(text)]
+    found = [*_clock_times(text), *_worded_times(text), *_dotted_times(text)]
     return tuple(dict.fromkeys(found))
 
 
@@ -71,12 +55,12 @@ def _in_digits(text: str) -> str:
 
 def _clock_times(text: str) -> list[datetime.time]:
     found = []
-    for match in _TIMES.finditer(text):
+    for match in CLOCK_TIMES.finditer(text):
         start, end = match.start("hour"), match.end()
         if text[end:end + 1].isdigit() or text[max(start - 1, 0):start].isdigit():
             continue
         hour, minute = int(match["hour"]), int(match["minute"] or match["clock_minute"] or (30 if match["half"] else 0))
-        later = match["after"] or (match["east"] and re.fullmatch(_EAST_AFTER, match["east"]))
+        later = match["after"] or (match["east"] and re.fullmatch(EAST_AFTER, match["east"]))
         if later and hour < 12:
             hour += 12
         elif (match["before"] or match["east"]) and hour == 12:
@@ -84,6 +68,14 @@ def _clock_times(text: str) -> list[datetime.time]:
         if hour <= 23 and minute <= 59:
             found.append(datetime.time(hour, minute))
     return found
+
+
+_DOTTED = re.compile(r"(?<![\d.,])([01]?\d|2[0-3])\.([0-5]\d)(?![\d.,]|\s?(?:%|[^\W\d_]))")
+"""A time written with a dot ("19.30"), not a number with a unit ("0.05 m", "10.30 euros")."""
+
+
+def _dotted_times(text: str) -> list[datetime.time]:
+    return [datetime.time(int(match.group(1)), int(match.group(2))) for match in _DOTTED.finditer(text)]
 
 
 def _worded_times(text: str) -> list[datetime.time]:
