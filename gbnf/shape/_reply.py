@@ -18,6 +18,7 @@ from gbnf.shape._relevance import decide_reply, scored_tools
 from gbnf.shape._request import conversation_day, offered_values, part_values, read_request
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
+from gbnf.shape._unasked import lacks_values
 from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
@@ -49,6 +50,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         elif decision.kind == "text" and not required:
             offered = ()
             why = f"the request is unrelated to every tool{lead}"
+        elif not required and all(lacks_values(t, conversation_values(conversation, shaping)) for t in offered):
+            offered = ()
+            why = f"the request may need a tool, but offers no value some required argument of each takes{lead}"
         else:
             why = f"the request may or may not need a tool: the model decides{lead}"
     reply: Reply = "call" if required and offered else "either" if offered else "text"

@@ -65,3 +65,14 @@ def _typed(schema: dict[str, Any]) -> bool:
     """Whether an argument takes a kind of value the candidate sources read (an enum of
     strings, a string with a pattern or format, or one that takes a code)."""
     return schema.get("type") == "string" and not free_string(schema) or isinstance(schema.get("enum"), list)
+
+
+def lacks_values(tool: Tool, values: Values) -> bool:
+    """Whether the conversation (``values``) offers no value for some required argument of
+    ``tool`` that takes a kind of value (an enum, a code, a time, a date, a pattern): a call
+    would make that value up ("Is 40 grams a day enough for a beagle?" beside a feeder that
+    takes a time)."""
+    props = tool.parameters.get("properties") or {}
+    required = [key for key in tool.parameters.get("required") or () if isinstance(props.get(key), dict)]
+    return any(_typed(props[key]) and not isinstance(props[key].get("enum"), list)
+               and not _asked_for(key, props[key], values, None) for key in required)
