@@ -52,7 +52,8 @@ def _property_code(name: str, description: str) -> str | None:
         return "timezone"
     if not coded:
         return None
-    return "language" if named & {"language", "lang"} else "country" if "country" in named else None
+    said = set(re.findall(r"[a-z]+", description.lower()))
+    return "language" if (named | said) & {"language", "lang"} else "country" if "country" in named else None
 
 
 def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> list[str]:

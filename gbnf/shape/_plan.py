@@ -40,7 +40,7 @@ def step_shape(conversation: Conversation, shaping: Shaping, plan: Plan) -> Shap
     results = [text for _, _, value in plan.done for text in value_texts(value)]
     values = offered_values([query], whole=results) if shaping.copy_values else None
     if values is not None:
-        day = conversation_day([content for _, content in conversation.messages], conversation.today)
+        day = conversation_day(conversation.messages, conversation.today)
         values = replace(values, today=day, off=shaping.sources_off)
     bias = copy_bias([query, *results], shaping.copy_bias) if shaping.copy_bias else ()
     decisions["tools"] = [t.name for t in offered]

@@ -44,15 +44,17 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         if shaping.model_relevance and relevance is None and not required:
             scored = tuple(scored_tools(list(offered), request, decision, near))
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
-        if decision.kind == "call":
-            offered, required, decided = tuple(decision.tools), True, True
-            why = f"the request asks for what these tools do{lead}"
-        elif decision.kind == "text" and not required:
+        lacking = not required and all(lacks_values(t, conversation_values(conversation, shaping))
+                                       for t in (decision.tools if decision.kind == "call" else offered))
+        if decision.kind == "text" and not required:
             offered = ()
             why = f"the request is unrelated to every tool{lead}"
-        elif not required and all(lacks_values(t, conversation_values(conversation, shaping)) for t in offered):
+        elif lacking and decision.kind != "text":
             offered = ()
-            why = f"the request may need a tool, but offers no value some required argument of each takes{lead}"
+            why = f"the request offers no value some required argument of each tool takes{lead}"
+        elif decision.kind == "call":
+            offered, required, decided = tuple(decision.tools), True, True
+            why = f"the request asks for what these tools do{lead}"
         else:
             why = f"the request may or may not need a tool: the model decides{lead}"
     reply: Reply = "call" if required and offered else "either" if offered else "text"
@@ -111,7 +113,7 @@ def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     results = [text for role, content in messages[:-1] for text in
                (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)
-    day = conversation_day([content for _, content in messages], conversation.today)
+    day = conversation_day(messages, conversation.today)
     return replace(values, today=day, off=shaping.sources_off)
 
 

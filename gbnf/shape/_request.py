@@ -21,7 +21,7 @@ import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
-from gbnf.shape._dates import stated_today, without_dates
+from gbnf.shape._dates import stated_today, without_dates, written_dates
 from gbnf.shape._english import STEMMER
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
@@ -157,6 +157,13 @@ class Request:
         return stated_today(self.stretches)
 
     @cached_property
+    def only_date(self) -> datetime.date | None:
+        """The one date with its year it writes (a system prompt's "Current date: 2027-05-20");
+        None where it writes none or several."""
+        found = written_dates(self.stretches, "%Y-%m-%d")
+        return datetime.date.fromisoformat(found[0]) if len(found) == 1 and _YEAR.search(self.text) else None
+
+    @cached_property
     def units(self) -> tuple[str, ...]:
         """The units it asks an answer in or writes its numbers in (:func:`~gbnf.shape._units.units_written`)."""
         return units_written(self.text)
@@ -200,13 +207,19 @@ _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 """A year, which a text that says what day today is writes."""
 
 
-def conversation_day(texts: Sequence[str], clock: datetime.date | None = None) -> datetime.date:
-    """The day a conversation's ``texts`` (its messages, first to last) count "tomorrow" from:
-    the one the latest of them that says what day today is says ("Today is 2025-03-04", in a
-    system prompt or an earlier turn), else ``clock`` (None: this machine's date)."""
-    stated = next((day for text in reversed(texts)
-                   if _YEAR.search(text) and (day := read_request(text).stated_day) is not None), None)
-    return stated or clock or datetime.date.today()
+def conversation_day(messages: Sequence[tuple[str, str]], clock: datetime.date | None = None) -> datetime.date:
+    """The day a conversation's ``messages`` (role and text, first to last) count "tomorrow"
+    from: the one the latest of them that says what day today is says ("Today is 2025-03-04",
+    "Hoy es lunes 12 de abril de 2027"), or the one date a system prompt writes ("Current date:
+    2027-05-20"), else ``clock`` (None: this machine's date)."""
+    for role, text in reversed(messages):
+        if not _YEAR.search(text):
+            continue
+        read = read_request(text)
+        stated = read.stated_day or (read.only_date if role == "system" else None)
+        if stated is not None:
+            return stated
+    return clock or datetime.date.today()
 
 
 def part_values(values: Values, own: str, others: str) -> Values:

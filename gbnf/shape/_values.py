@@ -282,17 +282,19 @@ _HAN_NUMBER = re.compile(rf"([零〇一二两兩三四五六七八九十百]+)(?
 
 def _han_worded(text: str) -> list[Number]:
     """The numbers ``text`` writes in Han numerals before a counter, up to 999 ("三张", "十二个")."""
-    found: list[Number] = []
-    for match in _HAN_NUMBER.finditer(text):
-        total, digit = 0, 0
-        for char in match.group(1):
-            if char in _HAN_DIGITS:
-                digit = _HAN_DIGITS[char]
-            else:
-                total += (digit or 1) * (100 if char == "百" else 10)
-                digit = 0
-        found.append(total + digit)
-    return found
+    return [han_number(match.group(1)) for match in _HAN_NUMBER.finditer(text)]
+
+
+def han_number(numerals: str) -> int:
+    """The number Han ``numerals`` write, up to 999 ("十二" 12, "二十五" 25, "两" 2)."""
+    total, digit = 0, 0
+    for char in numerals:
+        if char in _HAN_DIGITS:
+            digit = _HAN_DIGITS[char]
+        else:
+            total += (digit or 1) * (100 if char == "百" else 10)
+            digit = 0
+    return total + digit
 
 
 def numbers_alone(text: str) -> list[Number]:

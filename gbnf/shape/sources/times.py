@@ -13,11 +13,11 @@ from text_to_num import alpha2digit
 
 from gbnf.shape._dates import AFTER_NOON, CLOCK_TIMES, EAST_AFTER
 from gbnf.shape._language import worded_languages
-from gbnf.shape._values import Values
+from gbnf.shape._values import Values, han_number
 from gbnf.shape.sources._source import Example, Source, fitting
 
 _WORDED = re.compile(
-    r"\b(?:(?P<part>half|quarter)\s+(?P<way>past|after|to)\s+(?P<hour>\d{1,2})"
+    r"(?<![\d:.])\b(?:(?P<part>half|quarter)\s+(?P<way>past|after|to)\s+(?P<hour>\d{1,2})"
     r"|(?P<clock>\d{1,2})\s+o'?clock"
     r"|(?P<bare>\d{1,2})\s+(?:in\s+the\s+(?P<day_part>morning|afternoon|evening)|at\s+night|tonight))"
     r"(?:\s+(?:in\s+the\s+(?P<later_part>morning|afternoon|evening)|at\s+night|tonight))?",
@@ -47,10 +47,13 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
 
 
 def _in_digits(text: str) -> str:
-    """``text`` with its number words written in digits."""
+    """``text`` with its number words written in digits, and the Han numerals of an hour ("五点")."""
     for language in ("en", *worded_languages(text)):
         text = alpha2digit(text, language, threshold=2)  # "um", "un": an article as often as one
-    return text
+    return _HAN_HOUR.sub(lambda match: str(han_number(match.group())), text)
+
+
+_HAN_HOUR = re.compile(r"[零〇一二两兩三四五六七八九十]+(?=[点點時时])")
 
 
 def _clock_times(text: str) -> list[datetime.time]:
