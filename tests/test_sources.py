@@ -158,3 +158,56 @@ def test_a_profile_that_imposes_no_values_still_shows_them_when_asked():
 ])
 def test_numbers_written_in_words_of_other_languages_are_offered(text, written):
     assert list(offered_values([text]).numbers) == written
+
+
+FEEDER = Tool("schedule_feeding", "Schedule the pet feeder.",
+              {"type": "object", "required": ["time", "grams"],
+               "properties": {"time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
+                              "grams": {"type": "integer"},
+                              "repeat": {"type": "string", "enum": ["once", "daily", "weekdays"]},
+                              "note": {"type": "string"}}})
+
+
+def test_under_auto_a_request_that_offers_no_value_a_required_typed_argument_takes_is_answered_in_text():
+    asked = shape(Conversation((("user", "Is 40 grams a day enough food for a beagle?"),), (FEEDER,)), Shaping())
+    assert asked.reply == "text" and "offers no value" in asked.decisions["why"]
+    timed = shape(Conversation((("user", "Feed the dog 40 grams at 7:30 every day"),), (FEEDER,)), Shaping())
+    assert timed.reply != "text"
+    required = shape(Conversation((("user", "Is 40 grams a day enough food for a beagle?"),), (FEEDER,), "required"),
+                     Shaping())
+    assert required.reply == "call"  # the client asked for a call: it gets one
+
+
+def test_an_optional_typed_argument_is_asked_for_where_the_request_offers_it_a_value_in_any_language():
+    for request_, left in [("Feed the dog 40 grams at 7:30", ["repeat", "note"]),
+                           ("Feed the dog 40 grams at 7:30 every day", ["note"]),
+                           ("Gib dem Hund täglich um 7:30 40 Gramm", ["note"])]:
+        shaped = shape(Conversation((("user", request_),), (FEEDER,), "required"), Shaping())
+        assert shaped.decisions["left_out"].get("schedule_feeding", []) == left, request_
+
+
+def test_a_follow_up_is_decided_with_the_message_before_it_and_takes_values_from_the_earlier_call():
+    messages = (("user", "Feed Rex 40 grams at 07:30 please"),
+                ("assistant", '{"name": "schedule_feeding", "arguments": {"time": "07:30", "grams": 40}}'),
+                ("tool", 'schedule_feeding result: {"status": "scheduled", "next": "07:30"}'),
+                ("user", "Make that 60 instead."))
+    shaped = shape(Conversation(messages, (FEEDER,)), Shaping())
+    assert shaped.reply != "text"
+    props = shaped.tools[0].parameters["properties"]
+    assert props["time"]["enum"] == ["07:30"] and 60 in props["grams"]["enum"]
+
+
+def test_a_system_prompt_s_date_is_the_day_tomorrow_counts_from():
+    assert _dates([("system", "Current date: 2027-05-20 (Thursday)."), ("user", "Forecast for Oslo tomorrow?")]) \
+        == ["2027-05-21"]
+    assert _dates([("system", "오늘은 2027년 3월 5일 금요일입니다."), ("user", "Forecast for Oslo tomorrow?")]) \
+        == ["2027-03-06"]
+
+
+def test_codes_are_named_in_other_languages_and_a_code_pattern_takes_no_function_word():
+    code = {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 code of the language"}
+    schema = {"type": "object", "properties": {"language": code}}
+    for request_ in ("Un cours d'allemand à 9h", "Ein Kurs auf Deutsch", "我想学德语", "ドイツ語のレッスン"):
+        assert copied(schema, offered_values([request_]))["properties"]["language"]["enum"] == ["de"], request_
+    plain = {"type": "object", "properties": {"taught_in": {"type": "string", "pattern": "^[a-z]{2}$"}}}
+    assert "enum" not in copied(plain, offered_values(["a lesson taught at me in the op"]))["properties"]["taught_in"]

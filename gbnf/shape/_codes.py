@@ -76,7 +76,11 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
             return to or named
         return named
     table = {"timezone": _zones, "language": _languages, "country": _countries}[kind]()
-    return list(dict.fromkeys(code for string in strings for code in table.get(string.lower(), ())))
+    return list(dict.fromkeys(code for string in strings for code in table.get(_ELIDED.sub("", string.lower()), ())))
+
+
+_ELIDED = re.compile(r"^(?:[dlnjmst]|qu)['’]")
+"""An elided article or preposition written onto a name ("d'allemand", "l'Italie")."""
 
 
 _SOURCE = frozenset(words("sources"))
