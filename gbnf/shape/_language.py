@@ -74,6 +74,15 @@ def worded_languages(text: str) -> tuple[str, ...]:
     return tuple(_CODES[name] for name, count in counts.items() if count == best) if best else ()
 
 
+def reads_as_other_language(text: str) -> bool:
+    """Whether ``text`` reads as a language other than English: written in another script
+    (Chinese, Japanese, Korean...), or with another language's function words; a few words
+    without any ("weather", "time?") read as none."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return bool(words) and not is_english(text) and (not _latin(words) or bool(worded_languages(text))
+                                                     or bool(foreign_function_words(text)))
+
+
 def _latin(words: list[str]) -> bool:
     """Whether ``words`` are some, written nine letters in ten or more in the Latin script."""
     letters = [c for w in words for c in w]

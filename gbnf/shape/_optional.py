@@ -19,6 +19,7 @@ from gbnf.compiler import ANNOTATIONS, compile_schema
 from gbnf.errors import SchemaError
 from gbnf.shape._dates import today_alone
 from gbnf.shape._english import STEMMER, either, words
+from gbnf.shape._language import reads_as_other_language
 from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import described_forms
@@ -35,13 +36,16 @@ class Asked:
     """What the user's words ask of one tool: the optional arguments they say nothing about
     (``left`` out), the boolean ones they ask to be true (``on``), the units they ask
     the optional unit arguments (``measured``) to take (``units``, :func:`measured_in`), and the
-    array arguments of listed values they enumerate, with how many (``listed``, :func:`items_listed`)."""
+    array arguments of listed values they enumerate, with how many (``listed``, :func:`items_listed`);
+    with ``require``, those it asks for are required (the word rules'; not where it is read by
+    meaning, which is less sure)."""
 
     left: tuple[str, ...]
     on: tuple[str, ...]
     measured: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
     listed: tuple[tuple[str, int], ...] = ()
+    require: bool = True
 
 
 def asked_of(tool: Tool, request: Request) -> Asked | None:
@@ -52,8 +56,8 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
     the values it offers (:func:`~gbnf.shape._unasked.unasked_by_meaning`), None where it asks
     something of each (the tool offered as declared)."""
     if not request.english:
-        left = unasked_by_meaning(tool, request)
-        return Asked(left, ()) if left else None
+        left = unasked_by_meaning(tool, request) if reads_as_other_language(request.text) else ()
+        return Asked(left, (), require=False) if left else None
     typed = typed_asked(tool, request)
     left = tuple(key for key in (tool.parameters.get("properties") or {})
                  if typed.get(key) is False or (key in unasked(tool, request) and key not in typed))
@@ -78,7 +82,7 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
             kept[key] = {**kept[key], "minItems": max(count, kept[key].get("minItems", 0)), "uniqueItems": True}
     required = set(parameters.get("required") or ())
     return {**parameters, "properties": kept,
-            "required": [k for k in kept if k in required or _satisfiable(parameters, k, kept[k])]}
+            "required": [k for k in kept if k in required or asked.require and _satisfiable(parameters, k, kept[k])]}
 
 
 def _satisfiable(parameters: dict[str, Any], key: str, schema: Any) -> bool:
