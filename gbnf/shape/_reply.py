@@ -44,8 +44,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         if shaping.model_relevance and relevance is None and not required:
             scored = tuple(scored_tools(list(offered), request, decision, near))
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
-        lacking = not required and all(lacks_values(t, conversation_values(conversation, shaping))
-                                       for t in (decision.tools if decision.kind == "call" else offered))
+        heard = conversation_values(conversation, shaping) if not required else None
+        lacking = heard is not None and all(lacks_values(t, heard)
+                                            for t in (decision.tools if decision.kind == "call" else offered))
         if decision.kind == "text" and not required:
             offered = ()
             why = f"the request is unrelated to every tool{lead}"
