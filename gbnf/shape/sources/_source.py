@@ -52,3 +52,14 @@ def fitting(part: dict[str, Any]) -> Callable[[Any], bool]:
     valid = validity(part, part)
     form = part.get("format")
     return lambda value: valid(value) and (form is None or _FORMATS.conforms(value, form))
+
+
+def first_form(part: dict[str, Any], found: Sequence[Any], forms: Sequence[str]) -> list[str]:
+    """``found`` (dates or times) written in the first of ``forms`` (``strftime``'s) that some of
+    them take in ``part`` (:func:`fitting`), those that fit; none where no form fits any."""
+    fits = fitting(part)
+    for form in forms:
+        written = [text for value in found if fits(text := value.strftime(form))]
+        if written:
+            return list(dict.fromkeys(written))
+    return []

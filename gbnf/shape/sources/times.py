@@ -13,8 +13,8 @@ from text_to_num import alpha2digit
 
 from gbnf.shape._dates import AFTER_NOON, CLOCK_TIMES, EAST_AFTER
 from gbnf.shape._language import worded_languages
-from gbnf.shape._values import Values, han_number
-from gbnf.shape.sources._source import Example, Source, fitting
+from gbnf.shape._values import HAN_NUMERALS, Values, han_number
+from gbnf.shape.sources._source import Example, Source, first_form
 
 _WORDED = re.compile(
     r"(?<![\d:.])\b(?:(?P<part>half|quarter)\s+(?P<way>past|after|to)\s+(?P<hour>\d{1,2})"
@@ -53,7 +53,7 @@ def _in_digits(text: str) -> str:
     return _HAN_HOUR.sub(lambda match: str(han_number(match.group())), text)
 
 
-_HAN_HOUR = re.compile(r"[零〇一二两兩三四五六七八九十]+(?=[点點時时])")
+_HAN_HOUR = re.compile(rf"{HAN_NUMERALS}(?=[点點時时])")
 
 
 def _clock_times(text: str) -> list[datetime.time]:
@@ -113,13 +113,7 @@ def times_written(_name: str | None, part: dict[str, Any], values: Values) -> li
     takes "2230") the string's pattern or format takes."""
     if "pattern" not in part and part.get("format") != "time":
         return []
-    times = list(dict.fromkeys(time for text in values.texts for time in written_times(text)))
-    fits = fitting(part)
-    for form in _FORMS:
-        found = [value for time in times if fits(value := time.strftime(form))]
-        if found:
-            return found
-    return []
+    return first_form(part, list(dict.fromkeys(time for text in values.texts for time in written_times(text))), _FORMS)
 
 
 SOURCE = Source(
