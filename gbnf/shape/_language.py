@@ -83,6 +83,12 @@ def reads_as_other_language(text: str) -> bool:
                                                      or bool(foreign_function_words(text)))
 
 
+@functools.cache
+def every_function_word() -> frozenset[str]:
+    """The function words of every language :func:`function_words` holds, lowercase."""
+    return frozenset().union(*function_words())
+
+
 def _latin(words: list[str]) -> bool:
     """Whether ``words`` are some, written nine letters in ten or more in the Latin script."""
     letters = [c for w in words for c in w]

@@ -37,6 +37,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
            "none": "the client allows no call", "auto": "the model decides"}[choice]
     decided = False
     scored: tuple[Tool, ...] = ()
+    heard = conversation_values(conversation, shaping) if from_user and (shaping.decide or shaping.copy_values
+                                                                          or explain) else None
     if shaping.decide and choice in ("auto", "required") and from_user and offered:
         topic = read_request(followed_request(conversation.messages))
         near = closeness(list(offered), topic) if shaping.meaning else None
@@ -44,9 +46,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         if shaping.model_relevance and relevance is None and not required:
             scored = tuple(scored_tools(list(offered), request, decision, near))
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
-        heard = conversation_values(conversation, shaping) if not required else None
-        lacking = heard is not None and all(lacks_values(t, heard)
-                                            for t in (decision.tools if decision.kind == "call" else offered))
+        lacking = not required and heard is not None and all(
+            lacks_values(t, heard) for t in (decision.tools if decision.kind == "call" else offered))
         if decision.kind == "text" and not required:
             offered = ()
             why = f"the request is unrelated to every tool{lead}"
@@ -67,7 +68,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     counted = shaping.count_calls and required and (decided or len(offered) == 1) and from_user
     least = asked_calls(list(shown), request, parallel) if counted else 1
     order = asked_order(list(shown), request, least) if counted else ()
-    values = conversation_values(conversation, shaping) if shaping.copy_values and from_user and last else None
+    values = heard if shaping.copy_values and last else None
     if values is not None and len(shown) == 1:
         values = without_count(values, last, least)
     items = asked_items(list(shown), request, least) if counted and values is not None else ()
@@ -86,8 +87,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     shaped = Shaped(name, reply, offered, shown, least, most if offered else 1, bool(counted),
                     request if from_user else None, shaping.values_apart, bias, prose,
                     shaping.prose_tokens if prose and not offered else None, scored, key=key)
-    offered_only = conversation_values(conversation, shaping) if explain and values is None and from_user and last \
-        else None  # a profile that imposes no values still shows them
+    offered_only = heard if explain and values is None and last else None  # shown where not imposed
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
 
 

@@ -152,6 +152,12 @@ class Request:
         return frozenset(self.numbers if dateless == self.text else numbers(dateless))
 
     @cached_property
+    def values(self) -> Values:
+        """The values it offers on its own (:func:`offered_values`), read once however many
+        tools ask."""
+        return offered_values([self.text])
+
+    @cached_property
     def stated_day(self) -> datetime.date | None:
         """The date it says today is ("Today is 2025-03-04": :func:`~gbnf.shape._dates.stated_today`)."""
         return stated_today(self.stretches)

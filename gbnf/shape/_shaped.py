@@ -144,18 +144,21 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     if not isinstance(properties, dict) or not values.texts:
         return shaped
+    paired = pairs(list(properties))
+    ways_of = {stretch: marked(values.texts, stretch) for stretch in values.strings
+               if len(stretch.split()) <= MOST_PAIR_WORDS} if paired else {}
+    if not any(ways_of.values()):  # no pair, or nothing marked: nothing moves
+        return shaped
     kept = dict(properties)
-    for first, second in pairs(list(properties)):
+    for first, second in paired:
         listed = [properties[key].get("enum") for key in (first, second)]
         if not all(isinstance(enum, list) and len(enum) > 1 for enum in listed):
             continue
         written: dict[str, list[tuple[str, str | None]]] = {}  # each value: the stretches that offer it alone
-        for stretch in values.strings:
-            if len(stretch.split()) > MOST_PAIR_WORDS:
-                continue
-            way = marked(values.texts, stretch)
+        for stretch, way in ways_of.items():
+            alone = replace(values, strings=(stretch,), texts=(stretch,), quoted=())
             for key in (first, second):
-                named = _named_by(stretch, key, schema["properties"][key], values)
+                named = part_offers(key, schema["properties"][key], alone)
                 if len(named) == 1:  # "EDB from MAN" marks neither
                     written.setdefault(json_text(named[0]), []).append((stretch, way))
         ways = {value: {way for stretch, way in found if way or not _holds_marked(stretch, found)}
@@ -178,11 +181,10 @@ def _holds_marked(stretch: str, found: list[tuple[str, str | None]]) -> bool:
     return any(other in stretch and other != stretch for other, way in found if way)
 
 
-def _named_by(stretch: str, key: str, part: Any, values: Values) -> list[Any]:
-    """The values ``stretch`` alone offers ``part``, property ``key``'s value (:func:`copied`
-    over it): none where it narrows nothing."""
-    alone = replace(values, strings=(stretch,), texts=(stretch,), quoted=())
-    one = copied({"type": "object", "properties": {key: part}}, alone)["properties"][key]
+def part_offers(key: str, part: Any, values: Values) -> list[Any]:
+    """The values ``values`` offer ``part``, property ``key``'s value (:func:`copied` over it):
+    none where they narrow nothing."""
+    one = copied({"type": "object", "properties": {key: part}}, values)["properties"][key]
     enum = one.get("enum") if isinstance(one, dict) else None
     before = part.get("enum") if isinstance(part, dict) else None
     return list(enum) if isinstance(enum, list) and (before is None or len(enum) < len(before)) else []

@@ -13,8 +13,8 @@ import numpy as np
 
 from gbnf._text import identifier_words
 from gbnf.shape._meaning import phrase_vectors
-from gbnf.shape._request import Request, offered_values
-from gbnf.shape._shaped import copied
+from gbnf.shape._request import Request
+from gbnf.shape._shaped import part_offers
 from gbnf.shape._values import Values, free_string
 from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
 from gbnf.tools import Tool
@@ -28,7 +28,7 @@ def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
     optional = {key: sub for key, sub in props.items() if key not in required and isinstance(sub, dict)}
     if not optional:
         return ()
-    values = offered_values([request.text])
+    values = request.values
     phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
     near = phrase_vectors(phrases) if phrases else None
     return tuple(key for key, sub in optional.items() if not _asked_for(key, sub, values, near))
@@ -44,7 +44,7 @@ def typed_asked(tool: Tool, request: Request) -> dict[str, bool]:
     typed = {key: sub for key, sub in props.items() if key not in required and isinstance(sub, dict) and _typed(sub)}
     if not typed:
         return {}
-    values = offered_values([request.text])
+    values = request.values
     return {key: _asked_for(key, sub, values, None) for key, sub in typed.items()}
 
 
@@ -52,9 +52,7 @@ def _asked_for(key: str, schema: dict[str, Any], values: Values, near: Any) -> b
     """Whether the request asks for argument ``key``: a value of its kind offered, or its name
     meant by a short stretch."""
     if _typed(schema):
-        shaped = copied({"type": "object", "properties": {key: schema}}, values)["properties"][key]
-        listed, before = shaped.get("enum"), schema.get("enum")
-        return isinstance(listed, list) and (before is None or len(listed) < len(before))
+        return bool(part_offers(key, schema, values))
     if near is None:
         return False
     named = phrase_vectors([identifier_words(key).lower()])

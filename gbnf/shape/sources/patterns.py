@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from gbnf.shape._codes import code_kind
-from gbnf.shape._language import function_words
+from gbnf.shape._language import every_function_word
 from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source, fitting
 
@@ -43,7 +43,7 @@ def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> 
                                  *values.strings]))
     if "pattern" not in part:  # a format: a word, whole
         tokens = [token for token in tokens if not any(c.isspace() for c in token)]
-    stops = frozenset().union(*function_words())
+    stops = every_function_word()
     found = []
     for token in tokens:
         if token.islower() and token in stops:  # "at", "in", "me" are no codes, whatever a pattern takes
