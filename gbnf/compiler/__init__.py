@@ -26,10 +26,10 @@ from gbnf.compiler._schema import ANNOTATIONS, check_schema, close_objects, key_
 from gbnf.compiler._syntax import Alt, AnyChar, Cls, Lit, Node, ParsedGrammar, Ref, Rep, Seq, parse_gbnf, refs_in
 from gbnf.errors import SchemaError
 
-__all__ = ["ANNOTATIONS", "DIALECTS", "MAX_DEPTH", "REPETITION_LIMIT", "SCHEMA_MAX_DEPTH", "Alt", "AnyChar", "Cls",
-           "Dialect", "Grammar", "Layout", "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref", "Rep", "Seq",
-           "as_decimal", "canonicalize", "check_schema", "close_objects", "compile_pool", "compile_schema",
-           "compile_schema_grammar",
+__all__ = ["ANNOTATIONS", "DIALECTS", "MAX_DEPTH", "PLAIN_TEXT", "REPETITION_LIMIT", "SCHEMA_MAX_DEPTH", "Alt",
+           "AnyChar", "Cls", "Dialect", "Grammar", "Layout", "Lit", "NamedSchema", "Node", "ParsedGrammar", "Ref",
+           "Rep", "Seq", "as_decimal", "canonicalize", "check_schema", "close_objects", "compile_pool",
+           "compile_schema", "compile_schema_grammar",
            "in_grammar_order", "is_number", "json_text", "key_path", "literal_choice", "parse_gbnf", "references",
            "refs_in", "skeleton", "translate", "validity"]
 
@@ -118,7 +118,7 @@ def compile_pool(
         calls = f"{spacing.open(0)} {f' {spacing.sep(0)} '.join(first)}{more}{spacing.close(0)}"
         choices.append(table.add("toolCalls", f'"["{spacing.lead()}{calls} "]"'))
     if text and least == 1:
-        choices.append(table.add("plainText", '[^{[ \\t\\n] [^\\x00]*'))
+        choices.append(table.add("plainText", PLAIN_TEXT))
     return _in_dialect(table.grammar(" | ".join(choices), looser), dialect)
 
 
@@ -135,6 +135,9 @@ class _Fragment:
     looser: tuple[str, ...]
 
 
+PLAIN_TEXT = '[^{[ \\t\\n] [^\\x00]*'
+"""A reply in plain text, as GBNF: anything that does not open with ``{``, ``[`` or whitespace,
+so a reply is a call or text from its first character."""
 FRAGMENT_CACHE = 4096
 """How many schemas' emitted arguments are kept (the least recently used go first)."""
 _fragments: OrderedDict[tuple[bytes | str, str, int, int], _Fragment] = OrderedDict()

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from gbnf.backends import Completion, Message, Sampling, TextSink
-from gbnf.compiler import json_text
+from gbnf.compiler import PLAIN_TEXT, json_text
 from gbnf.endpoint._request import ChatRequest
 from gbnf.errors import ApiError, InvalidCall
 from gbnf.plan import RETRY_TEMPERATURE
@@ -36,7 +36,7 @@ from gbnf.read import ToolCall, checked_json, validate_calls
 from gbnf.shape import Called, Shaped
 
 log = logging.getLogger("gbnf.serve")
-PROSE = 'root ::= [^{[ \\t\\n] [^\\x00]*'
+PROSE = f"root ::= {PLAIN_TEXT}"
 """Text alone: what the grammar of a reply under ``auto`` admits besides calls."""
 Complete = Callable[[list[Message], str | None, Sampling, TextSink | None], Awaitable[Completion]]
 FinishReason = Literal["stop", "length", "tool_calls"]
