@@ -175,6 +175,9 @@ def run(upstream: str, requests: int, clients: int, max_tokens: int, kill: bool,
         with concurrent.futures.ThreadPoolExecutor(clients) as pool:
             list(pool.map(lambda i: ask(apis[i % len(apis)], request(i, max_tokens), tally), range(1, requests + 1)))
         wall = time.perf_counter() - start
+        watcher.join()
+        if kill:  # the last requests may end before gbnf serve looks again: give its health watch (every 1 s) time
+            time.sleep(3)
         rss_end = rss_mib(pid) if served.process.poll() is None else None
         stack.close()
     seconds = sorted(tally.seconds)
