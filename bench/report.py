@@ -6,7 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-TASK_METRICS = ("success", "own_success", "first_tool_match", "args_valid")
+TASK_METRICS = ("success", "own_success", "first_tool_match", "args_valid", "repeats_failure")
 BFCL_METRICS = ("first_tool_match", "args_valid", "args_match", "abstention_correct")
 ENDPOINT_METRICS = ("called", "args_valid", "ast_match", "error")
 FINISHERS = ("model", "loop", "salvage", "none")

@@ -113,6 +113,7 @@ def run_task(task: Task, planner: Planner) -> dict[str, Any]:
     own = cited if result.finished_by == "model" else None  # what the model wrote, before the loop added to it
     invalid = sum(e.kind == "validation_error" for e in events)
     done = [call for call, _ in result.results]
+    failed_again = _failed_again(events)
     first = calls[0].name if calls else ("final_answer" if result.converged else None)  # prose answers
     return {
         "task": task.id, "set": task.set, "kind": task.kind, "seed": planner.options.sampling.seed,
@@ -125,7 +126,23 @@ def run_task(task: Task, planner: Planner) -> dict[str, Any]:
         "steps": result.steps, "seconds": round(result.seconds, 3),
         "tokens": result.prompt_tokens + result.completion_tokens,
         "first_tool": first, "calls": [[c.name, c.arguments] for c in done], "answer": result.answer,
+        "failed_calls": sum(e.kind == "tool_error" for e in events), "failed_again": failed_again,
+        "repeats_failure": failed_again > 0,
     }
+
+
+def _failed_again(events: list[Event]) -> int:
+    """How many calls the model wrote again unchanged after that same call had failed (its tool
+    raised, or it had no executor)."""
+    failed: list[tuple[str, Any]] = []
+    again = 0
+    for event in events:
+        if event.kind == "call":
+            call = (event.data["name"], event.data["arguments"])
+            again += call in failed
+        elif event.kind == "tool_error":
+            failed.append((event.data["name"], event.data.get("arguments")))
+    return again
 
 
 def succeeded(task: Task, done: list[ToolCall], answer: str | None) -> bool:

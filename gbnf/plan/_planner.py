@@ -342,18 +342,18 @@ class Planner:
         if any(done == call for done, _ in result.results):
             error = (f"{call.name} was already called with these arguments; use its result or call "
                      f"{self.options.final_tool}")
-            self._emit(result, "tool_error", step, name=call.name, error=error)
+            self._emit(result, "tool_error", step, name=call.name, arguments=call.arguments, error=error)
             return f"error: {error}", False
         executor = self.executors.get(call.name)
         if executor is None:
             error = f"tool {call.name!r} is not available here; try another tool or give the final answer"
-            self._emit(result, "tool_error", step, name=call.name, error=error)
+            self._emit(result, "tool_error", step, name=call.name, arguments=call.arguments, error=error)
             return f"error: {error}", False
         try:
             value = executor(**call.arguments)
         except Exception as exc:  # an executor's failure is reported to the model
             error = f"{type(exc).__name__}: {exc}"
-            self._emit(result, "tool_error", step, name=call.name, error=error)
+            self._emit(result, "tool_error", step, name=call.name, arguments=call.arguments, error=error)
             return f"error: tool {call.name!r} failed: {error}", False
         result.results.append((call, value))
         self._emit(result, "result", step, name=call.name, result=value)
