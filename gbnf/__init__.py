@@ -18,6 +18,7 @@ from gbnf.errors import (
     Cancelled,
     ConnectionFailed,
     ContextExceeded,
+    ExecutorFailed,
     GbnfError,
     GbnfSyntaxError,
     GrammarError,
@@ -50,7 +51,7 @@ __getattr__ = lazy_names(__name__, {
     "LlamaServer": "gbnf.llama_server", "FunctionTool": "gbnf.tools", "function_tool": "gbnf.tools"})
 
 __all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Cancelled",
-           "Completion", "ConnectionFailed", "ContextExceeded", "Event", "FunctionTool", "GbnfError",
+           "Completion", "ConnectionFailed", "ContextExceeded", "Event", "ExecutorFailed", "FunctionTool", "GbnfError",
            "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend", "LlamaServer",
            "ManifestError", "McpError", "McpTools", "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy",
            "Request", "Sampling", "SchemaError", "ServerBackend", "ServerError", "ServerLoading", "ServerRefused",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ApiError", "BackendError", "Cancelled", "ConnectionFailed", "ContextExceeded", "GbnfError",
-           "GbnfSyntaxError", "GrammarError", "InvalidCall", "ManifestError", "McpError", "Overloaded", "SchemaError",
-           "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "ToolError", "Unrepresentable",
-           "Unsatisfiable", "Untranslatable"]
+__all__ = ["ApiError", "BackendError", "Cancelled", "ConnectionFailed", "ContextExceeded", "ExecutorFailed",
+           "GbnfError", "GbnfSyntaxError", "GrammarError", "InvalidCall", "ManifestError", "McpError", "Overloaded",
+           "SchemaError", "ServerError", "ServerLoading", "ServerRefused", "ServerTimeout", "ToolError",
+           "Unrepresentable", "Unsatisfiable", "Untranslatable"]
 
 
 class GbnfError(Exception):
@@ -81,6 +81,12 @@ class McpError(BackendError):
 
 class ToolError(GbnfError):
     """A tool reported that it failed (an MCP result flagged ``isError``)."""
+
+
+class ExecutorFailed(ToolError):
+    """A manifest's executor failed (a missing program, a non-zero exit, a timeout, too much
+    output, output that is not what was promised, an HTTP error); the message says how, in one
+    sentence the model can read."""
 
 
 class GrammarError(GbnfError):

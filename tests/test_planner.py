@@ -148,13 +148,20 @@ def test_executor_exception_becomes_a_tool_error_not_a_crash(tools):
     assert "tool_error" in kinds(events)
 
 
-def test_unregistered_tool_and_repeated_call(tools):
-    p, backend, _ = planner(tools, call("get_weather", city="Rome"), call("get_now"), call("get_now"), FINAL,
+def test_a_tool_without_an_executor_stops_the_plan_naming_its_manifest(tools):
+    p, backend, _ = planner(tools, call("get_weather", city="Rome"), FINAL)
+    result = p.run("weather in Rome")
+    assert (result.status, result.answer, len(backend.requests)) == ("no_executor", None, 1)
+    assert [c.arguments for c in result.planned] == [{"city": "Rome"}]
+    assert result.error == f"get_weather has no executor: add [executor] to {MANIFESTS / 'get_weather.toml'}"
+
+
+def test_a_repeated_call_is_not_run_again(tools):
+    p, backend, _ = planner(tools, call("get_now"), call("get_now"), FINAL,
                             executors={"get_now": lambda: "now"}, stop_on_repeat=False)
-    result = p.run("weather")
+    result = p.run("what time is it")
     assert result.converged and len(result.results) == 1
-    assert "not available here" in backend.requests[1][0][-1]["content"]
-    assert "already called with these arguments" in backend.requests[3][0][-1]["content"]
+    assert "already called with these arguments" in backend.requests[2][0][-1]["content"]
 
 
 def test_parallel_calls_run_in_order_each_result_fed_back(tools):

@@ -17,7 +17,7 @@ from gbnf.backends import UPSTREAMS, crash_line
 from gbnf.cli._supervise import supervised
 from gbnf.compiler import DIALECTS, Layout, compile_pool, json_text
 from gbnf.endpoint import Limits
-from gbnf.errors import GbnfError
+from gbnf.errors import ExecutorFailed, GbnfError
 from gbnf.plan import Event, PlanOptions, PlanResult
 from gbnf.shape import PROFILES, SMALL_PARAMETERS, Shaping
 from gbnf.tools import Tool, load_manifests
@@ -84,7 +84,8 @@ def command_line() -> argparse.ArgumentParser:
     imp.add_argument("--force", action="store_true", help="overwrite manifests that exist already")
     imp.set_defaults(run=_import)
 
-    lint = commands.add_parser("lint", help="check a GBNF file; exit 1 when something is wrong")
+    lint = commands.add_parser("lint", help="check a GBNF file (or manifests, as check does); exit 1 when something "
+                                           "is wrong")
     lint.add_argument("file", type=Path)
     lint.set_defaults(run=_lint)
 
@@ -113,6 +114,9 @@ def command_line() -> argparse.ArgumentParser:
                            f"(default {DEFAULTS.top_k}; "
                            "0 offers only final_answer)")
     plan.add_argument("--all-tools", action="store_true", help="offer every tool (no relevance ranking)")
+    plan.add_argument("--dry-run", action="store_true",
+                      help="run only tools that read (read_only executors); print the first calls that would act "
+                           "as JSON and stop")
     plan.add_argument("--no-salvage", action="store_true", help="do not answer from tool results when a plan fails")
     plan.add_argument("--no-cite", action="store_true",
                       help="print the model's answer as it is, without the tool results it left out")
@@ -288,10 +292,25 @@ def _profile_line(command: str, shaping: Shaping, chosen: bool, parameters: floa
 def _check(args: argparse.Namespace) -> int:
     tools = load_manifests(args.path)
     grammar = compile_pool(tools)
-    print(f"{len(tools)} manifests OK ({len(grammar.rules)} grammar rules)")
+    problems = []
+    for tool in tools:
+        try:
+            if tool.executor is not None:
+                tool.executor.check()
+        except ExecutorFailed as exc:
+            problems.append(f"{tool.source}: executor: {exc}")
+    for problem in problems:
+        print(problem)
+    print(f"{len(tools)} manifests {'OK' if not problems else 'read'} ({len(grammar.rules)} grammar rules)")
     for spot in grammar.looser:
         print(f"  looser than the schema at {spot}")
-    return 0
+    runs = [f"{t.name} ({t.executor.kind})" for t in tools if t.executor is not None]
+    idle = [t.name for t in tools if t.executor is None and t.name != DEFAULTS.final_tool]
+    if runs:
+        print(f"  run by gbnf plan: {', '.join(runs)}")
+    if idle:
+        print(f"  no executor (add an [executor] table, or plan them with --dry-run): {', '.join(idle)}")
+    return 1 if problems else 0
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -313,6 +332,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
+    if args.file.is_dir() or args.file.suffix == ".toml":  # manifests: checked as gbnf check does
+        args.path = args.file
+        return _check(args)
     from gbnf.lint import lint
 
     try:
@@ -336,7 +358,7 @@ def _plan(args: argparse.Namespace) -> int:
 def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict[str, Any]) -> int:
     from gbnf.backends import Sampling
     from gbnf.plan import Planner, TraceWriter
-    from gbnf.tools import BUILTIN, load_policy
+    from gbnf.tools import load_policy
 
     own = args.manifests != Path("manifests") or args.manifests.is_dir() or not extra
     tools = [*(load_manifests(args.manifests) if own else []), *extra]
@@ -358,8 +380,8 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
     shaping = replace(profile, **shaping_changes(args.shaping))
     options = replace(DEFAULTS, max_steps=args.max_steps, parallel=args.parallel, sampling=sampling, mode=args.mode,
                       salvage=not args.no_salvage, cite=not args.no_cite, shaping=shaping,
-                      top_k=None if args.all_tools else args.top_k)
-    planner = Planner(tools, backend, {**BUILTIN, **extra_executors}, options=options, policy=policy)
+                      top_k=None if args.all_tools else args.top_k, dry_run=args.dry_run)
+    planner = Planner(tools, backend, extra_executors, options=options, policy=policy)
     events: list[Event] = []
     planner.subscribe(events.append)
     trace = TraceWriter(args.trace) if args.trace else None
@@ -372,12 +394,14 @@ def _run_plan(args: argparse.Namespace, extra: list[Tool], extra_executors: dict
             trace.close()
     if result.answer is not None:
         print(result.answer, flush=True)
+    if result.status == "dry_run":
+        print(json_text([{"name": call.name, "arguments": call.arguments} for call in result.planned]), flush=True)
     print(_outcome(result), file=sys.stderr)
     if args.verbose:
         print(_profile_line("plan", shaping, bool(args.profile), parameters), file=sys.stderr)
         for event in events:
             _print_event(event)
-    return 0 if result.answer is not None else 1
+    return 0 if result.answer is not None or result.status == "dry_run" else 1
 
 
 def _outcome(result: PlanResult) -> str:
@@ -389,6 +413,10 @@ def _outcome(result: PlanResult) -> str:
         return f"({steps}; the model repeated a call, so this answer comes from the tool results)"
     if result.finished_by == "salvage":
         return f"({steps}; no final answer ({result.error}), so this answer comes from the tool results)"
+    if result.status == "dry_run":
+        return f"({steps}; dry run: {result.error})"
+    if result.status == "no_executor":
+        return f"gbnf: {result.error}, or --dry-run"
     return f"gbnf: no answer ({result.status}): {result.error}"
 
 
@@ -403,6 +431,8 @@ def _print_event(event: Event) -> None:
         line = f"  -> {json_text(data['result'])[:200]}"
     elif event.kind in ("tool_error", "validation_error"):
         line = f"  !! {data['error']}"
+    elif event.kind == "reasked":
+        line = f"  !! {', '.join(data['tools'])} failed with these arguments before: asked again without it"
     elif event.kind == "abort":
         line = f"stopped: {data['error']}"
     elif event.kind == "rank":

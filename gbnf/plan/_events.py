@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 EventKind = Literal["pool", "rank", "step", "call", "result", "tool_error", "validation_error", "final", "abort",
-                    "salvage", "cite"]
+                    "salvage", "cite", "reasked"]
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,9 @@ class PlanOptions:
         next clause ("... and then X") is named and offered for.
     Bounds:
         ``result_chars``: a tool result longer than this is cut before it enters the prompt.
+    Running:
+        ``dry_run``: calls of tools that only read (an ``[executor]`` with ``read_only``) run; the
+        plan stops at the first call of any other tool, with the calls it would make.
     Answer:
         ``salvage``: a plan that fails with results gathered is answered from them. ``cite``:
         an answer that leaves out values the tools returned is followed by them.
@@ -72,6 +75,8 @@ class PlanOptions:
     still_to_do: bool = True
 
     result_chars: int = 2000
+
+    dry_run: bool = False
 
     salvage: bool = True
     cite: bool = True

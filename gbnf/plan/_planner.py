@@ -25,17 +25,17 @@ from typing import Any, Literal
 
 from gbnf.backends import AsyncBackend, Backend, Completion, Message, Sampling, ToolSpec
 from gbnf.compiler import Grammar, compile_pool, json_text
-from gbnf.errors import BackendError, GbnfError, GrammarError, InvalidCall
+from gbnf.errors import BackendError, ExecutorFailed, GbnfError, GrammarError, InvalidCall
 from gbnf.plan import _salvage as salvaging
 from gbnf.plan._events import Event, EventKind, Subscriber
 from gbnf.plan._options import PlanOptions
 from gbnf.plan._prompt import openai_tools, system_prompt
 from gbnf.read import ToolCall, soft_parse, validate_calls
 from gbnf.shape import Called, Conversation, Plan, Shaped, shape
-from gbnf.tools import Policy, Tool
+from gbnf.tools import ExecutorSpec, Policy, Tool
 
 Executor = Callable[..., Any]
-Status = Literal["final", "repeat", "blocked", "max_steps", "error"]
+Status = Literal["final", "repeat", "blocked", "max_steps", "error", "no_executor", "dry_run"]
 Finisher = Literal["model", "loop", "salvage"]
 
 
@@ -45,8 +45,10 @@ class PlanResult:
 
     ``converged`` means the model's own final answer within the step cap. ``finished_by`` says
     who wrote ``answer``: the model, the loop (after a repeated call), or salvage (after a
-    failure); ``None`` when there is no answer. ``run`` is the id every event of this plan
-    carries, so the traces of concurrent plans can be told apart.
+    failure); ``None`` when there is no answer. ``planned`` holds the validated calls the plan
+    stopped at without running: a tool with no executor (status ``no_executor``), or one that
+    would act in a dry run (``dry_run``). ``run`` is the id every event of this plan carries, so
+    the traces of concurrent plans can be told apart.
     """
 
     status: Status
@@ -56,6 +58,7 @@ class PlanResult:
     messages: list[Message] = field(default_factory=list)
     error: str | None = None
     finished_by: Finisher | None = None
+    planned: list[ToolCall] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
@@ -90,19 +93,22 @@ class Planner:
     def __init__(self, tools: list[Tool], backend: Backend | AsyncBackend,
                  executors: Mapping[str, Executor] | None = None, *, options: PlanOptions = PlanOptions(),
                  policy: Policy | None = None) -> None:
-        """Plan over ``tools`` with ``backend``, running ``executors`` (tool name -> function of
-        the call's arguments), as ``options`` say; ``policy`` is the pool filter's (the packaged
-        one when None)."""
+        """Plan over ``tools`` with ``backend``, running each tool's own executor (its
+        manifest's ``[executor]``) or the one ``executors`` gives (tool name -> function of the
+        call's arguments), as ``options`` say; ``policy`` is the pool filter's (the packaged one
+        when None)."""
         final = next((t for t in tools if t.name == options.final_tool), None)
         if final is None and options.final_tool == FINAL_ANSWER.name:
             final, tools = FINAL_ANSWER, [*tools, FINAL_ANSWER]
         if final is None:
             raise GbnfError(f"the pool has no {options.final_tool!r} tool, so a plan could never end")
         self.options = options
+        self.final = final
         self.answer_key = answer_key(final)
         self.tools = options.shaping.capped(tools)
         self.backend = backend
-        self.executors = dict(executors or {})
+        self.executors: dict[str, Executor] = {**{t.name: t.executor for t in tools if t.executor},
+                                               **(executors or {})}
         self.policy = policy
         self._scorer = getattr(backend, "loglik", None) if options.model_rank else None
         self._subscribers: list[Subscriber] = []
@@ -189,9 +195,10 @@ class Planner:
         if options.mode != "grammar":
             first = replace(first, offered=first.pool)
         yield from self._steps(first, plan, messages, specs, result)
-        if result.status != "final" and result.results and (options.salvage or result.status == "repeat"):
+        failed = result.status not in ("final", "dry_run")  # a dry run's planned calls are its answer
+        if failed and result.results and (options.salvage or result.status == "repeat"):
             yield from self._salvage(query, result)
-        elif result.status != "final" and options.salvage:
+        elif failed and options.salvage:
             self._emit(result, "salvage", result.steps, answered=False, error="no tool results to answer from")
         if options.cite and result.answer is not None:
             cited = salvaging.cite(result.answer, result.results, query)
@@ -207,6 +214,7 @@ class Planner:
         call succeeded, each step offers what the stage shapes for the plan's pool (the tools in
         the prompt) and the calls done."""
         blocked = 0
+        failed: list[ToolCall] = []  # calls whose tool failed: never run again word for word
         conversation = Conversation((("user", messages[1]["content"]),), first.pool, parallel=self.options.parallel)
         shaped = first
         for step in range(1, self.options.max_steps + 1):
@@ -248,6 +256,11 @@ class Planner:
                 return
             if grammar is not None and shaped.values is not None:
                 calls = yield from self._apart(shaped, pool, calls, messages, sampling, specs, result)
+            if grammar is not None and any(call in failed for call in calls):
+                calls = yield from self._instead(shaped, pool, calls, failed, messages, sampling, specs, result)
+                if isinstance(calls, str):
+                    self._finish(result, step, calls)
+                    return
             for call in calls:
                 self._emit(result, "call", step, name=call.name, arguments=call.arguments)
                 if call.name == self.options.final_tool:
@@ -257,12 +270,19 @@ class Planner:
                 if self.options.stop_on_repeat and any(done == call for done, _ in result.results):
                     self._stop(result, "repeat", step, f"{call.name} was called again with the same arguments")
                     return
-                content, ok = self._execute(call, step, result)
+                if self._held(call):
+                    result.planned.append(call)
+                    continue
+                content, ok = self._execute(call, step, result, failed)
                 pending = shaped.pending([done.arguments for done, _ in result.results])
                 if ok and pending is not None:
                     content += f"\nStill to do: {pending}"
                 messages.append({"role": "tool", "content": content})
                 blocked = 0 if ok else blocked + 1
+            if result.planned:
+                self._stop(result, "dry_run" if self.options.dry_run else "no_executor", step,
+                           "; ".join(self._why_held(call) for call in result.planned))
+                return
             if blocked >= self.options.max_blocked:
                 self._stop(result, "blocked", step, f"{blocked} failed calls in a row")
                 return
@@ -303,6 +323,48 @@ class Planner:
             calls, messages[-1] = again, {"role": "assistant", "content": reply.text}
         return calls
 
+    def _instead(self, shaped: Shaped, pool: list[Tool], calls: list[ToolCall], failed: list[ToolCall],
+                 messages: list[Message], sampling: Sampling, specs: list[ToolSpec] | None,
+                 result: PlanResult) -> Generator[_Request, Completion | GbnfError, list[ToolCall] | str]:
+        """The reply asked again without the tools of ``calls`` that repeat a failed call word for
+        word (the model wrote it again after its error: greedy or not, the grammar made it the
+        likeliest), so the model must choose another tool or answer (the final tool is offered
+        even where the step left it out); ``calls`` as they were when that reply is not valid."""
+        again = {call.name for call in calls if call in failed}
+        self._emit(result, "reasked", result.steps, tools=sorted(again),
+                   calls=[{"name": c.name, "arguments": c.arguments} for c in calls if c in failed])
+        rest = [tool for tool in pool if tool.name not in again]
+        if self.final not in rest:
+            rest.append(self.final)
+        reply = yield messages[:-1], self.grammar(rest, shaped).text, sampling, specs
+        if isinstance(reply, GbnfError):
+            return calls
+        result.prompt_tokens += reply.prompt_tokens
+        result.completion_tokens += reply.completion_tokens
+        result.seconds += reply.seconds
+        try:
+            instead = self._read(reply, rest)
+        except InvalidCall as exc:
+            self._emit(result, "validation_error", result.steps, error=f"asked again: {exc}", text=reply.text)
+            return calls
+        messages[-1] = {"role": "assistant", "content": reply.text}
+        return instead
+
+    def _held(self, call: ToolCall) -> bool:
+        """Whether ``call`` is planned, not run: its tool has no executor, or it would act in a dry run."""
+        executor = self.executors.get(call.name)
+        if executor is None:
+            return True
+        return self.options.dry_run and not (isinstance(executor, ExecutorSpec) and executor.read_only)
+
+    def _why_held(self, call: ToolCall) -> str:
+        """One line on why ``call`` was not run."""
+        if call.name in self.executors:
+            return f"{call.name} would act, so a dry run stops before it"
+        source = next((t.source for t in self.tools if t.name == call.name), "")
+        where = f"add [executor] to {source}" if source.endswith(".toml") else "give Planner an executor for it"
+        return f"{call.name} has no executor: {where}"
+
     def _read(self, reply: Completion, pool: list[Tool]) -> list[ToolCall] | str:
         """The calls in a reply, or (without a grammar) the final answer it gives in prose."""
         if self.options.mode == "grammar":
@@ -332,28 +394,29 @@ class Planner:
         result.finished_by = "loop" if result.status == "repeat" else "salvage"
         self._emit(result, "salvage", result.steps, answered=True, answer=result.answer, by_model=written)
 
-    def _execute(self, call: ToolCall, step: int, result: PlanResult) -> tuple[str, bool]:
+    def _execute(self, call: ToolCall, step: int, result: PlanResult, failed: list[ToolCall]) -> tuple[str, bool]:
         """Run one validated call: (message for the model, whether it succeeded).
 
-        An executor's exception becomes an error message, not a crash; a call repeated with the
-        same arguments is not run again (the model is pointed at the result it already has). A
-        result longer than ``result_chars`` is cut, and the model is told so.
+        An executor's exception becomes an error message, not a crash, and the call joins
+        ``failed``; a call repeated with the same arguments is not run again (the model is
+        pointed at the result it already has, or told that it failed). A result longer than
+        ``result_chars`` is cut, and the model is told so.
         """
         if any(done == call for done, _ in result.results):
             error = (f"{call.name} was already called with these arguments; use its result or call "
                      f"{self.options.final_tool}")
             self._emit(result, "tool_error", step, name=call.name, arguments=call.arguments, error=error)
             return f"error: {error}", False
-        executor = self.executors.get(call.name)
-        if executor is None:
-            error = f"tool {call.name!r} is not available here; try another tool or give the final answer"
+        if call in failed:
+            error = f"{call.name} already failed with these arguments; change them or call another tool"
             self._emit(result, "tool_error", step, name=call.name, arguments=call.arguments, error=error)
             return f"error: {error}", False
         try:
-            value = executor(**call.arguments)
+            value = self.executors[call.name](**call.arguments)
         except Exception as exc:  # an executor's failure is reported to the model
-            error = f"{type(exc).__name__}: {exc}"
+            error = str(exc) if isinstance(exc, ExecutorFailed) else f"{type(exc).__name__}: {exc}"
             self._emit(result, "tool_error", step, name=call.name, arguments=call.arguments, error=error)
+            failed.append(call)
             return f"error: tool {call.name!r} failed: {error}", False
         result.results.append((call, value))
         self._emit(result, "result", step, name=call.name, result=value)

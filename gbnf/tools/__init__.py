@@ -1,14 +1,15 @@
 """Where tools come from: manifests (one TOML file per tool), imported definitions (OpenAI,
-MCP, BFCL), typed Python functions and live MCP servers; and the built-in executors of the
-shipped manifests, and the pool filter's policy (each provider's query markers). Every source
-gives :class:`Tool` objects."""
+MCP, BFCL), typed Python functions and live MCP servers; what runs a manifest's tool (its
+``[executor]`` table), the built-in executors of the shipped manifests, and the pool filter's
+policy (each provider's query markers). Every source gives :class:`Tool` objects."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from gbnf._lazy import lazy_names
-from gbnf.tools._builtin import BUILTIN, MAX_BYTES, RESULT_CAP, find_files, get_now, read_file
+from gbnf.tools._builtin import MAX_BYTES, RESULT_CAP, convert_units, find_files, get_now, read_file
+from gbnf.tools._executors import ExecutorSpec
 from gbnf.tools._imports import (
     Imported,
     bfcl_schema,
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 
 __getattr__ = lazy_names(__name__, {name: "gbnf.tools._functions" for name in ("FunctionTool", "function_tool")})
 
-__all__ = ["BUILTIN", "MAX_BYTES", "RESULT_CAP", "FunctionTool", "Imported", "McpServer", "McpTools", "Policy", "Tool",
-           "bfcl_schema", "find_files", "function_tool", "get_now", "http_server", "import_each",
-           "import_groups", "import_tools", "load_manifest", "load_manifests", "load_policy", "read_config",
-           "read_file",
-           "read_import_file", "stdio_server", "tool_from_dict", "tool_from_function", "write_manifests"]
+__all__ = ["MAX_BYTES", "RESULT_CAP", "ExecutorSpec", "FunctionTool", "Imported", "McpServer",
+           "McpTools", "Policy", "Tool", "bfcl_schema", "convert_units", "find_files", "function_tool", "get_now",
+           "http_server", "import_each", "import_groups", "import_tools", "load_manifest", "load_manifests",
+           "load_policy", "read_config", "read_file", "read_import_file", "stdio_server", "tool_from_dict",
+           "tool_from_function", "write_manifests"]

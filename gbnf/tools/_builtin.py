@@ -2,12 +2,14 @@
 
 ``find_files`` searches under the current folder unless told otherwise (never from the
 filesystem root by default) and returns at most 20 paths; ``read_file`` returns at most 4,000
-bytes. Paths are shown relative to the current folder when they lie under it.
+bytes. A relative path that is not under the current folder is looked for under the home
+folder. Paths are shown relative to the current folder when they lie under it.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import itertools
 import zoneinfo
 from pathlib import Path
@@ -34,7 +36,7 @@ def find_files(pattern: str, folder: str | None = None, contains: str | None = N
                max_results: int = MAX_RESULTS) -> list[str]:
     """Paths under ``folder`` (the current folder by default) whose name matches a glob
     pattern (``*.toml``; a bare word such as ``pdf`` means ``*pdf*``), at most ``max_results``."""
-    root = Path(folder).expanduser() if folder else Path.cwd()
+    root = _located(folder) if folder else Path.cwd()
     if Path(pattern).is_absolute():  # "/tmp/*.pdf": the folder is in the pattern
         root, pattern = Path(pattern).parent, Path(pattern).name
     if not root.is_dir():
@@ -53,8 +55,41 @@ def find_files(pattern: str, folder: str | None = None, contains: str | None = N
 
 def read_file(path: str, max_bytes: int = MAX_BYTES) -> str:
     """The first ``max_bytes`` bytes (at most 4,000) of a text file."""
-    with open(Path(path).expanduser(), "rb") as file:
+    with open(_located(path), "rb") as file:
         return file.read(min(max_bytes, MAX_BYTES)).decode("utf-8", "replace")
+
+
+def convert_units(value: float, from_unit: str, to_unit: str) -> dict[str, float | str]:
+    """``value`` in ``from_unit`` written in ``to_unit`` (pint's units: km, lb, degF, mph, ...)."""
+    import pint
+
+    registry = _units()
+    try:
+        converted = registry.Quantity(value, from_unit).to(to_unit)
+    except pint.UndefinedUnitError as exc:
+        raise ValueError(f"unknown unit {exc.unit_names[0] if exc.unit_names else ''!r}") from None
+    except pint.DimensionalityError:
+        raise ValueError(f"{from_unit} cannot be converted to {to_unit}") from None
+    except (pint.PintError, AttributeError, TypeError, ValueError, SyntaxError) as exc:
+        raise ValueError(f"cannot read the units {from_unit!r} and {to_unit!r}: {exc}") from None
+    return {"value": float(f"{converted.magnitude:.6g}"), "unit": to_unit}
+
+
+@functools.cache
+def _units() -> Any:
+    import pint
+
+    return pint.UnitRegistry()
+
+
+def _located(path: str) -> Path:
+    """``path`` as written (``~`` expanded), or under the home folder when it is relative and
+    not under the current one: "my Documents folder" is ``~/Documents``."""
+    written = Path(path).expanduser()
+    if written.is_absolute() or written.exists():
+        return written
+    home = Path.home() / written
+    return home if home.exists() else written
 
 
 def _contains(path: Path, text: str) -> bool:
@@ -71,5 +106,3 @@ def _shown(path: Path) -> str:
     except ValueError:
         return str(path)
 
-
-BUILTIN: dict[str, Any] = {"get_now": get_now, "find_files": find_files, "read_file": read_file}

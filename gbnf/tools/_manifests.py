@@ -10,9 +10,10 @@ from typing import Any
 
 from gbnf.compiler import MAX_DEPTH, check_schema, close_objects, compile_schema_grammar, key_path
 from gbnf.errors import ManifestError, SchemaError
+from gbnf.tools._executors import executor_from_dict
 from gbnf.tools._tool import KINDS, Tool
 
-_TOP_KEYS = {"name", "description", "kind", "parameters", "filter", "additional_properties"}
+_TOP_KEYS = {"name", "description", "kind", "parameters", "filter", "additional_properties", "executor"}
 _FILTER_KEYS = {"markers", "provider", "min_canonical"}
 _BAD_NAME = re.compile(r'[\s"\\\x00-\x1f\x7f]')
 
@@ -90,7 +91,8 @@ def tool_from_dict(data: dict[str, Any], where: str = "<memory>", base: Path | N
     min_canonical = filters.get("min_canonical")
     if min_canonical is not None and (not isinstance(min_canonical, int) or min_canonical < 0):
         raise ManifestError(where, "filter.min_canonical", "must be a whole number >= 0")
-    return Tool(name, description, parameters, kind, tuple(markers), provider, min_canonical, where)
+    executor = executor_from_dict(data["executor"], where, base or Path(".")) if "executor" in data else None
+    return Tool(name, description, parameters, kind, tuple(markers), provider, min_canonical, where, executor)
 
 
 def _require(data: dict[str, Any], key: str, kind: type, where: str) -> Any:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from pydantic.json_schema import GenerateJsonSchema
 
+    from gbnf.tools._executors import ExecutorSpec
+
 KINDS = ("canonical", "escape_hatch")
 
 
@@ -27,6 +29,8 @@ class Tool:
     provider: str | None = None
     min_canonical: int | None = None
     source: str = "<memory>"
+    executor: ExecutorSpec | None = field(default=None, compare=False)
+    """What runs the tool: its manifest's ``[executor]`` table (None: the caller supplies one)."""
 
     @property
     def is_escape_hatch(self) -> bool:
