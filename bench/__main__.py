@@ -52,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bfcl", type=int, help="BFCL entries per set (default: 12, quick: 1)")
     parser.add_argument("--tasks-only", action="store_true", help="only task success: no BFCL, endpoint, compile, "
                         "decoding or mask benches")
+    parser.add_argument("--fail-first", action="store_true", help="each task's first tool call fails: what does "
+                        "the loop do after a failure (how often is the failed call asked again unchanged)?")
     parser.add_argument("--label", default=None, help="name of this run (default: quick or full)")
     parser.add_argument("--compare", type=Path, help="an earlier run's JSON to compare with")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the JSON, markdown and chart")
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                 key = (config, trial, item.set)
                 if key not in planners:
                     planners[key] = task_planner(backend, seeded, max_steps, options, item.set)
-                task_rows.append({"config": config, **run_task(item, planners[key])})
+                task_rows.append({"config": config, **run_task(item, planners[key], args.fail_first)})
             else:
                 bfcl_rows.append({"config": config, **run_case(item, backend, seeded, max_steps, options)})
         extra = not args.tasks_only

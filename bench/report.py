@@ -6,7 +6,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-TASK_METRICS = ("success", "own_success", "first_tool_match", "args_valid", "repeats_failure")
+TASK_METRICS = ("success", "own_success", "first_tool_match", "args_valid", "repeats_failure",
+                "writes_failure_again")
 BFCL_METRICS = ("first_tool_match", "args_valid", "args_match", "abstention_correct")
 ENDPOINT_METRICS = ("called", "args_valid", "ast_match", "error")
 FINISHERS = ("model", "loop", "salvage", "none")

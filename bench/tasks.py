@@ -73,14 +73,22 @@ def load_tasks(limit: int | None = None, name: str = "bench") -> list[Task]:
     return picked
 
 
-def executors(task: Task, pool: list[Tool]) -> dict[str, Callable[..., Any]]:
+FIRST_FAILURE = "no data for these arguments"
+"""What the first call of a plan answers with ``fail_first``."""
+
+
+def executors(task: Task, pool: list[Tool], fail_first: bool = False) -> dict[str, Callable[..., Any]]:
     """Executors that return the task's canned results (``{"status": "ok"}`` for other tools);
-    a result listed as cases answers the first case whose arguments match."""
+    a result listed as cases answers the first case whose arguments match. ``fail_first``: the
+    plan's first call fails (raises :data:`FIRST_FAILURE`), to see what the loop does next."""
+    failures = [fail_first]
 
     def make(name: str) -> Callable[..., Any]:
         canned = task.results.get(name, {"status": "ok"})
 
         def run(**arguments: Any) -> Any:
+            if failures.pop() if failures else False:
+                raise LookupError(FIRST_FAILURE)
             if isinstance(canned, list) and canned and isinstance(canned[0], dict) and "when" in canned[0]:
                 case = next((c for c in canned if args_match(arguments, c["when"])), None)
                 if case is None:
@@ -99,10 +107,11 @@ def task_planner(backend: Backend, sampling: Sampling, max_steps: int, options: 
     return Planner(task_pool(name), backend, options=replace(options, max_steps=max_steps, sampling=sampling))
 
 
-def run_task(task: Task, planner: Planner) -> dict[str, Any]:
-    """One plan for one task, with the task's canned executors, scored."""
+def run_task(task: Task, planner: Planner, fail_first: bool = False) -> dict[str, Any]:
+    """One plan for one task, with the task's canned executors (the first call failing with
+    ``fail_first``), scored."""
     events: list[Event] = []
-    planner.executors = executors(task, planner.tools)
+    planner.executors = executors(task, planner.tools, fail_first)
     unsubscribe = planner.subscribe(events.append)
     try:
         result = planner.run(task.query)
@@ -113,7 +122,7 @@ def run_task(task: Task, planner: Planner) -> dict[str, Any]:
     own = cited if result.finished_by == "model" else None  # what the model wrote, before the loop added to it
     invalid = sum(e.kind == "validation_error" for e in events)
     done = [call for call, _ in result.results]
-    failed_again = _failed_again(events)
+    failed_again, written_again = _failed_again(events)
     first = calls[0].name if calls else ("final_answer" if result.converged else None)  # prose answers
     return {
         "task": task.id, "set": task.set, "kind": task.kind, "seed": planner.options.sampling.seed,
@@ -127,22 +136,24 @@ def run_task(task: Task, planner: Planner) -> dict[str, Any]:
         "tokens": result.prompt_tokens + result.completion_tokens,
         "first_tool": first, "calls": [[c.name, c.arguments] for c in done], "answer": result.answer,
         "failed_calls": sum(e.kind == "tool_error" for e in events), "failed_again": failed_again,
-        "repeats_failure": failed_again > 0,
+        "written_again": written_again, "repeats_failure": failed_again > 0, "writes_failure_again": written_again > 0,
     }
 
 
-def _failed_again(events: list[Event]) -> int:
-    """How many calls the model wrote again unchanged after that same call had failed (its tool
-    raised, or it had no executor)."""
+def _failed_again(events: list[Event]) -> tuple[int, int]:
+    """How many calls the loop took again unchanged after that same call had failed, and how
+    many the model wrote again (those and the ones the loop asked again without their tool)."""
     failed: list[tuple[str, Any]] = []
-    again = 0
+    again = asked_again = 0
     for event in events:
         if event.kind == "call":
             call = (event.data["name"], event.data["arguments"])
             again += call in failed
         elif event.kind == "tool_error":
             failed.append((event.data["name"], event.data.get("arguments")))
-    return again
+        elif event.kind == "reasked":
+            asked_again += len(event.data["calls"])
+    return again, again + asked_again
 
 
 def succeeded(task: Task, done: list[ToolCall], answer: str | None) -> bool:
