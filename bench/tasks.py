@@ -74,20 +74,23 @@ def load_tasks(limit: int | None = None, name: str = "bench") -> list[Task]:
 
 
 FIRST_FAILURE = "no data for these arguments"
-"""What the first call of a plan answers with ``fail_first``."""
+"""What the first call of a plan, and every call like it, answers with ``fail_first``."""
 
 
 def executors(task: Task, pool: list[Tool], fail_first: bool = False) -> dict[str, Callable[..., Any]]:
     """Executors that return the task's canned results (``{"status": "ok"}`` for other tools);
     a result listed as cases answers the first case whose arguments match. ``fail_first``: the
-    plan's first call fails (raises :data:`FIRST_FAILURE`), to see what the loop does next."""
-    failures = [fail_first]
+    plan's first call fails (raises :data:`FIRST_FAILURE`), and so does every call with the
+    same tool and arguments (a failure that asking again cannot mend), to see what the loop
+    does next."""
+    failing: list[tuple[str, dict[str, Any]]] = []
 
     def make(name: str) -> Callable[..., Any]:
         canned = task.results.get(name, {"status": "ok"})
 
         def run(**arguments: Any) -> Any:
-            if failures.pop() if failures else False:
+            if fail_first and (not failing or (name, arguments) in failing):
+                failing.append((name, arguments))
                 raise LookupError(FIRST_FAILURE)
             if isinstance(canned, list) and canned and isinstance(canned[0], dict) and "when" in canned[0]:
                 case = next((c for c in canned if args_match(arguments, c["when"])), None)

@@ -15,13 +15,14 @@ class Fake:
     def __init__(self, *replies: tuple[int, bytes, float]) -> None:
         self.replies = list(replies)
         self.paths: list[str] = []
+        self.bodies: list[bytes] = []
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
             def _reply(self) -> None:
                 fake.paths.append(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
-                self.rfile.read(length)
+                fake.bodies.append(self.rfile.read(length))
                 status, body, delay = fake.replies.pop(0) if len(fake.replies) > 1 else fake.replies[0]
                 time.sleep(delay)
                 if status == 0:

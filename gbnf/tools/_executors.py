@@ -11,15 +11,18 @@ raises :class:`ExecutorFailed` with one plain sentence, which the planner hands 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from gbnf.errors import ExecutorFailed, ManifestError
@@ -61,15 +64,7 @@ class ExecutorSpec:
         module_name, _, name = str(self.target).partition(":")
         beside = self.base / (module_name.replace(".", "/") + ".py")
         try:
-            if beside.is_file():
-                spec = importlib.util.spec_from_file_location(f"gbnf_executor_{module_name}", beside)
-                assert spec is not None and spec.loader is not None
-                module = sys.modules.get(spec.name) or importlib.util.module_from_spec(spec)
-                if spec.name not in sys.modules:
-                    spec.loader.exec_module(module)
-                    sys.modules[spec.name] = module
-            else:
-                module = importlib.import_module(module_name)
+            module = _module_at(beside.resolve()) if beside.is_file() else importlib.import_module(module_name)
         except Exception as exc:  # the module's own import failed: say so, whatever it raised
             raise ExecutorFailed(f"cannot import {module_name} ({self.where}): {type(exc).__name__}: {exc}") from None
         function = getattr(module, name, None)
@@ -128,6 +123,23 @@ def executor_from_dict(data: Any, where: str, base: Path) -> ExecutorSpec:
     if not isinstance(read_only, bool):
         raise ManifestError(where, "executor.read_only", "must be true or false")
     return ExecutorSpec(kind, target, float(timeout), output, read_only, where, base)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _module_at(path: Path) -> ModuleType:
+    """The module of a Python file, imported once (under a name of its own, so that two
+    folders' ``orders.py`` are two modules)."""
+    name = "gbnf_executor_" + re.sub(r"\W", "_", str(path.with_suffix("")))
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import would: dataclasses and pickling look it up
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 def _command(argv: list[str], arguments: dict[str, Any], timeout: float) -> bytes:
