@@ -123,7 +123,8 @@ def guided(inprocess):
 
 
 def test_a_grammar_llguidance_refuses_is_decided_by_llama_cpp(guided, tools, monkeypatch):
-    grammar = compile_pool(tools[:3]).text
+    three = [t for t in tools if t.name in ("create_event_google_workspace", "create_folder", "final_answer")]
+    grammar = compile_pool(three).text
     monkeypatch.setattr("gbnf.backends._inprocess.translate", lambda text, dialect: "start: (")
     try:
         with pytest.warns(UserWarning, match="llguidance refused a grammar"):
@@ -132,7 +133,7 @@ def test_a_grammar_llguidance_refuses_is_decided_by_llama_cpp(guided, tools, mon
                                 Sampling(max_tokens=120))
     finally:
         guided._matchers.pop(grammar)  # the refusal is cached: later tests get llguidance again
-    validate_calls(reply.text, tools[:3])
+    validate_calls(reply.text, three)
 
 
 def test_a_grammar_deeper_than_llguidance_survives_is_never_given_to_it(guided):
@@ -317,7 +318,7 @@ def test_async_planner_on_the_server(llama_server, tools):
             await client.aclose()
 
     result = asyncio.run(plan())
-    assert result.status in ("final", "blocked", "max_steps")
+    assert result.status in ("final", "blocked", "max_steps", "no_executor")
 
 
 def test_soft_mode_on_both_backends(backend, tools):
