@@ -293,19 +293,22 @@ class Tracer:
             cost.model_seconds += elapsed
 
 
-def grammar_cost(backend: LlamaCppBackend, sizes: tuple[int, ...], requests: int) -> list[dict[str, Any]]:
+def grammar_cost(backend: LlamaCppBackend, all_cases: list[Case],
+                 replies: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
     """One row per pool and path: host grammar time per generated token and per reply, the
-    model's time per token, and the share of tokens forced, checked once or masked."""
+    model's time per token, and the share of tokens forced, checked once or masked; each
+    case's in-process llguidance reply goes into ``replies`` (by pool and request)."""
     tracer = Tracer(backend)
     rows = []
     by_pool: dict[str, list[Case]] = {}
-    for case in cases(backend, sizes, requests):
+    for case in all_cases:
         by_pool.setdefault(case.pool, []).append(case)
     for pool, pool_cases in by_pool.items():
         server, fast, guided = Cost(), Cost(), Cost()
         for case in pool_cases:
             tracer.llama_cpp(case, server, fast)
-            tracer.llguidance(case, guided)
+            tokens = tracer.llguidance(case, guided)
+            replies[case.pool, case.request] = backend.llm.detokenize(tokens).decode("utf-8", "replace")
         rules = len(pool_cases[0].grammar.splitlines())
         for path, cost in (("llama-server's sampler", server), ("in-process llama.cpp (fast)", fast),
                            ("in-process llguidance, fast-forward", guided)):
@@ -337,9 +340,12 @@ def mask_floor(backend: LlamaCppBackend, names: int = 120, repeats: int = 20) ->
     return rows
 
 
-def write_cases(backend: LlamaCppBackend, sizes: tuple[int, ...], requests: int, path: Path) -> None:
-    """The prompts and grammars as JSON, for :mod:`bench.server_cost` on a machine without gbnf."""
-    path.write_text(json.dumps([case.__dict__ for case in cases(backend, sizes, requests)]))
+def write_cases(pool_cases: list[Case], replies: dict[tuple[str, str], str], path: Path) -> None:
+    """The prompts and grammars as JSON, for :mod:`bench.server_cost` on a machine without gbnf:
+    each grammar in GBNF and in llguidance's dialect, with the reply the in-process llguidance
+    path wrote."""
+    path.write_text(json.dumps([{**case.__dict__, "llguidance": translate(case.grammar, "llguidance"),
+                                 "in-process reply": replies[case.pool, case.request]} for case in pool_cases]))
 
 
 def _share(part: int, whole: int) -> str:
@@ -369,9 +375,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = tuple(iter_sizes(args.sizes))
     with LlamaCppBackend(args.model, n_ctx=4096) as backend:
+        all_cases, replies = cases(backend, sizes, args.requests), dict[tuple[str, str], str]()
+        rows = grammar_cost(backend, all_cases, replies)
         if args.cases_out:
-            write_cases(backend, sizes, args.requests, args.cases_out)
-        rows = grammar_cost(backend, sizes, args.requests)
+            write_cases(all_cases, replies, args.cases_out)
         floor = mask_floor(backend)
     table = rows_table(rows) + "\n\n" + rows_table(floor)
     print(table)

@@ -3,6 +3,11 @@ grammar, then the same prompt decoded free for as many tokens, in turn; the diff
 server's own milliseconds per generated token is the time the grammar adds on that machine
 (llama.cpp checks grammars on the host, whatever decodes the model).
 
+Each grammar is sent in each engine's dialect: GBNF, for llama.cpp's own engine, and
+llguidance's (``%llguidance {}``), for a llama-server built with llguidance (``gbnf server
+build``); a server built without it skips the second. Each row also says how many replies
+were the reply the in-process llguidance path wrote for the same case.
+
 Python's standard library only, so it runs where only llama-server and Python are (a GPU host):
 the cases (prompts and grammars) come from ``python -m bench.grammar_cost --cases-out FILE``.
 
@@ -36,40 +41,63 @@ def post(url: str, body: dict[str, Any], timeout: float = 300.0) -> dict[str, An
     return reply
 
 
-def decode(url: str, prompt: str, grammar: str | None, n_predict: int) -> tuple[int, float, float]:
+ENGINES = {"llama.cpp": "grammar", "llguidance": "llguidance"}
+"""Each engine, and the field of a case that holds its grammar."""
+
+
+def decode(url: str, prompt: str, grammar: str | None, n_predict: int) -> tuple[int, float, float, str]:
     """One completion at temperature 0: tokens generated, the server's ms per generated token,
-    and the seconds the request took."""
+    the seconds the request took, and the text."""
     body: dict[str, Any] = {"prompt": prompt, "n_predict": n_predict, "temperature": 0.0, "cache_prompt": True}
     body.update({"grammar": grammar} if grammar is not None else {"ignore_eos": True})
     start = time.perf_counter()
     reply = post(f"{url}/completion", body)
     seconds = time.perf_counter() - start
     timings = reply["timings"]
-    return int(timings["predicted_n"]), float(timings["predicted_ms"]) / max(int(timings["predicted_n"]), 1), seconds
+    return (int(timings["predicted_n"]), float(timings["predicted_ms"]) / max(int(timings["predicted_n"]), 1), seconds,
+            str(reply.get("content", "")))
+
+
+def takes(url: str, grammar: str) -> bool:
+    """Whether the server decodes with ``grammar`` (a server without llguidance refuses its dialect)."""
+    try:
+        decode(url, "a", grammar, 1)
+    except urllib.error.HTTPError:
+        return False
+    return True
 
 
 def server_cost(url: str, cases: list[dict[str, Any]], rounds: int) -> list[dict[str, Any]]:
-    """One row per pool: the server's ms per token with the grammar and free on the same
-    prompts (medians over cases and rounds), the ms the grammar adds per token (the median of
-    each reply's difference with its free twin), and the seconds per reply with the grammar
-    (grammar parsing included) and free, the prompt already cached for both."""
-    samples: dict[str, dict[str, list[float]]] = {}
+    """One row per pool and engine: the server's ms per token with the grammar and free on the
+    same prompts (medians over cases and rounds), the ms the grammar adds per token (the median
+    of each reply's difference with its free twin), the seconds per reply with the grammar
+    (grammar parsing included) and free, the prompt already cached for both, and how many
+    replies were the in-process llguidance path's."""
+    engines = [(engine, field) for engine, field in ENGINES.items()
+               if all(field in case for case in cases) and takes(url, cases[0][field])]
+    samples: dict[tuple[str, str], dict[str, list[float]]] = {}
     for case in cases:  # one untimed pass: each grammar and prompt seen once
-        decode(url, case["prompt"], case["grammar"], MAX_TOKENS)
+        for _, field in engines:
+            decode(url, case["prompt"], case[field], MAX_TOKENS)
     for _ in range(rounds):
         for case in cases:
-            pool = samples.setdefault(case["pool"], {key: [] for key in ("grammar", "free", "added", "grammar s",
-                                                                         "free s", "tokens")})
-            decode(url, case["prompt"], None, 1)  # the prompt cached, so neither reply below evaluates it
-            tokens, per_token, seconds = decode(url, case["prompt"], case["grammar"], MAX_TOKENS)
-            _, free_per_token, free_seconds = decode(url, case["prompt"], None, max(tokens, 1))
-            for key, value in (("grammar", per_token), ("free", free_per_token), ("added", per_token - free_per_token),
-                               ("grammar s", seconds), ("free s", free_seconds), ("tokens", tokens)):
-                pool[key].append(value)
+            for engine, field in engines:
+                pool = samples.setdefault((case["pool"], engine), {key: [] for key in (
+                    "grammar", "free", "added", "grammar s", "free s", "tokens", "same")})
+                decode(url, case["prompt"], None, 1)  # the prompt cached, so neither reply below evaluates it
+                tokens, per_token, seconds, text = decode(url, case["prompt"], case[field], MAX_TOKENS)
+                _, free_per_token, free_seconds, _ = decode(url, case["prompt"], None, max(tokens, 1))
+                same = float(text == case.get("in-process reply"))
+                for key, value in (("grammar", per_token), ("free", free_per_token),
+                                   ("added", per_token - free_per_token), ("grammar s", seconds),
+                                   ("free s", free_seconds), ("tokens", tokens), ("same", same)):
+                    pool[key].append(value)
     rows = []
-    for pool, got in samples.items():
+    for (pool, engine), got in samples.items():
         median = {key: statistics.median(values) for key, values in got.items()}
-        rows.append({"pool": pool, "replies": len(got["grammar"]), "tokens per reply": median["tokens"],
+        rows.append({"pool": pool, "engine": engine, "replies": len(got["grammar"]),
+                     "as in-process": f"{int(sum(got['same']))}/{len(got['same'])}",
+                     "tokens per reply": median["tokens"],
                      "free ms per token": round(median["free"], 3), "grammar ms per token": round(median["grammar"], 3),
                      "added ms per token": round(median["added"], 3),
                      "ratio": round(median["grammar"] / median["free"], 2),

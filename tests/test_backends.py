@@ -15,6 +15,7 @@ import pytest
 
 from gbnf import compile_pool
 from gbnf.backends import (
+    ENGINE_PROBE,
     PLAIN_STOP,
     AsyncServerBackend,
     LlamaCppBackend,
@@ -234,14 +235,22 @@ class Recording(httpx.HTTPTransport):
 
 
 def test_server_request_carries_grammar_and_never_tools(llama_server, tools):
-    transport = Recording()
-    client = ServerBackend(llama_server.url, transport=transport)
+    """gbnf's llama-server build decides grammars with llguidance: asked once, it gets them in
+    llguidance's dialect; told ``gbnf``, it gets GBNF for llama.cpp's own engine."""
     grammar = compile_pool(tools).text
-    client.complete([{"role": "user", "content": "hi"}], grammar, Sampling(max_tokens=8, seed=3, temperature=0.5))
-    [(path, body)] = transport.bodies
-    assert path == "/v1/chat/completions"
-    assert "tools" not in body and body["grammar"] == grammar
-    assert (body["max_tokens"], body["seed"], body["temperature"], body["cache_prompt"]) == (8, 3, 0.5, True)
+    for dialect, sent in ((None, translate(grammar, "llguidance")), ("gbnf", grammar)):
+        transport = Recording()
+        client = ServerBackend(llama_server.url, transport=transport, dialect=dialect)
+        for _ in range(2):
+            client.complete([{"role": "user", "content": "hi"}], grammar, Sampling(max_tokens=8, seed=3,
+                                                                                  temperature=0.5))
+        probes = [body for path, body in transport.bodies if path == "/completion"]
+        assert probes == ([ENGINE_PROBE] if dialect is None else [])  # asked once, and only when not told
+        (path, body), _ = [(path, body) for path, body in transport.bodies if path != "/completion"]
+        assert path == "/v1/chat/completions" and client.dialect == (dialect or "llguidance")
+        assert "tools" not in body and body["grammar"] == sent
+        assert (body["max_tokens"], body["seed"], body["temperature"], body["cache_prompt"]) == (8, 3, 0.5, True)
+
 
 
 def _openai_server(bodies: list) -> httpx.MockTransport:

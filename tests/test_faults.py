@@ -170,3 +170,14 @@ def test_a_server_started_from_a_thread_outlives_the_thread():
             assert backend.health() == "ok"
     finally:
         started[0].stop()
+
+
+def test_a_llama_server_without_llguidance_gets_gbnf(fake):
+    """The probe refused (a llama-server built without llguidance): grammars go as GBNF, and
+    the probe is not sent again."""
+    server = fake((400, b'{"error": {"message": "Failed to parse grammar"}}', 0), (200, json.dumps(OK_REPLY).encode(), 0))
+    client = ServerBackend(server.url)
+    for _ in range(2):
+        client.complete(HI, 'root ::= "a"', Sampling(max_tokens=8))
+    assert client.dialect == "gbnf" and server.paths == ["/completion", "/v1/chat/completions", "/v1/chat/completions"]
+    assert json.loads(server.bodies[1])["grammar"] == 'root ::= "a"'

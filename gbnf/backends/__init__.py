@@ -29,7 +29,7 @@ from gbnf.backends._native import (
 )
 
 if TYPE_CHECKING:
-    from gbnf.backends._http import UPSTREAMS, AsyncServerBackend, ServerBackend, Upstream
+    from gbnf.backends._http import ENGINE_PROBE, UPSTREAMS, AsyncServerBackend, ServerBackend, Upstream
     from gbnf.backends._inprocess import (
         PLAIN_STOP,
         GrammarEngine,
@@ -49,17 +49,17 @@ if TYPE_CHECKING:
         token_allowed,
     )
 
-_LAZY = {"gbnf.backends._http": ("UPSTREAMS", "AsyncServerBackend", "ServerBackend", "Upstream"),
+_LAZY = {"gbnf.backends._http": ("ENGINE_PROBE", "UPSTREAMS", "AsyncServerBackend", "ServerBackend", "Upstream"),
          "gbnf.backends._inprocess": ("PLAIN_STOP", "GrammarEngine", "GrammarMode", "LlamaCppBackend", "penalized",
                                       "pick_constrained"),
          "gbnf.backends._llamacpp": ("amx_kernels", "captured_stderr", "gpu_offload", "grammar_sampler",
                                     "llguidance_tokenizer", "load_llama", "system_info", "token_allowed")}
 __getattr__ = lazy_names(__name__, {name: module for module, names in _LAZY.items() for name in names})
 
-__all__ = ["ENV_REPACK", "PLAIN_STOP", "SIMD_FLAGS", "UPSTREAMS", "AsyncBackend", "AsyncServerBackend", "Backend",
-           "Completion", "GrammarEngine", "GrammarMode", "LlamaCppBackend", "Message", "Sampling", "ServerBackend",
-           "TextSink", "ToolSpec", "Upstream", "amx_kernels", "captured_stderr", "cpu_flags", "cpu_has_amx",
-           "cpuinfo", "crash_line", "default_model", "die_with_parent", "embedded_model", "extra_buffers",
-           "gemma_model", "gpu_offload", "grammar_sampler", "listed_parameters", "llguidance_tokenizer", "load_llama",
-           "parameters_named", "penalized", "pick_constrained", "resolve_model", "signal_name", "system_info",
-           "token_allowed"]
+__all__ = ["ENGINE_PROBE", "ENV_REPACK", "PLAIN_STOP", "SIMD_FLAGS", "UPSTREAMS", "AsyncBackend",
+           "AsyncServerBackend", "Backend", "Completion", "GrammarEngine", "GrammarMode", "LlamaCppBackend", "Message",
+           "Sampling", "ServerBackend", "TextSink", "ToolSpec", "Upstream", "amx_kernels", "captured_stderr",
+           "cpu_flags", "cpu_has_amx", "cpuinfo", "crash_line", "default_model", "die_with_parent", "embedded_model",
+           "extra_buffers", "gemma_model", "gpu_offload", "grammar_sampler", "listed_parameters",
+           "llguidance_tokenizer", "load_llama", "parameters_named", "penalized", "pick_constrained", "resolve_model",
+           "signal_name", "system_info", "token_allowed"]

@@ -45,9 +45,14 @@ from gbnf.errors import (
 Endpoint = Literal["chat", "completion"]
 Upstream = Literal["llama-server", "vllm", "sglang"]
 UPSTREAMS: tuple[Upstream, ...] = ("llama-server", "vllm", "sglang")
-DEFAULT_DIALECT: dict[Upstream, Dialect] = {"llama-server": "gbnf", "vllm": "xgrammar", "sglang": "xgrammar"}
-"""The grammar dialect each upstream takes by default: llama-server GBNF; vLLM and SGLang their
-default backend, XGrammar (``llguidance`` for a server run with the guidance/llguidance backend)."""
+DEFAULT_DIALECT: dict[Upstream, Dialect | None] = {"llama-server": None, "vllm": "xgrammar", "sglang": "xgrammar"}
+"""The grammar dialect each upstream takes by default: vLLM and SGLang their default backend,
+XGrammar (``llguidance`` for a server run with the guidance/llguidance backend); llama-server
+``llguidance`` when it was built with llguidance (asked once, before its first grammar:
+:data:`ENGINE_PROBE`), else GBNF for its own engine."""
+ENGINE_PROBE = {"prompt": "a", "n_predict": 1, "temperature": 0, "cache_prompt": False,
+                "grammar": '%llguidance {}\nstart: "a"'}
+"""A one-token completion that llama-server answers only when it was built with llguidance."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,7 @@ class _Base:
         self.backoff = backoff
         self.endpoint = endpoint
         self.upstream = upstream
-        self.dialect = dialect or DEFAULT_DIALECT[upstream]
+        self.dialect: Dialect | None = dialect or DEFAULT_DIALECT[upstream]
         self._open(transport)
 
     def _open(self, transport: Any) -> None:
@@ -170,8 +175,15 @@ class _Base:
 
     def _grammar_field(self, grammar: str) -> dict[str, Any]:
         """The body field that carries ``grammar``: llama-server ``grammar``, vLLM
-        ``structured_outputs.grammar``, SGLang ``ebnf``."""
-        text = translate(grammar, self.dialect)
+        ``structured_outputs.grammar``, SGLang ``ebnf``. A grammar that is not written in
+        llguidance's dialect (too deep, or not a grammar) goes to llama-server as GBNF, for its
+        own engine to decide and report."""
+        try:
+            text = translate(grammar, self.dialect or "gbnf")
+        except GbnfError:
+            if self.upstream != "llama-server":
+                raise
+            text = grammar
         if self.upstream == "vllm":
             return {"structured_outputs": {"grammar": text}}
         return {"ebnf": text} if self.upstream == "sglang" else {"grammar": text}
@@ -243,9 +255,24 @@ class ServerBackend(_Base):
         except (httpx.HTTPError, ValueError):
             return None
 
+    def engine(self) -> Dialect:
+        """The dialect llama-server's grammars are written in: ``llguidance`` when it answers
+        :data:`ENGINE_PROBE`, else ``gbnf`` (asked once)."""
+        if self.dialect is None:
+            try:
+                self.call("POST", "/completion", ENGINE_PROBE)
+                self.dialect = "llguidance"
+            except (ConnectionFailed, ServerTimeout, ServerLoading):
+                raise
+            except ServerError:
+                self.dialect = "gbnf"
+        return self.dialect
+
     def complete(self, messages: list[Message], grammar: str | None, sampling: Sampling,
                  tools: list[ToolSpec] | None = None) -> Completion:
         start = time.perf_counter()
+        if grammar is not None:
+            self.engine()
         path, body = self._request(messages, grammar, sampling, tools)
         if self.endpoint == "completion":
             body["prompt"] = self.call("POST", "/apply-template", {"messages": messages})["prompt"]
@@ -315,12 +342,26 @@ class AsyncServerBackend(_Base):
         """One completion; with ``on_text`` (chat endpoint) it is streamed and each piece of
         content passed on as it arrives."""
         start = time.perf_counter()
+        if grammar is not None:
+            await self.engine()
         path, body = self._request(messages, grammar, sampling, tools)
         if self.endpoint == "completion":
             body["prompt"] = (await self.call("POST", "/apply-template", {"messages": messages}))["prompt"]
         elif on_text is not None:
             return await self._streamed(path, body, grammar, on_text, start)
         return self._completion(await self.call("POST", path, body, grammar), time.perf_counter() - start)
+
+    async def engine(self) -> Dialect:
+        """The dialect llama-server's grammars are written in (:meth:`ServerBackend.engine`)."""
+        if self.dialect is None:
+            try:
+                await self.call("POST", "/completion", ENGINE_PROBE)
+                self.dialect = "llguidance"
+            except (ConnectionFailed, ServerTimeout, ServerLoading):
+                raise
+            except ServerError:
+                self.dialect = "gbnf"
+        return self.dialect
 
     async def _streamed(self, path: str, body: dict[str, Any], grammar: str | None, on_text: TextSink,
                         start: float) -> Completion:

@@ -4,6 +4,13 @@ The build is native (``-march=native``) but without Intel AMX kernels, which fau
 machines (:mod:`gbnf.backends._native`), and with CUDA where the machine has an NVIDIA GPU and
 ``nvcc`` (or ``$GBNF_CUDA=1`` says so); the cache is keyed on the llama.cpp version and the
 build options, so a server built with other options is never picked up again.
+
+On Linux it has llguidance as its grammar engine (``$GBNF_LLGUIDANCE=0`` builds without): a
+grammar that starts with ``%llguidance {}`` is decided by llguidance, any other by llama.cpp's
+own engine. llama.cpp's build would clone llguidance and fetch its crates; here its C API comes
+from the ``llguidance`` wheel gbnf already installs (the library a Python extension is, copied
+beside the server), with the header in ``llguidance/`` and, for the Python functions that
+library also refers to (never called outside Python), stubs that abort.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import hashlib
 import importlib.metadata
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +32,9 @@ from gbnf.errors import ServerError
 
 ENV_BINARY = "GBNF_LLAMA_SERVER"
 ENV_CUDA = "GBNF_CUDA"
+ENV_LLGUIDANCE = "GBNF_LLGUIDANCE"
+LLGUIDANCE_FLAG = "-DLLAMA_LLGUIDANCE=ON"
+"""Added to the build with llguidance (the block that would fetch it is replaced: :func:`use_wheel_llguidance`)."""
 CUDA_FLAGS = ["-DGGML_CUDA=ON", "-DCMAKE_CUDA_ARCHITECTURES=native"]
 """Added to the build with CUDA: llama.cpp's CUDA backend, for the GPUs of the building machine."""
 CMAKE_FLAGS = [
@@ -63,13 +74,26 @@ def cuda_wanted() -> bool:
     return shutil.which("nvcc") is not None and bool(gpus())
 
 
-def cmake_flags(cuda: bool | None = None) -> list[str]:
+def llguidance_wanted() -> bool:
+    """Whether llama-server is built with llguidance: ``$GBNF_LLGUIDANCE`` (1 or 0) when set,
+    else on Linux (where the wheel's library links as built here)."""
+    if (env := os.environ.get(ENV_LLGUIDANCE)) is not None:
+        return env.strip().lower() not in ("", "0", "no", "false", "off")
+    return platform.system() == "Linux"
+
+
+def cmake_flags(cuda: bool | None = None, llguidance: bool | None = None) -> list[str]:
     """The options the server is configured with: :data:`CMAKE_FLAGS`, on x86 no AMX kernels,
-    and with ``cuda`` (None: :func:`cuda_wanted`) :data:`CUDA_FLAGS`."""
+    with ``cuda`` (None: :func:`cuda_wanted`) :data:`CUDA_FLAGS`, and with ``llguidance`` (None:
+    :func:`llguidance_wanted`) :data:`LLGUIDANCE_FLAG`."""
     flags = list(CMAKE_FLAGS)
     if platform.machine().lower() in ("x86_64", "amd64"):
         flags += [f"-DCMAKE_C_FLAGS={NO_AMX}", f"-DCMAKE_CXX_FLAGS={NO_AMX}"]
-    return flags + CUDA_FLAGS if (cuda_wanted() if cuda is None else cuda) else flags
+    if cuda_wanted() if cuda is None else cuda:
+        flags += CUDA_FLAGS
+    if llguidance_wanted() if llguidance is None else llguidance:
+        flags += [LLGUIDANCE_FLAG, "-DCMAKE_BUILD_RPATH=$ORIGIN"]
+    return flags
 
 
 def llama_cpp_python_version() -> str:
@@ -82,10 +106,10 @@ def cache_dir() -> Path:
     return Path(os.environ.get("GBNF_CACHE", Path.home() / ".cache" / "gbnf"))
 
 
-def built_binary(cuda: bool | None = None) -> Path:
+def built_binary(cuda: bool | None = None, llguidance: bool | None = None) -> Path:
     """Path of the server built for the installed llama-cpp-python with :func:`cmake_flags` (it may
     not exist yet)."""
-    options = hashlib.sha256("\n".join(cmake_flags(cuda)).encode()).hexdigest()[:12]
+    options = hashlib.sha256("\n".join(cmake_flags(cuda, llguidance)).encode()).hexdigest()[:12]
     return cache_dir() / f"llama-server-{llama_cpp_python_version()}-{options}" / "llama-server"
 
 
@@ -102,11 +126,13 @@ def find_llama_server() -> Path | None:
     return Path(on_path) if on_path else None
 
 
-def build_llama_server(jobs: int | None = None, cuda: bool | None = None) -> Path:
+def build_llama_server(jobs: int | None = None, cuda: bool | None = None, llguidance: bool | None = None) -> Path:
     """Download the pinned llama-cpp-python sdist and build its vendored llama-server, with CUDA
-    when ``cuda`` says so (None: :func:`cuda_wanted`)."""
+    when ``cuda`` says so (None: :func:`cuda_wanted`) and llguidance when ``llguidance`` does
+    (None: :func:`llguidance_wanted`)."""
     version = llama_cpp_python_version()
-    target = built_binary(cuda)
+    flags = cmake_flags(cuda, llguidance)
+    target = built_binary(cuda, llguidance)
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         work = Path(tmp)
@@ -117,11 +143,82 @@ def build_llama_server(jobs: int | None = None, cuda: bool | None = None) -> Pat
             tar.extractall(work, filter="data")
         source = work / f"llama_cpp_python-{version}" / "vendor" / "llama.cpp"
         build = work / "build"
-        run_step(["cmake", "-S", str(source), "-B", str(build), *cmake_flags(cuda)], "configure llama.cpp")
+        if LLGUIDANCE_FLAG in flags:
+            use_wheel_llguidance(source, target.parent)
+        run_step(["cmake", "-S", str(source), "-B", str(build), *flags], "configure llama.cpp")
         run_step(["cmake", "--build", str(build), "--target", "llama-server", "-j", str(jobs or os.cpu_count() or 2)],
              "build llama-server")
         shutil.copy2(build / "bin" / "llama-server", target)
     return target
+
+
+_FETCHED = re.compile(r"include\(ExternalProject\).*?target_link_libraries\(\$\{TARGET\} PRIVATE llguidance\)",
+                      re.DOTALL)
+_WHEEL_LIBRARY = """\
+    # gbnf: llguidance's C API from the llguidance wheel's library, nothing fetched
+    add_library(llguidance SHARED IMPORTED)
+    set_target_properties(llguidance PROPERTIES IMPORTED_LOCATION ${GBNF_LIBS}/libllguidance.so IMPORTED_NO_SONAME TRUE)
+    add_library(llguidance_python_stubs SHARED IMPORTED)
+    set_target_properties(llguidance_python_stubs PROPERTIES
+        IMPORTED_LOCATION ${GBNF_LIBS}/libllguidance_python_stubs.so IMPORTED_NO_SONAME TRUE)
+    target_compile_definitions(${TARGET} PUBLIC LLAMA_USE_LLGUIDANCE)
+    target_include_directories(${TARGET} PRIVATE ${GBNF_INCLUDE})
+    target_link_options(${TARGET} PUBLIC "LINKER:--no-as-needed")
+    target_link_libraries(${TARGET} PRIVATE llguidance llguidance_python_stubs)"""
+
+
+def use_wheel_llguidance(source: Path, libs: Path) -> None:
+    """Make llama.cpp's llguidance build take the wheel's library instead of fetching the
+    project: copy it to ``libs`` (beside the server, found by its ``$ORIGIN`` run path) with a
+    library of stubs for the Python functions it refers to, and replace the block of
+    ``common/CMakeLists.txt`` that would clone and build it."""
+    library = wheel_llguidance_library()
+    libs.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(library, libs / "libllguidance.so")
+    python = _python_symbols(library)
+    stubs = source / "gbnf_llguidance_python_stubs.c"
+    stubs.write_text("#include <stdio.h>\n#include <stdlib.h>\n"
+                     "static void gone(const char *name) { fprintf(stderr, \"llguidance called Python's %s "
+                     "outside Python\\n\", name); abort(); }\n"
+                     + "".join(f"char {name}[64];\n" if _is_data(name)
+                               else f"void {name}(void) {{ gone(\"{name}\"); }}\n" for name in python))
+    run_step([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", "-o", str(libs / "libllguidance_python_stubs.so"),
+              str(stubs)], "compile the stubs of llguidance's Python functions")
+    cmake = source / "common" / "CMakeLists.txt"
+    text = cmake.read_text()
+    if len(_FETCHED.findall(text)) != 1:
+        raise ServerError(f"{cmake}: the block that fetches llguidance is not where gbnf expects it; "
+                          f"build without llguidance ({ENV_LLGUIDANCE}=0)")
+    include = Path(__file__).resolve().parent / "llguidance"
+    cmake.write_text(_FETCHED.sub(lambda _: _WHEEL_LIBRARY.replace("${GBNF_LIBS}", libs.as_posix())
+                                  .replace("${GBNF_INCLUDE}", include.as_posix()), text))
+
+
+def wheel_llguidance_library() -> Path:
+    """The library of the installed ``llguidance`` wheel, which exports its C API."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("llguidance")
+    found = [p for folder in (spec.submodule_search_locations or []) for p in Path(folder).glob("_lib*.so")] \
+        if spec else []
+    if not found:
+        raise ServerError(f"the llguidance wheel's library (_lib*.so) is not installed; build without llguidance "
+                          f"({ENV_LLGUIDANCE}=0)")
+    return found[0]
+
+
+def _python_symbols(library: Path) -> list[str]:
+    """The Python C API names ``library`` refers to and does not define (``nm -D``)."""
+    done = subprocess.run(["nm", "-D", "--undefined-only", str(library)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ServerError(f"nm could not read {library}: {done.stderr.strip()[:200]}")
+    names = [line.split()[-1].split("@")[0] for line in done.stdout.splitlines() if line.strip()]
+    return sorted({name for name in names if name.startswith(("Py", "_Py"))})
+
+
+def _is_data(name: str) -> bool:
+    """Whether a Python C API name is an object (an exception, a type, a singleton), not a function."""
+    return name.startswith("PyExc_") or name.endswith("_Type") or (name.startswith("_Py_") and name.endswith("Struct"))
 
 
 def ensure_llama_server() -> Path:
