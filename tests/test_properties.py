@@ -11,12 +11,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from hypothesis import assume, event, given, note
+from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from bench.schema_suite import run_file, suite_files
 from gbnf import SCHEMA_MAX_DEPTH, GbnfError, Tool, compile_pool, compile_schema, compile_schema_grammar
+from gbnf.backends import Sampling, ServerBackend
 from gbnf.compiler import in_grammar_order, json_text
 from gbnf.testing import lark_oracle, llguidance_oracle, xgrammar_oracle
 from tests.derive import Deriver
@@ -131,6 +132,25 @@ def test_soundness_what_the_grammar_produces_is_valid(engine, data):
     assert all(_explained(e, grammar.looser) for e in errors), [e.message for e in errors]
     if engine.representable(text):
         assert accepted(engine, grammar.text, text)
+
+
+@settings(max_examples=12)
+@given(st.data())
+def test_what_llama_server_writes_through_llguidance_is_valid(llama_server, data):
+    """The same soundness, end to end through gbnf's llama-server build: the grammar goes in
+    llguidance's dialect to llama.cpp's llguidance sampler, and the model's reply is valid."""
+    schema = data.draw(schemas_2020, label="schema")
+    grammar = compile_schema_grammar(schema)
+    client = ServerBackend(llama_server.url)
+    seed = data.draw(st.integers(0, 2**31), label="seed")
+    reply = client.complete([{"role": "user", "content": "Write one JSON value."}], grammar.text,
+                            Sampling(max_tokens=64, temperature=1.0, seed=seed))
+    client.close()
+    assert client.dialect == "llguidance"
+    assume(not reply.truncated)
+    note(f"written: {reply.text!r}")
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.loads(reply.text)))
+    assert all(_explained(e, grammar.looser) for e in errors), [e.message for e in errors]
 
 
 @given(st.data())
