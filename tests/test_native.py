@@ -4,6 +4,7 @@ signal's name instead of killing the suite), the extra-buffer policy, and crashe
 from __future__ import annotations
 
 import ctypes
+import platform
 import subprocess
 import sys
 
@@ -12,7 +13,17 @@ import pytest
 from gbnf.backends import ENV_REPACK, LlamaCppBackend, Sampling, extra_buffers, signal_name
 from gbnf.cli import inprocess_decode, server_decode, supervised
 from gbnf.errors import BackendError
-from gbnf.llama_server import CMAKE_FLAGS, LlamaServer, built_binary, cmake_flags, cuda_wanted
+from gbnf.llama_server import (
+    CMAKE_FLAGS,
+    ENV_LLGUIDANCE,
+    LlamaServer,
+    built_binary,
+    cmake_flags,
+    cuda_wanted,
+    llguidance_wanted,
+    wheel_llguidance_library,
+)
+from gbnf.llama_server._build import LLGUIDANCE_FLAG, is_data, python_symbols
 
 
 def test_the_embedded_model_decodes_in_process_in_a_child():
@@ -92,6 +103,27 @@ def test_a_cuda_build_is_cached_apart_and_chosen_by_gbnf_cuda_or_by_a_gpu_with_n
     assert cuda_wanted() and built_binary() == gpu
     monkeypatch.setattr("gbnf.llama_server._build.gpus", lambda: ())
     assert not cuda_wanted() and built_binary() == cpu
+
+
+def test_a_llguidance_build_is_cached_apart_and_is_the_default_on_linux(monkeypatch):
+    plain, guided = built_binary(llguidance=False), built_binary(llguidance=True)
+    assert plain != guided and plain.parent.parent == guided.parent.parent
+    assert LLGUIDANCE_FLAG in cmake_flags(llguidance=True) and LLGUIDANCE_FLAG not in cmake_flags(llguidance=False)
+    for value, wanted in [("1", guided), ("0", plain), ("off", plain)]:
+        monkeypatch.setenv(ENV_LLGUIDANCE, value)
+        assert built_binary() == wanted
+    monkeypatch.delenv(ENV_LLGUIDANCE)
+    assert llguidance_wanted() == (platform.system() == "Linux")
+
+
+def test_the_wheels_llguidance_library_needs_only_python_functions_the_stubs_give():
+    """What the build links: the wheel's library refers to the Python C API and nothing else
+    that libc does not give, and the stubs tell its objects from its functions."""
+    library = wheel_llguidance_library()
+    names = python_symbols(library)
+    assert {"PyExc_TypeError", "PyLong_FromLong", "_Py_NoneStruct", "PyList_Type"} <= set(names)
+    assert [name for name in names if is_data(name)] == [name for name in names if name.startswith("PyExc_")
+                                                         or name.endswith(("_Type", "Struct"))]
 
 
 @pytest.mark.parametrize("layers, flags", [(None, []), (0, ["-ngl", "0"]), (20, ["-ngl", "20"]), (-1, ["-ngl", "all"])])

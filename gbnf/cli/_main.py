@@ -157,6 +157,11 @@ def command_line() -> argparse.ArgumentParser:
     cuda.add_argument("--cuda", action="store_true", default=None,
                       help="build with CUDA (default: when the machine has nvcc and an NVIDIA GPU, or $GBNF_CUDA=1)")
     cuda.add_argument("--no-cuda", dest="cuda", action="store_false", help="build for the CPU only")
+    engine = build.add_mutually_exclusive_group()
+    engine.add_argument("--llguidance", action="store_true", default=None,
+                        help="with llguidance as the grammar engine (default on Linux, or $GBNF_LLGUIDANCE=1)")
+    engine.add_argument("--no-llguidance", dest="llguidance", action="store_false",
+                        help="with llama.cpp's own grammar engine only")
     build.set_defaults(run=_server_build)
     start = server_commands.add_parser("start", help="start llama-server in the foreground until Ctrl-C")
     start.add_argument("--model", help="GGUF file or packaged model name (default: $GBNF_MODEL or the embedded model)")
@@ -478,14 +483,26 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _server_build(args: argparse.Namespace) -> int:
-    from gbnf.llama_server import ENV_CUDA, build_llama_server, built_binary, cuda_wanted, find_llama_server
+    from gbnf.llama_server import (
+        ENV_CUDA,
+        ENV_LLGUIDANCE,
+        build_llama_server,
+        built_binary,
+        cuda_wanted,
+        find_llama_server,
+        llguidance_wanted,
+    )
 
-    if args.cuda is None or args.cuda == cuda_wanted():
+    chosen = {env: wanted for env, wanted, default in ((ENV_CUDA, args.cuda, cuda_wanted()),
+                                                      (ENV_LLGUIDANCE, args.llguidance, llguidance_wanted()))
+              if wanted is not None and wanted != default}
+    if not chosen:
         print(find_llama_server() or build_llama_server())
         return 0
-    path = built_binary(args.cuda) if built_binary(args.cuda).is_file() else build_llama_server(cuda=args.cuda)
-    print(path)
-    print(f"gbnf: this build is used when ${ENV_CUDA}={int(args.cuda)} is set", file=sys.stderr)
+    path = built_binary(args.cuda, args.llguidance)
+    print(path if path.is_file() else build_llama_server(cuda=args.cuda, llguidance=args.llguidance))
+    print(f"gbnf: this build is used when {' and '.join(f'${env}={int(on)}' for env, on in chosen.items())} is set",
+          file=sys.stderr)
     return 0
 
 

@@ -1,9 +1,11 @@
-"""A real ``llama-server``: found or built once from the pinned llama.cpp source, then run on a
-free loopback port, waited for, and stopped cleanly."""
+"""A real ``llama-server``: found or built once from the pinned llama.cpp source (with
+llguidance as its grammar engine, from the llguidance wheel), then run on a free loopback port,
+waited for, and stopped cleanly."""
 
 from gbnf.llama_server._build import (
     CMAKE_FLAGS,
     ENV_CUDA,
+    ENV_LLGUIDANCE,
     build_llama_server,
     built_binary,
     cache_dir,
@@ -12,10 +14,12 @@ from gbnf.llama_server._build import (
     ensure_llama_server,
     find_llama_server,
     gpus,
+    llguidance_wanted,
     run_step,
+    wheel_llguidance_library,
 )
 from gbnf.llama_server._process import LlamaServer, end_process, free_port, log_tail
 
-__all__ = ["CMAKE_FLAGS", "ENV_CUDA", "LlamaServer", "build_llama_server", "built_binary", "cache_dir", "cmake_flags",
-           "cuda_wanted", "end_process", "ensure_llama_server", "find_llama_server", "free_port", "gpus", "log_tail",
-           "run_step"]
+__all__ = ["CMAKE_FLAGS", "ENV_CUDA", "ENV_LLGUIDANCE", "LlamaServer", "build_llama_server", "built_binary",
+           "cache_dir", "cmake_flags", "cuda_wanted", "end_process", "ensure_llama_server", "find_llama_server",
+           "free_port", "gpus", "llguidance_wanted", "log_tail", "run_step", "wheel_llguidance_library"]

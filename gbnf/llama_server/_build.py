@@ -175,12 +175,12 @@ def use_wheel_llguidance(source: Path, libs: Path) -> None:
     library = wheel_llguidance_library()
     libs.mkdir(parents=True, exist_ok=True)
     shutil.copy2(library, libs / "libllguidance.so")
-    python = _python_symbols(library)
+    python = python_symbols(library)
     stubs = source / "gbnf_llguidance_python_stubs.c"
     stubs.write_text("#include <stdio.h>\n#include <stdlib.h>\n"
                      "static void gone(const char *name) { fprintf(stderr, \"llguidance called Python's %s "
                      "outside Python\\n\", name); abort(); }\n"
-                     + "".join(f"char {name}[64];\n" if _is_data(name)
+                     + "".join(f"char {name}[64];\n" if is_data(name)
                                else f"void {name}(void) {{ gone(\"{name}\"); }}\n" for name in python))
     run_step([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", "-o", str(libs / "libllguidance_python_stubs.so"),
               str(stubs)], "compile the stubs of llguidance's Python functions")
@@ -207,7 +207,7 @@ def wheel_llguidance_library() -> Path:
     return found[0]
 
 
-def _python_symbols(library: Path) -> list[str]:
+def python_symbols(library: Path) -> list[str]:
     """The Python C API names ``library`` refers to and does not define (``nm -D``)."""
     done = subprocess.run(["nm", "-D", "--undefined-only", str(library)], capture_output=True, text=True)
     if done.returncode != 0:
@@ -216,7 +216,7 @@ def _python_symbols(library: Path) -> list[str]:
     return sorted({name for name in names if name.startswith(("Py", "_Py"))})
 
 
-def _is_data(name: str) -> bool:
+def is_data(name: str) -> bool:
     """Whether a Python C API name is an object (an exception, a type, a singleton), not a function."""
     return name.startswith("PyExc_") or name.endswith("_Type") or (name.startswith("_Py_") and name.endswith("Struct"))
 
