@@ -46,7 +46,7 @@ import numpy as np
 from bench.coverage import bfcl_entries
 from bench.report import rows_table
 from gbnf.backends import LlamaCppBackend, grammar_sampler, llguidance_tokenizer, token_allowed
-from gbnf.compiler import compile_pool, json_text, literal_choice, translate
+from gbnf.compiler import compile_pool, compile_schema, json_text, literal_choice, translate
 from gbnf.plan import system_prompt
 from gbnf.tools import Tool, import_each, load_manifests
 
@@ -318,14 +318,17 @@ def grammar_cost(backend: LlamaCppBackend, all_cases: list[Case],
 
 def mask_floor(backend: LlamaCppBackend, names: int = 120, repeats: int = 20) -> list[dict[str, Any]]:
     """llama.cpp's full mask over the model's vocabulary at the start of small grammars (the
-    median of ``repeats``): one allowed character, any string character, and ``names`` tool
-    names written one alternative each or with their shared prefixes once. What a mask costs
-    when the grammar leaves almost nothing to check is the floor that no grammar's shape lowers."""
+    median of ``repeats``): one allowed character, any string character, ``names`` tool names
+    written one alternative each or with their shared prefixes once, and the same names as the
+    values of an enum, as :func:`gbnf.compile_schema` writes it. What a mask costs when the
+    grammar leaves almost nothing to check is the floor that no grammar's shape lowers."""
     tracer = Tracer(backend)
     listed = [json_text(tool.name) for tool in bfcl_pool(names)]
     grammars = {"one character": 'root ::= "{"', "any string character": 'root ::= [^"\\\\]*',
                 f"{names} names, one alternative each": "root ::= " + " | ".join(literal_choice({n: ""}) for n in listed),
-                f"{names} names, shared prefixes once": "root ::= " + literal_choice(dict.fromkeys(listed, ""))}
+                f"{names} names, shared prefixes once": "root ::= " + literal_choice(dict.fromkeys(listed, "")),
+                f"an enum of the {names} names (compile_schema)":
+                    compile_schema({"enum": [tool.name for tool in bfcl_pool(names)]})}
     rows = []
     logits = np.zeros(tracer.n_vocab, dtype=np.float32)
     for label, grammar in grammars.items():

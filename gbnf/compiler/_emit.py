@@ -9,6 +9,7 @@ from typing import Any
 from gbnf import _jsonread as jsonread
 from gbnf.compiler._arrays import emit_array
 from gbnf.compiler._canonical import Node, canonicalize, count_bounds
+from gbnf.compiler._literals import json_text, literal_choice
 from gbnf.compiler._objects import emit_object
 from gbnf.compiler._primitives import value_literal
 from gbnf.compiler._rewrite import only_one
@@ -151,11 +152,21 @@ class Emitter:
         return self.rule(name, " | ".join(dict.fromkeys(alternatives)))
 
     def _enum(self, schema: dict[str, Any], name: str, path: str) -> str:
-        """const/enum: the listed values that also satisfy the schema's other keywords."""
+        """const/enum: the listed values that also satisfy the schema's other keywords; scalars
+        none of whose texts begins another's are written as a trie (each shared prefix once, as
+        tool names are: :func:`literal_choice`), which llama.cpp's engine masks far faster."""
+        values = self._kept(schema, path)
+        texts = [json_text(v) for v in values if not isinstance(v, (dict, list))]
+        if len(texts) == len(values) > 1 and not any(a != b and b.startswith(a) for a in texts for b in texts):
+            return self.rule(name, literal_choice(dict.fromkeys(texts, "")))
         return self.rule(name, " | ".join(self.listed(schema, path)))
 
     def listed(self, schema: dict[str, Any], path: str) -> list[str]:
         """The JSON literals of a const/enum schema's values that satisfy its other keywords."""
+        return list(dict.fromkeys(value_literal(v, self.table.layout) for v in self._kept(schema, path)))
+
+    def _kept(self, schema: dict[str, Any], path: str) -> list[Any]:
+        """A const/enum schema's values that satisfy its other keywords."""
         values = [schema["const"]] if "const" in schema else schema["enum"]
         if not isinstance(values, list):
             raise SchemaError(key_path(path, "enum"), "must be a list")
@@ -169,7 +180,7 @@ class Emitter:
         kept = [v for v in values if valid(v)]
         if not kept:
             raise Unsatisfiable(key_path(path, "enum"), "no listed value satisfies the rest of the schema")
-        return list(dict.fromkeys(value_literal(v, self.table.layout) for v in kept))
+        return kept
 
 
 _PRIMITIVE_TYPES = frozenset({"string", "integer", "number", "boolean", "null"})
