@@ -9,11 +9,12 @@ import sys
 
 import pytest
 
+from bench import grammar_cost as cost
 from bench.configs import CONFIGS, SECOND_CONFIGS
-from bench.grammar_cost import grammar_cost, mask_floor
 from bench.intent import cases, each_once, set_tools
 from bench.server_cost import server_cost
 from bench.tasks import KINDS, Task, args_match, load_tasks, succeeded, task_pool
+from gbnf.compiler import translate
 from gbnf.plan import PlanOptions
 from gbnf.read import ToolCall
 from tests.conftest import REPO
@@ -52,7 +53,10 @@ def test_quick_bench_writes_its_report(tmp_path):
 
 
 def test_grammar_cost_times_each_path_apart_from_the_model(inprocess):
-    rows = grammar_cost(inprocess, (8,), 1)
+    replies: dict[tuple[str, str], str] = {}
+    pool_cases = cost.cases(inprocess, (8,), 1)
+    rows = cost.grammar_cost(inprocess, pool_cases, replies)
+    assert set(replies) == {(case.pool, case.request) for case in pool_cases} and all(replies.values())
     assert [r["path"] for r in rows] == ["llama-server's sampler", "in-process llama.cpp (fast)",
                                          "in-process llguidance, fast-forward"]
     server, fast, guided = rows
@@ -61,15 +65,20 @@ def test_grammar_cost_times_each_path_apart_from_the_model(inprocess):
     assert sum(share.values()) == pytest.approx(100, abs=1)  # each draw checked once or masked
     assert int(guided["forced"].rstrip("%")) > 0 and guided["draws masked"] == "100%"
     assert all(r["grammar ms per token"] > 0 and r["model ms per token"] > 0 for r in rows)
-    assert [r["grammar"] for r in mask_floor(inprocess, names=8, repeats=2)] == [
-        "one character", "any string character", "8 names, one alternative each", "8 names, shared prefixes once"]
+    assert [r["grammar"] for r in cost.mask_floor(inprocess, names=8, repeats=2)] == [
+        "one character", "any string character", "8 names, one alternative each", "8 names, shared prefixes once",
+        "an enum of the 8 names (compile_schema)"]
 
 
 def test_server_cost_through_a_real_llama_server(llama_server):
-    case = {"pool": "p", "prompt": "Write a word:", "grammar": 'root ::= "{" [a-z]{1,8} "}"'}
-    [row] = server_cost(llama_server.url, [case], rounds=1)
-    assert row["pool"] == "p" and row["replies"] == 1 and 3 <= row["tokens per reply"] <= 10
-    assert row["free ms per token"] > 0 and row["grammar ms per token"] > 0
+    """Each engine of gbnf's llama-server build, each reply compared with the in-process one."""
+    grammar = 'root ::= "{" [a-z]{1,8} "}"'
+    case = {"pool": "p", "prompt": "Write a word:", "grammar": grammar, "llguidance": translate(grammar, "llguidance"),
+            "in-process reply": "{x}"}
+    rows = server_cost(llama_server.url, [case], rounds=1)
+    assert [(row["pool"], row["engine"], row["replies"]) for row in rows] == [("p", "llama.cpp", 1), ("p", "llguidance", 1)]
+    assert all(3 <= row["tokens per reply"] <= 10 and row["as in-process"] in ("0/1", "1/1") for row in rows)
+    assert all(row["free ms per token"] > 0 and row["grammar ms per token"] > 0 for row in rows)
 
 
 def test_task_scoring():

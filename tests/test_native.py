@@ -16,14 +16,15 @@ from gbnf.errors import BackendError
 from gbnf.llama_server import (
     CMAKE_FLAGS,
     ENV_LLGUIDANCE,
+    LLGUIDANCE_FLAG,
     LlamaServer,
     built_binary,
     cmake_flags,
     cuda_wanted,
     llguidance_wanted,
+    python_stubs,
     wheel_llguidance_library,
 )
-from gbnf.llama_server._build import LLGUIDANCE_FLAG, is_data, python_symbols
 
 
 def test_the_embedded_model_decodes_in_process_in_a_child():
@@ -116,14 +117,24 @@ def test_a_llguidance_build_is_cached_apart_and_is_the_default_on_linux(monkeypa
     assert llguidance_wanted() == (platform.system() == "Linux")
 
 
-def test_the_wheels_llguidance_library_needs_only_python_functions_the_stubs_give():
-    """What the build links: the wheel's library refers to the Python C API and nothing else
-    that libc does not give, and the stubs tell its objects from its functions."""
+def test_the_stubs_give_every_python_name_the_wheels_library_needs(tmp_path):
+    """What the build links: the wheel's library refers to the Python C API, and the stubs
+    define each name, objects as objects and functions as functions that abort; a program
+    linked against both loads and runs."""
     library = wheel_llguidance_library()
-    names = python_symbols(library)
-    assert {"PyExc_TypeError", "PyLong_FromLong", "_Py_NoneStruct", "PyList_Type"} <= set(names)
-    assert [name for name in names if is_data(name)] == [name for name in names if name.startswith("PyExc_")
-                                                         or name.endswith(("_Type", "Struct"))]
+    source = python_stubs(library)
+    assert "char PyExc_TypeError[64];" in source and "char _Py_NoneStruct[64];" in source
+    assert 'void PyLong_FromLong(void) { gone("PyLong_FromLong"); }' in source
+    (tmp_path / "libllguidance.so").write_bytes(library.read_bytes())
+    (tmp_path / "stubs.c").write_text(source)
+    (tmp_path / "main.c").write_text('#include <stdio.h>\nconst char *llg_get_version(void);\n'
+                                     'int main(void) { puts(llg_get_version()); return 0; }\n')
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(tmp_path / "libstubs.so"), str(tmp_path / "stubs.c")],
+                   check=True)
+    subprocess.run(["cc", "-o", str(tmp_path / "main"), str(tmp_path / "main.c"), f"-L{tmp_path}", "-lllguidance",
+                    "-Wl,--no-as-needed", "-lstubs", f"-Wl,-rpath,{tmp_path}"], check=True)
+    done = subprocess.run([str(tmp_path / "main")], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0 and done.stdout.startswith("llguidance@"), done.stderr  # its version
 
 
 @pytest.mark.parametrize("layers, flags", [(None, []), (0, ["-ngl", "0"]), (20, ["-ngl", "20"]), (-1, ["-ngl", "all"])])

@@ -175,13 +175,8 @@ def use_wheel_llguidance(source: Path, libs: Path) -> None:
     library = wheel_llguidance_library()
     libs.mkdir(parents=True, exist_ok=True)
     shutil.copy2(library, libs / "libllguidance.so")
-    python = python_symbols(library)
     stubs = source / "gbnf_llguidance_python_stubs.c"
-    stubs.write_text("#include <stdio.h>\n#include <stdlib.h>\n"
-                     "static void gone(const char *name) { fprintf(stderr, \"llguidance called Python's %s "
-                     "outside Python\\n\", name); abort(); }\n"
-                     + "".join(f"char {name}[64];\n" if is_data(name)
-                               else f"void {name}(void) {{ gone(\"{name}\"); }}\n" for name in python))
+    stubs.write_text(python_stubs(library))
     run_step([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", "-o", str(libs / "libllguidance_python_stubs.so"),
               str(stubs)], "compile the stubs of llguidance's Python functions")
     cmake = source / "common" / "CMakeLists.txt"
@@ -207,7 +202,17 @@ def wheel_llguidance_library() -> Path:
     return found[0]
 
 
-def python_symbols(library: Path) -> list[str]:
+def python_stubs(library: Path) -> str:
+    """C source defining each Python C API name ``library`` refers to: an object for each
+    exception, type or singleton, a function that aborts (naming itself) for the rest."""
+    head = ("#include <stdio.h>\n#include <stdlib.h>\n"
+            "static void gone(const char *name) { fprintf(stderr, \"llguidance called Python's %s outside Python\\n\", "
+            "name); abort(); }\n")
+    return head + "".join(f"char {name}[64];\n" if _is_data(name) else f"void {name}(void) {{ gone(\"{name}\"); }}\n"
+                          for name in _python_symbols(library))
+
+
+def _python_symbols(library: Path) -> list[str]:
     """The Python C API names ``library`` refers to and does not define (``nm -D``)."""
     done = subprocess.run(["nm", "-D", "--undefined-only", str(library)], capture_output=True, text=True)
     if done.returncode != 0:
@@ -216,7 +221,7 @@ def python_symbols(library: Path) -> list[str]:
     return sorted({name for name in names if name.startswith(("Py", "_Py"))})
 
 
-def is_data(name: str) -> bool:
+def _is_data(name: str) -> bool:
     """Whether a Python C API name is an object (an exception, a type, a singleton), not a function."""
     return name.startswith("PyExc_") or name.endswith("_Type") or (name.startswith("_Py_") and name.endswith("Struct"))
 
