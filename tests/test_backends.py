@@ -13,7 +13,7 @@ import llama_cpp
 import numpy as np
 import pytest
 
-from gbnf import compile_pool
+from gbnf import compile_pool, compile_schema_grammar
 from gbnf.backends import (
     ENGINE_PROBE,
     PLAIN_STOP,
@@ -306,6 +306,33 @@ def test_server_health_and_props(llama_server):
     client = ServerBackend(llama_server.url)
     client.wait_healthy()
     assert "default_generation_settings" in client.props()
+
+
+def test_a_grammar_llguidance_refuses_on_llama_server_is_decided_by_llama_cpp(llama_server, monkeypatch):
+    """gbnf's build fails the request where llama.cpp would decode it free; the backend then
+    sends the grammar as GBNF, as the in-process backend falls back to llama.cpp's engine."""
+    refused = httpx.post(f"{llama_server.url}/completion", timeout=60,
+                         json={"prompt": "a", "n_predict": 4, "grammar": "%llguidance {}\nstart: nope"})
+    assert refused.status_code == 400  # not a free reply
+    monkeypatch.setattr("gbnf.backends._http.translate",
+                        lambda text, dialect: "%llguidance {}\nstart: nope" if dialect == "llguidance" else text)
+    client = ServerBackend(llama_server.url)
+    with pytest.warns(UserWarning, match="llguidance refused a grammar"):
+        reply = client.complete([{"role": "user", "content": "hi"}], 'root ::= "{}"', Sampling(max_tokens=8))
+    assert reply.text == "{}"
+
+
+def test_llguidance_failing_mid_reply_on_llama_server_ends_the_reply(llama_server):
+    """A key the model cannot spell (its UTF-8 begins with a byte no token of SmolLM2 holds):
+    llguidance fails in mid-reply, and gbnf's build ends the reply there instead of letting
+    the model write on with no grammar."""
+    schema = {"type": "object", "properties": {"\U00050000x": {"type": "integer"}}, "required": ["\U00050000x"],
+              "additionalProperties": False}
+    client = ServerBackend(llama_server.url)
+    for seed in range(3):
+        reply = client.complete([{"role": "user", "content": "Write one JSON value."}],
+                                compile_schema_grammar(schema).text, Sampling(max_tokens=48, temperature=1.0, seed=seed))
+        assert reply.text.startswith('{"') and len(reply.text) <= 4 and not reply.truncated, reply.text
 
 
 def test_server_refuses_a_bad_grammar_as_a_bug_report(llama_server):

@@ -138,8 +138,13 @@ def test_soundness_what_the_grammar_produces_is_valid(engine, data):
 @given(st.data())
 def test_what_llama_server_writes_through_llguidance_is_valid(llama_server, data):
     """The same soundness, end to end through gbnf's llama-server build: the grammar goes in
-    llguidance's dialect to llama.cpp's llguidance sampler, and the model's reply is valid."""
+    llguidance's dialect to llama.cpp's llguidance sampler, and the model's reply is valid.
+    Schemas that name a character from U+40000 to U+BFFFF are left out: their UTF-8 begins with
+    the byte F1 or F2, which no token of SmolLM2's vocabulary holds, so the model cannot write
+    a literal that forces one, whatever the engine (llguidance ends the reply; in-process it is
+    a :class:`~gbnf.BackendError`)."""
     schema = data.draw(schemas_2020, label="schema")
+    assume(not any(0x40000 <= ord(c) < 0xC0000 for c in json.dumps(schema, ensure_ascii=False)))
     grammar = compile_schema_grammar(schema)
     client = ServerBackend(llama_server.url)
     seed = data.draw(st.integers(0, 2**31), label="seed")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import warnings
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -129,6 +130,16 @@ class _Base:
             return response.json()
         except ValueError:
             raise ServerError(f"{where}: the reply is not JSON: {response.text[:200]!r}") from None
+
+    def _llguidance_sent(self, body: dict[str, Any], grammar: str) -> bool:
+        """Whether ``body`` took ``grammar`` to llama-server in llguidance's dialect (so a
+        refusal is llguidance's, and llama.cpp's own engine may decide the grammar instead)."""
+        return self.upstream == "llama-server" and body.get("grammar") not in (None, grammar)
+
+    def _as_gbnf(self, body: dict[str, Any], grammar: str) -> dict[str, Any]:
+        """``body`` with ``grammar`` in GBNF, for llama.cpp's own engine, after llguidance refused it."""
+        warnings.warn("llguidance refused a grammar, so llama.cpp decides it (llama-server)", stacklevel=3)
+        return {**body, "grammar": grammar}
 
     def _dialect_hint(self) -> str:
         """Why vLLM or SGLang may refuse a grammar (with a 400, or a 500 from its engine)."""
@@ -276,7 +287,13 @@ class ServerBackend(_Base):
         path, body = self._request(messages, grammar, sampling, tools)
         if self.endpoint == "completion":
             body["prompt"] = self.call("POST", "/apply-template", {"messages": messages})["prompt"]
-        return self._completion(self.call("POST", path, body, grammar), time.perf_counter() - start)
+        try:
+            return self._completion(self.call("POST", path, body, grammar), time.perf_counter() - start)
+        except (GrammarError, ServerRefused):
+            if grammar is None or not self._llguidance_sent(body, grammar):
+                raise
+            return self._completion(self.call("POST", path, self._as_gbnf(body, grammar), grammar),
+                                    time.perf_counter() - start)
 
     def close(self) -> None:
         self._client.close()
@@ -347,7 +364,17 @@ class AsyncServerBackend(_Base):
         path, body = self._request(messages, grammar, sampling, tools)
         if self.endpoint == "completion":
             body["prompt"] = (await self.call("POST", "/apply-template", {"messages": messages}))["prompt"]
-        elif on_text is not None:
+        try:
+            return await self._sent(path, body, grammar, on_text, start)
+        except (GrammarError, ServerRefused):
+            if grammar is None or not self._llguidance_sent(body, grammar):
+                raise
+            return await self._sent(path, self._as_gbnf(body, grammar), grammar, on_text, start)
+
+    async def _sent(self, path: str, body: dict[str, Any], grammar: str | None, on_text: TextSink | None,
+                    start: float) -> Completion:
+        """One completion request, streamed when ``on_text`` is given on the chat endpoint."""
+        if on_text is not None and self.endpoint == "chat":
             return await self._streamed(path, body, grammar, on_text, start)
         return self._completion(await self.call("POST", path, body, grammar), time.perf_counter() - start)
 

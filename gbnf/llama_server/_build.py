@@ -170,8 +170,9 @@ _WHEEL_LIBRARY = """\
 def use_wheel_llguidance(source: Path, libs: Path) -> None:
     """Make llama.cpp's llguidance build take the wheel's library instead of fetching the
     project: copy it to ``libs`` (beside the server, found by its ``$ORIGIN`` run path) with a
-    library of stubs for the Python functions it refers to, and replace the block of
-    ``common/CMakeLists.txt`` that would clone and build it."""
+    library of stubs for the Python functions it refers to, replace the block of
+    ``common/CMakeLists.txt`` that would clone and build it, and make its sampler fail closed
+    (:data:`_FAIL_CLOSED`)."""
     library = wheel_llguidance_library()
     libs.mkdir(parents=True, exist_ok=True)
     shutil.copy2(library, libs / "libllguidance.so")
@@ -187,6 +188,43 @@ def use_wheel_llguidance(source: Path, libs: Path) -> None:
     include = Path(__file__).resolve().parent / "llguidance"
     cmake.write_text(_FETCHED.sub(lambda _: _WHEEL_LIBRARY.replace("${GBNF_LIBS}", libs.as_posix())
                                   .replace("${GBNF_INCLUDE}", include.as_posix()), text))
+    glue = source / "common" / "llguidance.cpp"
+    code = glue.read_text()
+    for was, now in _FAIL_CLOSED.items():
+        if code.count(was) != 1:
+            raise ServerError(f"{glue}: the code gbnf makes fail closed is not where it expects it; build without "
+                              f"llguidance ({ENV_LLGUIDANCE}=0)")
+        code = code.replace(was, now)
+    glue.write_text(code)
+
+
+_FAIL_CLOSED = {
+    # a grammar llguidance refuses: no sampler (the server answers 400), not a reply left free
+    """        if (ctx->grammar) {
+            GGML_ASSERT(""":
+    """        if (!ctx->grammar) {  // gbnf: a grammar llguidance refuses fails the request
+            llg_free_tokenizer(ctx->tokenizer);
+            delete ctx;
+            return nullptr;
+        }
+        if (ctx->grammar) {
+            GGML_ASSERT(""",
+    # a matcher in error mid-reply: only end-of-generation tokens stay, not every token
+    """                LOG_ERR("llg error: %s\\n", llg_matcher_get_error(ctx->grammar));
+                llg_free_matcher(ctx->grammar);
+                ctx->grammar = nullptr;
+                return;""":
+    """                LOG_ERR("llg error: %s\\n", llg_matcher_get_error(ctx->grammar));
+                for (size_t i = 0; i < cur_p->size; ++i) {  // gbnf: fail closed, the reply ends here
+                    if (!llama_vocab_is_eog(ctx->vocab, cur_p->data[i].id)) {
+                        cur_p->data[i].logit = -INFINITY;
+                    }
+                }
+                return;""",
+}
+"""What gbnf changes in llama.cpp's ``common/llguidance.cpp``: where llguidance refuses a grammar
+or fails mid-reply, llama.cpp would go on decoding without any grammar (HTTP 200, a free
+reply); here the request fails, or the reply ends."""
 
 
 def wheel_llguidance_library() -> Path:
