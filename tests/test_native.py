@@ -4,6 +4,7 @@ signal's name instead of killing the suite), the extra-buffer policy, and crashe
 from __future__ import annotations
 
 import ctypes
+import importlib.metadata
 import platform
 import subprocess
 import sys
@@ -110,6 +111,7 @@ def test_a_llguidance_build_is_cached_apart_and_is_the_default_on_linux(monkeypa
     plain, guided = built_binary(llguidance=False), built_binary(llguidance=True)
     assert plain != guided and plain.parent.parent == guided.parent.parent
     assert LLGUIDANCE_FLAG in cmake_flags(llguidance=True) and LLGUIDANCE_FLAG not in cmake_flags(llguidance=False)
+    assert f"-DGBNF_LLGUIDANCE_VERSION={importlib.metadata.version('llguidance')}" in cmake_flags(llguidance=True)
     for value, wanted in [("1", guided), ("0", plain), ("off", plain)]:
         monkeypatch.setenv(ENV_LLGUIDANCE, value)
         assert built_binary() == wanted

@@ -91,8 +91,9 @@ def cmake_flags(cuda: bool | None = None, llguidance: bool | None = None) -> lis
         flags += [f"-DCMAKE_C_FLAGS={NO_AMX}", f"-DCMAKE_CXX_FLAGS={NO_AMX}"]
     if cuda_wanted() if cuda is None else cuda:
         flags += CUDA_FLAGS
-    if llguidance_wanted() if llguidance is None else llguidance:
-        flags += [LLGUIDANCE_FLAG, "-DCMAKE_BUILD_RPATH=$ORIGIN"]
+    if llguidance_wanted() if llguidance is None else llguidance:  # keyed on the wheel whose library it links
+        flags += [LLGUIDANCE_FLAG, "-DCMAKE_BUILD_RPATH=$ORIGIN",
+                  f"-DGBNF_LLGUIDANCE_VERSION={importlib.metadata.version('llguidance')}"]
     return flags
 
 
