@@ -247,8 +247,9 @@ def _upstream_options(command: argparse.ArgumentParser) -> None:
                          help="the server behind --server: llama-server (grammar), vllm (structured_outputs), "
                               "sglang (ebnf)")
     command.add_argument("--grammar-dialect", choices=DIALECTS, default=None,
-                         help="the grammar syntax the server's engine reads (default: gbnf for llama-server, "
-                              "xgrammar for vllm and sglang; llguidance for their guidance/llguidance backend)")
+                         help="the grammar syntax the server's engine reads (default: for llama-server, llguidance "
+                              "when it was built with it, else gbnf; xgrammar for vllm and sglang, llguidance for "
+                              "their guidance/llguidance backend)")
 
 
 def _shaping_options(command: argparse.ArgumentParser) -> None:
