@@ -253,7 +253,11 @@ def python_stubs(library: Path) -> str:
 
 def _python_symbols(library: Path) -> list[str]:
     """The Python C API names ``library`` refers to and does not define (``nm -D``)."""
-    done = subprocess.run(["nm", "-D", "--undefined-only", str(library)], capture_output=True, text=True)
+    try:
+        done = subprocess.run(["nm", "-D", "--undefined-only", str(library)], capture_output=True, text=True)
+    except FileNotFoundError:
+        raise ServerError(f"nm (binutils) reads the llguidance library's symbols: install it, or build without "
+                          f"llguidance ({ENV_LLGUIDANCE}=0)") from None
     if done.returncode != 0:
         raise ServerError(f"nm could not read {library}: {done.stderr.strip()[:200]}")
     names = [line.split()[-1].split("@")[0] for line in done.stdout.splitlines() if line.strip()]
