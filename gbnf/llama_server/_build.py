@@ -276,7 +276,10 @@ def ensure_llama_server() -> Path:
 
 def run_step(cmd: list[str], what: str) -> None:
     """Run ``cmd``; :class:`ServerError` with its output's tail, naming ``what``, when it fails."""
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise ServerError(f"could not {what}: {cmd[0]} is not installed") from None
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).splitlines()[-20:])
         raise ServerError(f"could not {what} ({' '.join(cmd[:3])} ... exited {done.returncode}):\n{tail}")
