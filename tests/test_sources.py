@@ -151,6 +151,28 @@ def test_a_profile_that_imposes_no_values_still_shows_them_when_asked():
     assert "values_imposed" not in small.decisions
 
 
+@pytest.mark.parametrize(("text", "name", "schema", "offered"), [
+    ("Run the sprinklers for an hour at 9 pm", "minutes", {"type": "integer"}, [60]),
+    ("Book a 45-minute lesson at 17:00", "duration_min", {"type": "integer"}, [45]),
+    ("Set a timer for 1 hour 30 minutes", "seconds", {"type": "integer"}, [5400]),
+    ("Arrose la pelouse pendant une demi-heure, à 20h15.", "minutes", {"type": "integer"}, [30]),
+    ("Gieß den Rasen eine halbe Stunde lang, bitte um 7 Uhr", "minutes", {"type": "integer"}, [30]),
+    ("Riega el jardín durante una hora y media", "minutes", {"type": "integer"}, [90]),
+    ("给花坛浇二十五分钟水，下午五点开始", "minutes", {"type": "integer"}, [25]),
+    ("1時間半の会議を入れて", "hours", {"type": "number"}, [1.5]),
+    ("The weather for the next 3 days", "days", {"type": "integer"}, [3]),
+    ("Wait 90 seconds", "minutes", {"type": "integer"}, []),  # not a whole number of minutes
+    ("Wait 90 seconds", "timeout", {"type": "number", "description": "Timeout in minutes."}, [1.5]),
+    ("7時30分に起こして", "minutes", {"type": "integer"}, []),  # a time of day
+    ("Two tickets at 9 pm", "minutes", {"type": "integer"}, []),
+    ("Add a tag to it as long as it takes", "minutes", {"type": "integer"}, []),
+    ("Filter for an hour", "min_price", {"type": "integer"}, []),  # "min" is a minimum here
+])
+def test_lengths_of_time_are_offered_in_the_unit_the_argument_counts_in(text, name, schema, offered):
+    source = next(s for s in SOURCES if s.name == "durations")
+    assert source.offers(name, schema, offered_values([text])) == offered
+
+
 @pytest.mark.parametrize(("text", "written"), [
     ("Zwei Tickets nach Berlin", [2]), ("trois billets pour Lyon", [3]), ("dos personas para el viernes", [2]),
     ("vingt-deux euros pour le dîner", [22]), ("三张票", [3]), ("两个人", [2]), ("十二个", [12]), ("二泊で", [2]),

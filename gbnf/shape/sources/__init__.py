@@ -16,6 +16,7 @@ from gbnf.shape.sources import (
     codes,
     dates,
     defaults,
+    durations,
     enum_meaning,
     enum_words,
     formulas,
@@ -34,7 +35,7 @@ from gbnf.shape.sources._source import Example, Kind, Source
 
 SOURCES: tuple[Source, ...] = tuple(module.SOURCE for module in (
     enum_words, enum_meaning, codes, times, typed_dates, patterns, globs, moments, dates, formulas, shapes, regions,
-    stretches, numbers, defaults, runs))
+    stretches, durations, numbers, defaults, runs))
 """Every candidate source, in the order they are asked."""
 NAMES = frozenset(source.name for source in SOURCES)
 """The sources' names."""
