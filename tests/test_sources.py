@@ -167,6 +167,9 @@ def test_a_profile_that_imposes_no_values_still_shows_them_when_asked():
     ("Two tickets at 9 pm", "minutes", {"type": "integer"}, []),
     ("Add a tag to it as long as it takes", "minutes", {"type": "integer"}, []),
     ("Filter for an hour", "min_price", {"type": "integer"}, []),  # "min" is a minimum here
+    ("3 meat meals a week", "meals_per_week", {"type": "integer"}, []),  # a rate
+    ("Play them for 20 minutes and 15 minutes respectively", "duration", {"type": "integer",
+                                                                          "description": "In minutes."}, [20, 15]),
 ])
 def test_lengths_of_time_are_offered_in_the_unit_the_argument_counts_in(text, name, schema, offered):
     source = next(s for s in SOURCES if s.name == "durations")

@@ -73,24 +73,25 @@ _DESCRIBED = re.compile(r"\b(?:in|of)\s+(seconds|minutes|hours|days|weeks|millis
 @functools.lru_cache(maxsize=1024)
 def lengths_written(text: str) -> tuple[float, ...]:
     """The lengths of time ``text`` writes, in seconds, in order; lengths written one after
-    another ("1 hour 30 minutes", "an hour and 15 minutes") are one length."""
+    another in smaller units ("1 hour 30 minutes", "an hour and 15 minutes") are one length."""
     text = _in_digits(text)
-    spans: list[tuple[int, int, float]] = []
+    spans: list[tuple[int, int, float, float]] = []  # where, the seconds, the unit's seconds
     for match in _NUMBERED.finditer(text):
-        unit = next(int(key[1:]) for key, value in match.groupdict().items() if key.startswith("u") and value)
+        unit = float(next(int(key[1:]) for key, value in match.groupdict().items() if key.startswith("u") and value))
         count = float(match["number"].replace(",", ".")) + (0.5 if match["half"] else 0)
-        spans.append((match.start(), match.end(), count * unit))
+        spans.append((match.start(), match.end(), count * unit, unit))
     for match in _WORDED_RE.finditer(text):
-        if not any(start < match.end() and match.start() < end for start, end, _ in spans):
-            spans.append((match.start(), match.end(), float(_WORDED[match.group().lower()])))
+        if not any(start < match.end() and match.start() < end for start, end, _, _ in spans):
+            seconds = float(_WORDED[match.group().lower()])
+            spans.append((match.start(), match.end(), seconds, seconds))
     found: list[float] = []
-    last = -1
-    for start, end, seconds in sorted(spans):
-        if found and _JOINED.fullmatch(text[last:start]):
+    last, larger = -1, 0.0
+    for start, end, seconds, unit in sorted(spans):
+        if found and unit < larger and _JOINED.fullmatch(text[last:start]):  # "1 hour 30 minutes", not "20 and 15"
             found[-1] += seconds
         else:
             found.append(seconds)
-        last = end
+        last, larger = end, unit
     return tuple(found)
 
 
@@ -104,9 +105,10 @@ def _in_digits(text: str) -> str:
 
 def counted_in(name: str | None, part: dict[str, Any]) -> float | None:
     """The seconds of the unit a number argument counts in, as its name or description says
-    ("minutes", "duration_min", "Timeout in seconds."); None when they name no unit of time."""
+    ("minutes", "duration_min", "Timeout in seconds."); None when they name no unit of time, or
+    a rate ("meals_per_week")."""
     words = identifier_words(name or "").lower().split()
-    named = next((_NAMED[word] for word in words if word in _NAMED), None)
+    named = next((_NAMED[word] for i, word in enumerate(words) if word in _NAMED and words[i - 1:i] != ["per"]), None)
     if named is None and words and words[-1] in _ABBREVIATED and len(words) > 1:
         named = _ABBREVIATED[words[-1]]
     described = _DESCRIBED.search(str(part.get("description", "")))
