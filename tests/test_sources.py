@@ -176,6 +176,15 @@ def test_lengths_of_time_are_offered_in_the_unit_the_argument_counts_in(text, na
     assert source.offers(name, schema, offered_values([text])) == offered
 
 
+def test_a_length_a_tool_result_gives_as_a_number_alone_is_offered_beside_those_written():
+    """``"recommended_minutes": 25`` in a tool's result is a length too; the hour of a time of
+    day is none."""
+    source = next(s for s in SOURCES if s.name == "durations")
+    values = offered_values(["Do a run of the recommended length then at 7 pm.", "Water the lawn for 10 minutes."],
+                            whole=["25", "front_lawn"])
+    assert source.offers("minutes", {"type": "integer"}, values) == [10, 25]
+
+
 @pytest.mark.parametrize(("text", "written"), [
     ("Zwei Tickets nach Berlin", [2]), ("trois billets pour Lyon", [3]), ("dos personas para el viernes", [2]),
     ("vingt-deux euros pour le dîner", [22]), ("三张票", [3]), ("两个人", [2]), ("十二个", [12]), ("二泊で", [2]),

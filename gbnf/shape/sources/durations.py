@@ -15,6 +15,7 @@ from gbnf._text import identifier_words
 from gbnf.shape._language import worded_languages
 from gbnf.shape._values import HAN_NUMERALS, Values, han_number
 from gbnf.shape.sources._source import Example, Source
+from gbnf.shape.sources.times import written_times
 
 _UNITS = {
     1: r"seconds?|secs?|sekunden?|secondes?|segundos?|secondi|seconden?|秒钟|秒鐘|秒間|秒|초",
@@ -74,12 +75,19 @@ _DESCRIBED = re.compile(r"\b(?:in|of)\s+(seconds|minutes|hours|days|weeks|millis
 def lengths_written(text: str) -> tuple[float, ...]:
     """The lengths of time ``text`` writes, in seconds, in order; lengths written one after
     another in smaller units ("1 hour 30 minutes", "an hour and 15 minutes") are one length."""
+    return _lengths(text)[0]
+
+
+@functools.lru_cache(maxsize=1024)
+def _lengths(text: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The lengths of time ``text`` writes, in seconds, and the numbers written in them."""
     text = _in_digits(text)
     spans: list[tuple[int, int, float, float]] = []  # where, the seconds, the unit's seconds
+    counts: list[float] = []
     for match in _NUMBERED.finditer(text):
         unit = float(next(int(key[1:]) for key, value in match.groupdict().items() if key.startswith("u") and value))
-        count = float(match["number"].replace(",", ".")) + (0.5 if match["half"] else 0)
-        spans.append((match.start(), match.end(), count * unit, unit))
+        counts.append(float(match["number"].replace(",", ".")))
+        spans.append((match.start(), match.end(), counts[-1] * unit + (unit / 2 if match["half"] else 0), unit))
     for match in _WORDED_RE.finditer(text):
         if not any(start < match.end() and match.start() < end for start, end, _, _ in spans):
             seconds = float(_WORDED[match.group().lower()])
@@ -92,7 +100,7 @@ def lengths_written(text: str) -> tuple[float, ...]:
         else:
             found.append(seconds)
         last, larger = end, unit
-    return tuple(found)
+    return tuple(found), tuple(counts)
 
 
 def _in_digits(text: str) -> str:
@@ -116,15 +124,22 @@ def counted_in(name: str | None, part: dict[str, Any]) -> float | None:
 
 
 def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> list[float | int]:
-    """The lengths of time the conversation writes, in the unit the argument counts in; only the
-    whole ones for an integer."""
+    """The lengths of time the conversation writes, in the unit the argument counts in (only the
+    whole ones for an integer), then, where it writes any, the other numbers it writes but those
+    of a length or a time of day ("for an hour at 9 pm": 60, not 9; a tool's result may give a
+    length in a number alone: ``"recommended_minutes": 25``)."""
     unit = counted_in(name, part)
     if unit is None:
         return []
-    found = [seconds / unit for text in values.texts for seconds in lengths_written(text)]
+    read = [_lengths(text) for text in values.texts]
+    found = [seconds / unit for lengths, _ in read for seconds in lengths]
     whole = [n for n in found if abs(n - round(n)) < 1e-9]
-    kept = whole if part.get("type") == "integer" else found
-    return list(dict.fromkeys(int(round(n)) if n in whole else n for n in kept))
+    kept = [int(round(n)) if n in whole else n for n in (whole if part.get("type") == "integer" else found)]
+    if not kept:
+        return []
+    used = {count for _, counts in read for count in counts} | {
+        n for text in values.texts for time in written_times(text) for n in (time.hour, time.hour % 12, time.minute)}
+    return list(dict.fromkeys([*kept, *(n for n in values.numbers if n not in used)]))
 
 
 SOURCE = Source(
