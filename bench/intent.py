@@ -53,7 +53,8 @@ SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools",
         "chats-dev": (HERE / "chats" / "dev" / "chats.json", HERE / "chats" / "dev" / "tools", ())}
 """Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --shaping meaning=false": ("--shaping", "meaning=false"),
-            "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off")}
+            "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off"),
+            "gbnf serve --shaping sources_off=durations": ("--shaping", "sources_off=durations")}
 NOTE = " Use it only when the user asks for what it does; it returns its result as JSON."
 """The usage note ``--noted`` adds to every tool's description."""
 
