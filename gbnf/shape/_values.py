@@ -244,6 +244,14 @@ def numbers(text: str) -> list[int | float]:
     return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text)
 
 
+def worded_in_digits(text: str) -> str:
+    """``text`` with its number words written in digits: English's, and text2num's for the
+    language its function words say it is in ("um", "un" are left: an article as often as one)."""
+    for language in ("en", *worded_languages(text)):
+        text = alpha2digit(text, language, threshold=2)
+    return text
+
+
 def _foreign_worded(text: str) -> list[Number]:
     """The numbers ``text`` writes in words, two and more (text2num: "un", "ein" are articles as
     often as numbers), in the language it reads as (:func:`~gbnf.shape._language.worded_languages`:

@@ -9,11 +9,8 @@ import functools
 import re
 from typing import Any
 
-from text_to_num import alpha2digit
-
 from gbnf._text import identifier_words
-from gbnf.shape._language import worded_languages
-from gbnf.shape._values import HAN_NUMERALS, Values, han_number
+from gbnf.shape._values import HAN_NUMERALS, Values, han_number, worded_in_digits
 from gbnf.shape.sources._source import Example, Source
 from gbnf.shape.sources.times import written_times
 
@@ -81,7 +78,7 @@ def lengths_written(text: str) -> tuple[float, ...]:
 @functools.lru_cache(maxsize=1024)
 def _lengths(text: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The lengths of time ``text`` writes, in seconds, and the numbers written in them."""
-    text = _in_digits(text)
+    text = _HAN.sub(lambda match: str(han_number(match.group(1))), worded_in_digits(text))  # "二十五分钟"
     spans: list[tuple[int, int, float, float]] = []  # where, the seconds, the unit's seconds
     counts: list[float] = []
     for match in _NUMBERED.finditer(text):
@@ -101,14 +98,6 @@ def _lengths(text: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
             found.append(seconds)
         last, larger = end, unit
     return tuple(found), tuple(counts)
-
-
-def _in_digits(text: str) -> str:
-    """``text`` with its number words in digits (English's, and text2num's for the language it
-    reads as) and Han numerals before a unit of time ("二十五分钟")."""
-    for language in ("en", *worded_languages(text)):
-        text = alpha2digit(text, language, threshold=2)
-    return _HAN.sub(lambda match: str(han_number(match.group(1))), text)
 
 
 def counted_in(name: str | None, part: dict[str, Any]) -> float | None:

@@ -9,11 +9,8 @@ import functools
 import re
 from typing import Any
 
-from text_to_num import alpha2digit
-
 from gbnf.shape._dates import AFTER_NOON, CLOCK_TIMES, EAST_AFTER
-from gbnf.shape._language import worded_languages
-from gbnf.shape._values import HAN_NUMERALS, Values, han_number
+from gbnf.shape._values import HAN_NUMERALS, Values, han_number, worded_in_digits
 from gbnf.shape.sources._source import Example, Source, first_form
 
 _WORDED = re.compile(
@@ -48,9 +45,7 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
 
 def _in_digits(text: str) -> str:
     """``text`` with its number words written in digits, and the Han numerals of an hour ("五点")."""
-    for language in ("en", *worded_languages(text)):
-        text = alpha2digit(text, language, threshold=2)  # "um", "un": an article as often as one
-    return _HAN_HOUR.sub(lambda match: str(han_number(match.group())), text)
+    return _HAN_HOUR.sub(lambda match: str(han_number(match.group())), worded_in_digits(text))
 
 
 _HAN_HOUR = re.compile(rf"{HAN_NUMERALS}(?=[点點時时])")
