@@ -237,9 +237,7 @@ class Planner:
             if isinstance(reply, GbnfError):
                 self._stop(result, "error", step, str(reply))
                 return
-            result.prompt_tokens += reply.prompt_tokens
-            result.completion_tokens += reply.completion_tokens
-            result.seconds += reply.seconds
+            _count(result, reply)
             messages.append({"role": "assistant", "content": reply.text or json_text(list(reply.tool_calls))})
             try:
                 calls = self._read(reply, pool)
@@ -307,20 +305,10 @@ class Planner:
             else:
                 grammar = compile_pool(shaped.with_values(pool), parallel=self.options.parallel, least=len(steps),
                                        order=list(steps), layout=self.options.layout).text
-            reply = yield messages[:-1], grammar, sampling, specs
-            if isinstance(reply, GbnfError):
+            again = yield from self._again((messages[:-1], grammar, sampling, specs), pool, result, "asked apart")
+            if again is None or isinstance(again[0], str) or not again[0]:
                 break
-            result.prompt_tokens += reply.prompt_tokens
-            result.completion_tokens += reply.completion_tokens
-            result.seconds += reply.seconds
-            try:
-                again = self._read(reply, pool)
-            except InvalidCall as exc:
-                self._emit(result, "validation_error", result.steps, error=f"asked apart: {exc}", text=reply.text)
-                break
-            if isinstance(again, str) or not again:
-                break
-            calls, messages[-1] = again, {"role": "assistant", "content": reply.text}
+            calls, messages[-1] = again[0], {"role": "assistant", "content": again[1]}
         return calls
 
     def _instead(self, shaped: Shaped, pool: list[Tool], calls: list[ToolCall], failed: list[ToolCall],
@@ -330,25 +318,33 @@ class Planner:
         word (the model wrote it again after its error: greedy or not, the grammar made it the
         likeliest), so the model must choose another tool or answer (the final tool is offered
         even where the step left it out); ``calls`` as they were when that reply is not valid."""
-        again = {call.name for call in calls if call in failed}
-        self._emit(result, "reasked", result.steps, tools=sorted(again),
+        repeated = {call.name for call in calls if call in failed}
+        self._emit(result, "reasked", result.steps, tools=sorted(repeated),
                    calls=[{"name": c.name, "arguments": c.arguments} for c in calls if c in failed])
-        rest = [tool for tool in pool if tool.name not in again]
+        rest = [tool for tool in pool if tool.name not in repeated]
         if self.final not in rest:
             rest.append(self.final)
-        reply = yield messages[:-1], self.grammar(rest, shaped).text, sampling, specs
+        again = yield from self._again((messages[:-1], self.grammar(rest, shaped).text, sampling, specs), rest, result,
+                                       "asked again")
+        if again is None:
+            return calls
+        messages[-1] = {"role": "assistant", "content": again[1]}
+        return again[0]
+
+    def _again(self, request: _Request, pool: list[Tool], result: PlanResult,
+               why: str) -> Generator[_Request, Completion | GbnfError, tuple[list[ToolCall] | str, str] | None]:
+        """The step's reply asked once more (``request``): its calls (or prose) and its text;
+        None when the backend failed or the reply is not valid (a validation error, its message
+        led by ``why``)."""
+        reply = yield request
         if isinstance(reply, GbnfError):
-            return calls
-        result.prompt_tokens += reply.prompt_tokens
-        result.completion_tokens += reply.completion_tokens
-        result.seconds += reply.seconds
+            return None
+        _count(result, reply)
         try:
-            instead = self._read(reply, rest)
+            return self._read(reply, pool), reply.text
         except InvalidCall as exc:
-            self._emit(result, "validation_error", result.steps, error=f"asked again: {exc}", text=reply.text)
-            return calls
-        messages[-1] = {"role": "assistant", "content": reply.text}
-        return instead
+            self._emit(result, "validation_error", result.steps, error=f"{why}: {exc}", text=reply.text)
+            return None
 
     def _held(self, call: ToolCall) -> bool:
         """Whether ``call`` is planned, not run: its tool has no executor, or it would act in a dry run."""
@@ -430,6 +426,13 @@ class Planner:
         result.status = status
         result.error = why
         self._emit(result, "abort", step, reason=status, error=why)
+
+
+def _count(result: PlanResult, reply: Completion) -> None:
+    """Add a reply's tokens and seconds to the plan's."""
+    result.prompt_tokens += reply.prompt_tokens
+    result.completion_tokens += reply.completion_tokens
+    result.seconds += reply.seconds
 
 
 def answer_key(final: Tool) -> str | None:

@@ -68,7 +68,6 @@ _DESCRIBED = re.compile(r"\b(?:in|of)\s+(seconds|minutes|hours|days|weeks|millis
 """A description that says the unit ("Timeout in seconds.", "Number of minutes.")."""
 
 
-@functools.lru_cache(maxsize=1024)
 def lengths_written(text: str) -> tuple[float, ...]:
     """The lengths of time ``text`` writes, in seconds, in order; lengths written one after
     another in smaller units ("1 hour 30 minutes", "an hour and 15 minutes") are one length."""
