@@ -403,6 +403,18 @@ def test_a_long_enum_beside_generic_json_loads_in_llguidance_and_decides_as_llam
             assert oracle.accepts(grammar, json_text({"code": code, "extra": [1]})) == valid, (name, code)
 
 
+def test_an_enum_of_thirty_thousand_strings_is_a_trie_within_the_compile_budget():
+    """Whether one value begins another is read from neighbours in sorted order: the values of
+    a long enum (a conversation's stretches offered to four calls) are not compared pairwise,
+    which passed the compile's time budget and left the arguments as any JSON value."""
+    words = [f"w{i:05d} of the request" for i in range(30_000)]
+    grammar = compile_schema_grammar({"type": "object", "properties": {"text": {"enum": words}}, "required": ["text"]})
+    assert grammar.looser == ()
+    assert grammar.text.count("of the request") == 30_000
+    numbers = compile_schema_grammar({"enum": [1, 10, 100]})  # "1" begins "10": listed, not a trie
+    assert numbers.looser == () and '"1" | "10" | "100"' in numbers.text
+
+
 def test_a_grammar_nested_past_python_is_a_syntax_error_not_a_traceback():
     with pytest.raises(GbnfSyntaxError, match="nested too deeply"):
         translate("root ::= " + "(" * 5000 + '"a"' + ")" * 5000 + "\n", "llguidance")

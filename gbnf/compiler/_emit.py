@@ -157,7 +157,7 @@ class Emitter:
         tool names are: :func:`literal_choice`), which llama.cpp's engine masks far faster."""
         values = self._kept(schema, path)
         texts = [json_text(v) for v in values if not isinstance(v, (dict, list))]
-        if len(texts) == len(values) > 1 and not any(a != b and b.startswith(a) for a in texts for b in texts):
+        if len(texts) == len(values) > 1 and not _one_begins_another(texts):
             return self.rule(name, literal_choice(dict.fromkeys(texts, "")))
         return self.rule(name, " | ".join(self.listed(schema, path)))
 
@@ -202,3 +202,10 @@ EMITTERS: dict[str, TypeEmitter] = {
     "null": lambda emitter, schema, name, path, depth: "null",
 }
 """One emitter per JSON type: ``emit(emitter, schema, rule name, key path, depth)`` -> GBNF."""
+
+
+def _one_begins_another(texts: list[str]) -> bool:
+    """Whether one of ``texts`` begins another (equal texts aside): in sorted order, a text that
+    begins any other begins the next one, so neighbours are all that is compared."""
+    ordered = sorted(set(texts))
+    return any(b.startswith(a) for a, b in zip(ordered, ordered[1:]))
