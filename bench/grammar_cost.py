@@ -44,10 +44,10 @@ import llguidance
 import numpy as np
 
 from bench.coverage import bfcl_entries
+from bench.prompts import plan_prompt
 from bench.report import rows_table
 from gbnf.backends import LlamaCppBackend, grammar_sampler, llguidance_tokenizer, token_allowed
 from gbnf.compiler import compile_pool, compile_schema, json_text, literal_choice, translate
-from gbnf.plan import system_prompt
 from gbnf.tools import Tool, import_each, load_manifests
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -139,7 +139,7 @@ def cases(backend: LlamaCppBackend, sizes: tuple[int, ...], requests: int) -> li
             shown, queries = requests_tools, [q for q, _ in asked]
         grammar = compile_pool(pool, layout="indented").text
         for query in queries:
-            messages = [{"role": "system", "content": system_prompt(shown)}, {"role": "user", "content": query}]
+            messages = [{"role": "system", "content": plan_prompt(shown)}, {"role": "user", "content": query}]
             prompt = backend._formatter(messages=messages).prompt  # type: ignore[arg-type]
             out.append(Case(label, len(pool), query, prompt, grammar))
     return out

@@ -14,9 +14,9 @@ from typing import Any
 import llama_cpp
 import numpy as np
 
+from bench.prompts import plan_prompt
 from gbnf.backends import LlamaCppBackend, Sampling, grammar_sampler, llguidance_tokenizer
 from gbnf.compiler import compile_pool, translate
-from gbnf.plan import system_prompt
 from gbnf.tools import load_manifests
 
 QUERY = "What is the weather in Paris for the next 3 days?"
@@ -38,7 +38,7 @@ def mask_bench(backend: LlamaCppBackend, folders: tuple[str, ...] = ("manifests"
     for folder in folders:
         tools = load_manifests(folder)
         grammar = compile_pool(tools).text
-        messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": QUERY}]
+        messages = [{"role": "system", "content": plan_prompt(tools)}, {"role": "user", "content": QUERY}]
         reply = backend.complete(messages, grammar, Sampling(max_tokens=96, temperature=0.0))
         tokens = backend.llm.tokenize(reply.text.encode("utf-8"), add_bos=False, special=False)
         for name, compile_ in engines.items():

@@ -1,5 +1,5 @@
 """What shaping one request costs before the model writes a word: the relevance by meaning
-(:func:`gbnf.shape.closeness`), the decision (:func:`gbnf.shape.decide_reply`), and the whole of
+(:func:`gbnf.shape.rules.closeness`), the decision (:func:`gbnf.shape.rules.decide_reply`), and the whole of
 ``parse_request`` (the decision, the request's values, and the grammar compiled for them), at
 8 and 100 tools; and, beside the meaning's time and the model's relevance where ``gbnf serve
 --model-relevance`` reads it, the time to a reply's first token (the shaped prompt read and
@@ -24,7 +24,8 @@ from bench.intent import cases, set_tools
 from gbnf.backends import LlamaCppBackend
 from gbnf.endpoint import parse_request
 from gbnf.plan import openai_tools
-from gbnf.shape import ModelRelevance, Shaping, closeness, decide_reply, read_request
+from gbnf.shape import ModelRelevance, Shaping
+from gbnf.shape.rules import closeness, decide_reply, read_request
 from gbnf.tools import Tool, import_tools
 
 SIZES = (8, 100)
@@ -56,7 +57,7 @@ def _percentiles(seconds: list[float]) -> dict[str, float]:
 
 
 def _timed(run: Callable[[str], Any], texts: list[str]) -> list[float]:
-    """Each run's seconds, every text read afresh (:func:`gbnf.shape.read_request` keeps what it read)."""
+    """Each run's seconds, every text read afresh (:func:`gbnf.shape.rules.read_request` keeps what it read)."""
     out = []
     for text in texts:
         read_request.cache_clear()

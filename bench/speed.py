@@ -17,6 +17,7 @@ from typing import Any
 from llama_cpp import LlamaGrammar
 from llama_cpp.llama_grammar import json_schema_to_gbnf
 
+from bench.prompts import plan_prompt
 from gbnf.backends import (
     Backend,
     Completion,
@@ -29,7 +30,7 @@ from gbnf.backends import (
     ToolSpec,
 )
 from gbnf.compiler import compile_pool
-from gbnf.plan import Planner, system_prompt
+from gbnf.plan import Planner
 from gbnf.tools import Tool, load_manifests
 
 QUERY = "What is the weather in Paris for the next 3 days?"
@@ -107,7 +108,7 @@ def decoding_bench(inprocess: LlamaCppBackend, server: Backend | None, max_token
     indented = compile_pool(tools, layout="indented").text
     compact = compile_pool(tools, layout="compact").text
     theirs = json_schema_to_gbnf(json.dumps(union_schema(tools)))
-    messages = [{"role": "system", "content": system_prompt(tools)}, {"role": "user", "content": QUERY}]
+    messages = [{"role": "system", "content": plan_prompt(tools)}, {"role": "user", "content": QUERY}]
     sampling = Sampling(max_tokens=max_tokens, temperature=0.0)
 
     def local(grammar: str | None, mode: GrammarMode, engine: GrammarEngine) -> Callable[[], tuple[int, float]]:

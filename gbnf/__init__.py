@@ -1,8 +1,8 @@
 """gbnf: make small local models call tools reliably with llama.cpp grammars.
 
-Everything a user needs is here: manifests and the compiler, the pool filter and ranking, the
-validator and soft parser, the planner and its backends, and one error tree. The backends load
-their engines (llama-cpp-python, httpx) on first use.
+Everything a user needs is here: manifests and the compiler, the shaping stage (:mod:`gbnf.shape`),
+the pool filter and ranking, the validator and soft parser, the planner and its backends, and
+one error tree. The backends load their engines (llama-cpp-python, httpx) on first use.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ from gbnf.errors import (
 )
 from gbnf.plan import Event, Planner, PlanOptions, PlanResult, TraceWriter, salvage
 from gbnf.read import SoftParse, ToolCall, soft_parse, validate_call, validate_calls, validate_json
-from gbnf.shape import Request, Shaping, filter_pool, rank_tools, read_request, select_tools
+from gbnf.shape import Shaping
+from gbnf.shape.rules import Request, filter_pool, rank_tools, read_request, select_tools
 from gbnf.tools import McpTools, Policy, Tool, load_manifest, load_manifests, load_policy
 
 if TYPE_CHECKING:
@@ -51,11 +52,12 @@ __getattr__ = lazy_names(__name__, {
     "LlamaServer": "gbnf.llama_server", "FunctionTool": "gbnf.tools", "function_tool": "gbnf.tools"})
 
 __all__ = ["MAX_DEPTH", "SCHEMA_MAX_DEPTH", "ApiError", "AsyncServerBackend", "Backend", "BackendError", "Cancelled",
-           "Completion", "ConnectionFailed", "ContextExceeded", "Event", "ExecutorFailed", "FunctionTool", "GbnfError",
-           "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend", "LlamaServer",
-           "ManifestError", "McpError", "McpTools", "Overloaded", "PlanOptions", "PlanResult", "Planner", "Policy",
-           "Request", "Sampling", "SchemaError", "ServerBackend", "ServerError", "ServerLoading", "ServerRefused",
-           "ServerTimeout", "Shaping", "SoftParse", "Tool", "ToolCall", "ToolError", "TraceWriter", "Unrepresentable",
-           "Unsatisfiable", "Untranslatable", "compile_pool", "compile_schema", "compile_schema_grammar",
-           "filter_pool", "function_tool", "load_manifest", "load_manifests", "load_policy", "rank_tools",
-           "read_request", "salvage", "select_tools", "soft_parse", "validate_call", "validate_calls", "validate_json"]
+           "Completion", "ConnectionFailed", "ContextExceeded", "Event", "ExecutorFailed",
+           "FunctionTool", "GbnfError", "GbnfSyntaxError", "Grammar", "GrammarError", "InvalidCall", "LlamaCppBackend",
+           "LlamaServer", "ManifestError", "McpError", "McpTools", "Overloaded", "PlanOptions", "PlanResult",
+           "Planner", "Policy", "Request", "Sampling", "SchemaError", "ServerBackend", "ServerError", "ServerLoading",
+           "ServerRefused", "ServerTimeout", "Shaping", "SoftParse", "Tool", "ToolCall", "ToolError",
+           "TraceWriter", "Unrepresentable", "Unsatisfiable", "Untranslatable", "compile_pool", "compile_schema",
+           "compile_schema_grammar", "filter_pool", "function_tool", "load_manifest", "load_manifests", "load_policy",
+           "rank_tools", "read_request", "salvage", "select_tools", "soft_parse", "validate_call",
+           "validate_calls", "validate_json"]

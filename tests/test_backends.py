@@ -30,7 +30,7 @@ from gbnf.compiler import translate
 from gbnf.errors import BackendError, GbnfError, GrammarError
 from gbnf.plan import Planner, PlanOptions
 from gbnf.read import validate_calls
-from gbnf.shape import bounded
+from gbnf.shape.rules import bounded
 
 QUERIES = ["What time is it in Tokyo?", "Find the PDF files in /tmp", "Create the folder /tmp/reports",
            "Send Anna a message saying I will be late", "What is the weather in Paris for 3 days?"]

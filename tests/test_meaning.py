@@ -13,13 +13,12 @@ import pytest
 
 from gbnf.endpoint import LocalModel, create_app, parse_request
 from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
-from gbnf.shape import (
+from gbnf.shape import ModelRelevance, Shaping
+from gbnf.shape.rules import (
     CALL_LEAD,
     RELATED,
     TEXT_LEAD,
     Decision,
-    ModelRelevance,
-    Shaping,
     closeness,
     decide_reply,
     first_sentence,

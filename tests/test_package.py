@@ -195,6 +195,16 @@ def test_the_faces_reach_the_shaping_stage_through_its_entry_point_alone():
     assert all(len(names) <= 6 for names in FACES.values())
 
 
+def test_the_stage_s_face_is_its_entry_point_and_its_types():
+    """``gbnf.shape`` exports :func:`~gbnf.shape.shape`, what it takes and gives, and the
+    profiles; the rules it is made of are in ``gbnf.shape.rules`` and its candidate sources in
+    ``gbnf.shape.sources``, and every name a face imports is in the face."""
+    import gbnf.shape
+    assert set(gbnf.shape.__all__) == {"PROFILES", "SMALL_PARAMETERS", "Called", "Choice", "Conversation",
+                                       "ModelRelevance", "Plan", "Shaped", "Shaping", "shape"}
+    assert set().union(*FACES.values()) <= set(gbnf.shape.__all__)
+
+
 def test_every_english_word_list_is_read_by_a_word_rule():
     """``gbnf/shape/data/english.toml`` holds the word rules' lists: none is left unread."""
     import tomllib

@@ -14,7 +14,8 @@ from gbnf import GbnfError, Tool
 from gbnf.backends import Completion
 from gbnf.errors import BackendError
 from gbnf.plan import Event, Planner, PlanOptions, TraceWriter
-from gbnf.shape import Shaping, copy_bias
+from gbnf.shape import Shaping
+from gbnf.shape.rules import copy_bias
 from gbnf.testing import ScriptedBackend, lark_oracle
 from tests.conftest import MANIFESTS
 

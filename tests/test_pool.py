@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gbnf import ManifestError, Tool
-from gbnf.shape import filter_pool, has_marker, pool_decisions
+from gbnf.shape.rules import filter_pool, has_marker, pool_decisions
 from gbnf.tools import Policy, load_policy
 
 

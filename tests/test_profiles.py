@@ -14,7 +14,7 @@ from gbnf.cli import shaping_changes
 from gbnf.endpoint import RemoteModels, parse_request
 from gbnf.errors import ApiError, BackendError, GbnfError
 from gbnf.plan import Planner, PlanOptions
-from gbnf.shape import PROFILES, Shaping
+from gbnf.shape import PROFILES, Conversation, Plan, Shaping, shape
 from gbnf.testing import ScriptedBackend
 from gbnf.tools import Tool
 
@@ -118,3 +118,21 @@ def test_a_real_upstream_reports_its_size_and_gets_the_small_profile(llama_serve
     assert parameters is not None and 1e8 < parameters < 2e8  # SmolLM2-135M, as llama-server counts it
     assert Shaping.for_model(parameters).profile == "small"
     assert asyncio.run(size("http://127.0.0.1:9")) is None  # nobody there: not known
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_the_stage_writes_the_prompt_that_offers_the_tools(profile):
+    """The system text a reply adds is the stage's: a chat's offers the tools as shown (under
+    ``small``, without the optional arguments the request does not name), a plan's gives its
+    instructions over its pool, and a reply that may only be prose adds none."""
+    tool = Tool("get_weather", "Weather forecast for a city", WEATHER["function"]["parameters"])
+    asked = Conversation((("user", ASK[0]["content"]),), (tool,), "required")
+    chat = shape(asked, profile)
+    assert chat.prompt.startswith("Reply with only a JSON object") and "- get_weather:" in chat.prompt
+    assert ('"units"' in chat.prompt) == (profile != "small")
+    assert shape(replace(asked, choice="none"), profile).prompt == ""
+    step = shape(asked, profile, plan=Plan(top_k=None, filter=False, final_tool="get_weather"))
+    assert step.prompt.startswith("You are a planner.") and "call get_weather." in step.prompt
+    served = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required", "profile": profile,
+                            "parallel_tool_calls": False})
+    assert served.messages[0] == {"role": "system", "content": chat.prompt}

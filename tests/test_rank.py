@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from gbnf import Tool
-from gbnf.shape import (
+from gbnf.shape import ModelRelevance
+from gbnf.shape.rules import (
     MARGIN,
     Asked,
-    ModelRelevance,
     as_asked,
     asked_calls,
     asked_items,

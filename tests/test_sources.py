@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from gbnf.errors import GbnfError
-from gbnf.shape import Conversation, Shaping, copied, offered_values, shape
+from gbnf.shape import Conversation, Shaping, shape
+from gbnf.shape.rules import copied, offered_values
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
 from gbnf.tools import Tool
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gbnf.shape import units_written
+from gbnf.shape.rules import units_written
 
 
 @pytest.mark.parametrize("text, units", [

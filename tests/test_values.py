@@ -8,7 +8,7 @@ import pytest
 
 from gbnf.errors import InvalidCall
 from gbnf.read import validate_call
-from gbnf.shape import (
+from gbnf.shape.rules import (
     Values,
     copied,
     kept_apart,

@@ -19,7 +19,6 @@ from gbnf import _jsonread as jsonread
 from gbnf.backends import Message, Sampling
 from gbnf.compiler import compile_schema, json_text, key_path
 from gbnf.errors import ApiError, GbnfError, SchemaError
-from gbnf.plan import tools_offer
 from gbnf.read import ToolCall
 from gbnf.shape import Called, Conversation, Shaped, Shaping, shape
 from gbnf.tools import Tool, import_tools
@@ -120,8 +119,8 @@ def parse_request(body: Any, shaping: Shaping | str = "small",
         sampling = replace(sampling, bias=shaped.bias)
     if shaped.one_paragraph:
         sampling = _prose(sampling, shaped.prose_tokens)
-    if shaped.offered:
-        messages = _with_system(messages, tools_offer(list(shaped.shown), shaped.reply == "call", parallel))
+    if shaped.prompt:
+        messages = _with_system(messages, shaped.prompt)
     grammar = shaped.grammar if shaped.offered else _schema_grammar(json.dumps(schema)) if schema is not None else None
     options = body.get("stream_options") or {}
     include_usage = isinstance(options, dict) and bool(options.get("include_usage"))

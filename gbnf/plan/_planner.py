@@ -29,7 +29,6 @@ from gbnf.errors import BackendError, ExecutorFailed, GbnfError, GrammarError, I
 from gbnf.plan import _salvage as salvaging
 from gbnf.plan._events import Event, EventKind, Subscriber
 from gbnf.plan._options import PlanOptions
-from gbnf.plan._prompt import openai_tools, system_prompt
 from gbnf.read import ToolCall, soft_parse, validate_calls
 from gbnf.shape import Called, Conversation, Plan, Shaped, shape
 from gbnf.tools import ExecutorSpec, Policy, Tool
@@ -179,7 +178,8 @@ class Planner:
         result = PlanResult("max_steps", None, 0)
         options = self.options
         plan = Plan(options.final_tool, options.top_k, options.filter_pool, self.policy, scorer,
-                    options.mode == "grammar", options.single_use, options.still_to_do)
+                    options.mode == "grammar", options.single_use, options.still_to_do,
+                    style="skeleton" if options.mode == "soft" else "signature")
         user = (("user", query),)
         first = shape(Conversation(user, tuple(self.tools), parallel=options.parallel), options.shaping, plan=plan)
         decisions = first.decisions
@@ -188,9 +188,7 @@ class Planner:
         if options.top_k is not None:
             self._emit(result, "rank", 0, ranking=decisions["ranking"], first=decisions["first"])
         specs = openai_tools(pool) if options.mode == "native" else None
-        style: Literal["skeleton", "signature"] = "skeleton" if options.mode == "soft" else "signature"
-        prompt = system_prompt(pool, options.parallel, style, final_tool=options.final_tool)
-        messages: list[Message] = [{"role": "system", "content": prompt}, {"role": "user", "content": query}]
+        messages: list[Message] = [{"role": "system", "content": first.prompt}, {"role": "user", "content": query}]
         result.messages = messages
         if options.mode != "grammar":
             first = replace(first, offered=first.pool)
@@ -444,3 +442,9 @@ def answer_key(final: Tool) -> str | None:
     if len(strings) == 1:
         return strings[0]
     return required[0] if len(required) == 1 else None
+
+
+def openai_tools(tools: list[Tool]) -> list[dict[str, Any]]:
+    """The pool in the OpenAI ``tools`` format, for servers with native tool calling."""
+    return [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                              "parameters": t.parameters}} for t in tools]

@@ -1,8 +1,8 @@
 """Shaping one step of a plan: the pool (escape hatches dropped without their markers), the
 tools ranked for the query, those the step offers, and the values its calls may copy.
 
-A plan's first shaping filters and ranks the pool (the tools the plan's prompt shows) and
-chooses the first step's tools; a later step, once calls succeeded, offers the tools for what
+A plan's first shaping filters and ranks the pool (the tools the plan's prompt shows), writes
+that prompt, and chooses the first step's tools; a later step, once calls succeeded, offers the tools for what
 the query still asks for. Every step's free values are the query's stretches and numbers and
 the results' texts.
 """
@@ -16,6 +16,7 @@ from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._pool import pool_decisions
+from gbnf.shape._prompt import system_prompt
 from gbnf.shape._relevance import ModelRelevance, follow_up, select_tools, still_to_do
 from gbnf.shape._request import Request, conversation_day, offered_values, read_request
 from gbnf.shape._result import Conversation, Plan, Shaped
@@ -32,11 +33,13 @@ def step_shape(conversation: Conversation, shaping: Shaping, plan: Plan) -> Shap
     tools = list(conversation.tools)
     decisions: dict[str, Any] = {"profile": shaping.profile}
     pool: tuple[Tool, ...] = ()
+    prompt = ""
     if plan.done:
         offered = _follow_up(request, tools, plan, shaping)
     else:
         offered, pool, first = _first(request, tools, plan, shaping)
         decisions.update(first)
+        prompt = system_prompt(list(pool), conversation.parallel, plan.style, final_tool=plan.final_tool)
     results = [text for _, _, value in plan.done for text in value_texts(value)]
     values = offered_values([query], whole=results) if shaping.copy_values else None
     if values is not None:
@@ -45,7 +48,8 @@ def step_shape(conversation: Conversation, shaping: Shaping, plan: Plan) -> Shap
     bias = copy_bias([query, *results], shaping.copy_bias) if shaping.copy_bias else ()
     decisions["tools"] = [t.name for t in offered]
     return Shaped(shaping.profile, "call", tuple(offered), tuple(offered), 1, conversation.parallel, False, request,
-                  shaping.values_apart, bias, decisions=decisions, plan=plan, pool=pool, values=values)
+                  shaping.values_apart, bias, decisions=decisions, plan=plan, pool=pool, values=values,
+                  prompt=prompt)
 
 
 def _first(request: Request, tools: list[Tool], plan: Plan,

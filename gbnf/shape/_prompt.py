@@ -1,4 +1,5 @@
-"""The planner's system prompt: each tool with the shape of its arguments.
+"""The system text a shaped reply adds: the tools offered, each with the shape of its arguments,
+and how to call them (a chat's offer, a plan's instructions).
 
 Two styles. ``skeleton`` (for unconstrained backends) shows a literal JSON call with
 placeholders (``"<city>"``), never sample content: it keeps small models from calling tools
@@ -98,9 +99,3 @@ def tools_offer(tools: list[Tool], required: bool, parallel: int = 1) -> str:
     if parallel > 1:
         head += "\n" + PARALLEL.format(n=parallel)
     return head + "\n\nTools:\n" + "\n".join(describe_tool(tool) for tool in tools)
-
-
-def openai_tools(tools: list[Tool]) -> list[dict[str, Any]]:
-    """The pool in the OpenAI ``tools`` format, for servers with native tool calling."""
-    return [{"type": "function", "function": {"name": t.name, "description": t.description,
-                                              "parameters": t.parameters}} for t in tools]

@@ -14,6 +14,7 @@ from gbnf.shape._items import asked_items, items_in_turn
 from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
+from gbnf.shape._prompt import tools_offer
 from gbnf.shape._relevance import decide_reply, scored_tools
 from gbnf.shape._request import conversation_day, offered_values, part_values, read_request
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
@@ -86,7 +87,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         if offered else None
     shaped = Shaped(name, reply, offered, shown, least, most if offered else 1, bool(counted),
                     request if from_user else None, shaping.values_apart, bias, prose,
-                    shaping.prose_tokens if prose and not offered else None, scored, key=key)
+                    shaping.prose_tokens if prose and not offered else None, scored, key=key,
+                    prompt=tools_offer(list(shown), reply == "call", parallel) if offered else "")
     offered_only = heard if explain and values is None and last else None  # shown where not imposed
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
 

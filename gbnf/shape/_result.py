@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 from gbnf.compiler import compile_pool, json_text
 from gbnf.shape._items import APART_ROUNDS, Called, adds_nothing, apart_tool, calls_apart
 from gbnf.shape._optional import Asked, as_asked
+from gbnf.shape._prompt import Style
 from gbnf.shape._relevance import Scorer, still_to_do
 from gbnf.shape._request import Request
 from gbnf.shape._shaped import bounded, copied
@@ -56,7 +57,9 @@ class Plan:
     model's likelihoods to rank with (``scorer``),
     whether later steps offer by what the query still asks for (``follow``), whether a tool that
     succeeded is offered again (``single_use``), whether the query's next clause is named
-    (``still_to_do``), and the calls that succeeded so far with their results (``done``)."""
+    (``still_to_do``), the calls that succeeded so far with their results (``done``), and how
+    the plan's prompt shows the tools (``style``: ``signature`` under a grammar, ``skeleton``
+    where a literal call is the model's only guide)."""
 
     final_tool: str = "final_answer"
     top_k: int | None = 3
@@ -67,6 +70,7 @@ class Plan:
     single_use: bool = True
     still_to_do: bool = True
     done: tuple[tuple[str, Mapping[str, Any], Any], ...] = ()
+    style: Style = "signature"
 
     @property
     def said(self) -> list[str]:
@@ -104,7 +108,8 @@ class Shaped:
     model to). ``least``..``most`` calls. ``bias``: token biases for the words to copy;
     ``one_paragraph`` and ``prose_tokens``: how prose ends. ``scored``: tools whose relevance
     the model is to read before the reply is decided again (:func:`shape`'s ``relevance``).
-    ``decisions``: what was decided and why, as JSON.
+    ``decisions``: what was decided and why, as JSON. ``prompt``: the system text the faces add
+    before the conversation (the tools offered and how to call them; empty: none).
 
     A plan's step (:func:`shape` with a :class:`Plan`) offers ``offered``; its first also says
     which tools the plan's prompt shows (``pool``); each step's free values are among ``values``
@@ -128,6 +133,7 @@ class Shaped:
     plan: Plan | None = None
     pool: tuple[Tool, ...] = ()
     values: Values | None = None
+    prompt: str = ""
     rounds: ClassVar[int] = APART_ROUNDS
     """How many times a reply is asked again while a call repeats a value (:meth:`asked_apart`)."""
 
