@@ -189,7 +189,8 @@ def test_a_length_a_tool_result_gives_as_a_number_alone_is_offered_beside_those_
 @pytest.mark.parametrize(("text", "written"), [
     ("Zwei Tickets nach Berlin", [2]), ("trois billets pour Lyon", [3]), ("dos personas para el viernes", [2]),
     ("vingt-deux euros pour le dîner", [22]), ("三张票", [3]), ("两个人", [2]), ("十二个", [12]), ("二泊で", [2]),
-    ("Sei so nett", []), ("three tickets", [3]),
+    ("Sei so nett", []), ("three tickets", [3]), ("one thousand two hundred and six", [1206]),
+    ("twenty-five minutes", [25]), ("two or three people", [2, 3]),
 ])
 def test_numbers_written_in_words_of_other_languages_are_offered(text, written):
     assert list(offered_values([text]).numbers) == written
@@ -246,3 +247,42 @@ def test_codes_are_named_in_other_languages_and_a_code_pattern_takes_no_function
         assert copied(schema, offered_values([request_]))["properties"]["language"]["enum"] == ["de"], request_
     plain = {"type": "object", "properties": {"taught_in": {"type": "string", "pattern": "^[a-z]{2}$"}}}
     assert "enum" not in copied(plain, offered_values(["a lesson taught at me in the op"]))["properties"]["taught_in"]
+
+
+DAY = {"type": "string", "format": "date"}
+
+
+@pytest.mark.parametrize(("request_", "start", "end"), [
+    ("Drop-off on June 20, 2027, pick-up on June 14, 2027.", "2027-06-14", "2027-06-20"),
+    ("Rückgabe am 12. Juli 2027, abholen am 5. Juli 2027.", "2027-07-05", "2027-07-12"),
+    ("From the 3rd to the 7th of August 2027, please.", "2027-08-03", "2027-08-07"),
+    ("Du 3 au 7 août 2027.", "2027-08-03", "2027-08-07"),
+    ("Del 3 al 7 de agosto de 2027.", "2027-08-03", "2027-08-07"),
+    ("2027年8月3日到7日。", "2027-08-03", "2027-08-07"),
+    ("August 3 to 7, 2027", "2027-08-03", "2027-08-07"),
+])
+def test_a_span_of_time_starts_before_it_ends_whatever_order_and_language_it_is_written_in(request_, start, end):
+    for first, second in (("pickup_date", "return_date"), ("checkIn", "checkOut"), ("start_date", "end_date")):
+        schema = {"type": "object", "properties": {first: DAY, second: DAY}}
+        props = copied(schema, offered_values([request_]))["properties"]
+        assert (props[first]["enum"], props[second]["enum"]) == ([start], [end]), first
+
+
+def test_a_day_written_as_an_ordinal_before_its_month_ends_no_sentence():
+    strings = offered_values(["Rückgabe am 12. Juli 2027 in Hamburg."]).strings
+    assert "12. Juli 2027" in strings and "Room 12. Then" not in offered_values(["Room 12. Then lunch."]).strings
+
+
+def test_a_pair_of_dates_that_is_no_span_keeps_every_date():
+    request_ = "Arriving on June 20, 2027, leaving on June 14, 2027."  # arrival and departure: no one order
+    schema = {"type": "object", "properties": {"arrival_date": DAY, "departure_date": DAY}}
+    props = copied(schema, offered_values([request_]))["properties"]
+    assert props["arrival_date"]["enum"] == props["departure_date"]["enum"] == ["2027-06-20", "2027-06-14"]
+
+
+def test_a_sentence_that_says_what_day_it_is_is_the_day_tomorrow_counts_from():
+    assert _dates([("user", "It's Monday the 1st of February 2027. What's the forecast for Oslo tomorrow?")]) \
+        == ["2027-02-02"]
+    assert _dates([("user", "Nous sommes le 3 mars 2027. Quel temps fera-t-il à Oslo demain ?")]) == ["2027-03-04"]
+    party = _dates([("user", "The party? It's on 12 March 2027. What's the forecast for Oslo then?")])
+    assert party == ["2027-03-12"]  # a date it is on, not the day it is

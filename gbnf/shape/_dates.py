@@ -84,6 +84,11 @@ def moments(text: str) -> list[str]:
         [text[before.start():ends[before.end()]] for before in _TIME_BEFORE.finditer(text) if before.end() in ends]
 
 
+def month_name(word: str) -> bool:
+    """Whether ``word`` names a month (wide or abbreviated, in the languages read)."""
+    return word.lower().rstrip(".") in _names("months")
+
+
 def days_from_today(text: str) -> list[str]:
     """The phrases by which ``text`` writes a date from today ("tomorrow", "this Friday", "el
     próximo viernes": :func:`_relative`), as written."""
@@ -100,7 +105,8 @@ def today_alone(string: str) -> bool:
     return _reading(string) == (None, 0)
 
 
-def written_moments(strings: Sequence[str], form: str, day: datetime.date | None = None) -> list[str]:
+def written_moments(strings: Sequence[str], form: str, day: datetime.date | None = None, said: bool = False
+                    ) -> list[str]:
     """The dates with a time of day among ``strings`` (a request's stretches, each wholly one:
     :func:`moments`) in ``form`` (:func:`moment_format`), in the order written, those written
     from today counted from ``day`` (None: :func:`today`); one without its
@@ -108,7 +114,7 @@ def written_moments(strings: Sequence[str], form: str, day: datetime.date | None
     ("March 25, 2024, 2:30" of "March 25, 2024, 2:30 PM"), is left out."""
     found = {}
     day_first = _day_first(strings)
-    counted, _ = _counted_from(strings, day_first, day)
+    counted, _ = _counted_from(strings, day_first, day, said)
     for string in strings:
         read = _moment(string)
         parts = _read_date(read[0], day_first) or _from_day(read[0], counted) if read else None
@@ -158,19 +164,23 @@ def _clock(match: re.Match[str]) -> datetime.time | None:
         return None
 
 
-def written_dates(strings: Sequence[str], form: str, day: datetime.date | None = None) -> list[str]:
+def written_dates(strings: Sequence[str], form: str, day: datetime.date | None = None, said: bool = False
+                  ) -> list[str]:
     """The dates among ``strings`` (a request's stretches, each wholly a date) in ``form``
     (:func:`date_format`), in the order written, those written from today counted from ``day``
-    (None: :func:`today`) (not one that a longer one holds: "Friday" of
-    "next Friday"; nor the date the request says today is where it asks for another day from
-    today: "this Sunday? Today is Friday 2023-09-29" is 2023-10-01). A date written without its year takes the
-    year of the request's other dates, when they are all of one year ("from 2023 April 4th to
-    April 8th"); else it is left out (a number alone is no year: "$2000 on March 3rd")."""
+    (None: :func:`today`; ``said``: the conversation says today is ``day``), not one that a
+    longer one holds ("Friday" of "next Friday"), nor the date the request says today is where
+    it asks for another day from today ("this Sunday? Today is Friday 2023-09-29" is
+    2023-10-01); a day of a range written with the month and year of the other
+    (:func:`_range_end`: "from the 3rd to the 7th of August 2027") is a date too. A date written
+    without its year takes the year of the request's other dates, when they are all of one
+    year ("from 2023 April 4th to April 8th"); else it is left out (a number alone is no year:
+    "$2000 on March 3rd")."""
     day_first = _day_first(strings)
-    counted, stated = _counted_from(strings, day_first, day)
+    counted, stated = _counted_from(strings, day_first, day, said)
     whole = _not_within_dates(strings)
-    found = [parts for string in whole
-             if (parts := _read_date(string, day_first) or _from_day(string, counted)) is not None]
+    found = [parts for string in whole if (parts := _read_date(string, day_first) or _from_day(string, counted)
+                                           or _range_end(string, day_first)) is not None]
     years = {year for year, _, _ in found if year is not None}
     dates = [date for year, month, day in found
              if (date := _valid(year or (min(years) if len(years) == 1 else None), month, day)) is not None]
@@ -275,6 +285,28 @@ def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(kept + relative))
 
 
+_RANGE_WORD = (r"(?:to|till|until|through|thru|and|au|et|à|bis|und|al|y|a|tot|en|t/m|ao|até|e|do|i|och|og|"
+               r"-|–|—|~|〜|～|到|至|から)")
+"""A word or mark between the two days of a range ("3rd to the 7th", "du 3 au 7", "vom 3. bis 7.")."""
+_DAY_THEN_DATE = re.compile(rf"(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?\s*{_RANGE_WORD}\s*(?:the\s+)?(.+)",
+                            re.IGNORECASE)
+_DATE_THEN_DAY = re.compile(rf"(.+?)\s*{_RANGE_WORD}\s*(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?(?:,?\s*(\d{{4}}))?",
+                            re.IGNORECASE)
+
+
+def _range_end(string: str, day_first: bool | None) -> tuple[int | None, int, int] | None:
+    """The day of a range that writes its month and year once, at the other day, as (year or
+    None, month, day): "the 3rd to the 7th of August 2027", "du 3 au 7 août 2027" give August
+    3rd; "August 3 to 7, 2027" and "8月3日到7日" give the 7th; None for any other string."""
+    ahead = _DAY_THEN_DATE.fullmatch(string.strip())
+    if ahead and (read := _read_date(ahead.group(2), day_first)) is not None:
+        return read[0], read[1], int(ahead.group(1))
+    behind = _DATE_THEN_DAY.fullmatch(string.strip())
+    if behind and (read := _read_date(behind.group(1), day_first)) is not None:
+        return int(behind.group(3)) if behind.group(3) else read[0], read[1], int(behind.group(2))
+    return None
+
+
 def _is_date(string: str) -> bool:
     parts = _parts(string)
     return parts is not None and (parts[0] is not None or any(
@@ -353,18 +385,39 @@ def today() -> datetime.date:
     return datetime.date.today()
 
 
-def _counted_from(strings: Sequence[str], day_first: bool | None,
-                   day: datetime.date | None = None) -> tuple[datetime.date | None, bool]:
+def _counted_from(strings: Sequence[str], day_first: bool | None, day: datetime.date | None = None,
+                  said: bool = False) -> tuple[datetime.date | None, bool]:
     """The day the dates ``strings`` (a request's stretches) write from today count from, and
     whether the request says it: the one it says today is (:func:`_stated_today`), else ``day``
-    (the conversation's) or this machine's (:func:`today`), unless the request writes a date with its year (None: it may
+    (the conversation's, said so where ``said``) or this machine's (:func:`today`), unless the
+    request writes a date with its year and the conversation does not say the day (None: it may
     speak of another time than now, and a date counted from this machine's day would stand
     beside the one it means)."""
     stated = _stated_today(strings, day_first)
     if stated is not None:
         return stated, True
+    if said and day is not None:
+        return day, True
     dated = any((parts := _read_date(string, day_first)) and parts[0] for string in strings)
     return (None if dated else day or today()), False
+
+
+@functools.cache
+def _now_pattern() -> re.Pattern[str]:
+    """A sentence that says what day it is with a word of ``now_leads`` and a date ("It's Monday
+    the 1st of February 2027."): the date is the group."""
+    return re.compile(rf"(?:{either('now_leads')})\s+([^.!?。]+?)\s*[.!?。]?", re.IGNORECASE)
+
+
+def said_now(text: str) -> datetime.date | None:
+    """The date a sentence of ``text`` says it is, wholly ("It's Monday the 1st of February
+    2027.", "Nous sommes le 3 mars 2027."); None where none does."""
+    for sentence in re.split(r"(?<=[.!?。])\s+|\n+", text):
+        now = _now_pattern().fullmatch(sentence.strip())
+        parts = _read_date(now.group(1), None) if now else None
+        if parts and parts[0] and (said := _valid(*parts)):
+            return said
+    return None
 
 
 def stated_today(strings: Sequence[str]) -> datetime.date | None:
@@ -531,7 +584,8 @@ def _month_names() -> str:
 def _patterns() -> tuple[re.Pattern[str], ...]:
     month = rf"(?P<month>{_month_names()})\.?"
     year = rf"(?:,?\s*(?:de\s+|del\s+)?{_YEAR})"
-    weekday = rf"(?:(?:{alternation(_names('days'))})\.?,?\s+)?"  # Friday, June 30th 2023
+    # Friday, June 30th 2023; Monday the 1st of February 2027
+    weekday = rf"(?:(?:{alternation(_names('days'))})\.?,?\s+(?:the\s+|der\s+|le\s+|el\s+|il\s+)?)?"
     return tuple(re.compile(weekday + pattern, re.IGNORECASE) for pattern in (
         rf"{month}\s*{_DAY},?{year}?",  # March 8th, 2023; Mar.17,1915; April 25th
         rf"{_DAY}\s*(?:of\s+|de\s+|di\s+)?{month}{year}?",  # 10th march 2023; 8. März 2023; 8 de marzo de 2023

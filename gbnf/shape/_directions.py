@@ -2,7 +2,9 @@
 ``target_lang``, ``origin`` and ``destination``): the values a request writes after "from" go to
 the first, those after "to" to the second, by the words each language marks them with, before the
 value ("from", "von", "desde", "从") or after it ("から", "에서"): "to EDB from MAN" keeps MAN
-from the destination and EDB from the origin."""
+from the destination and EDB from the origin. A pair that runs in time (``pickup_date`` and
+``return_date``, ``check_in`` and ``check_out``) starts before it ends, whatever the order the
+request writes them in (:func:`time_pair`)."""
 
 from __future__ import annotations
 
@@ -46,6 +48,31 @@ def pairs(keys: Sequence[str]) -> list[tuple[str, str]]:
             if theirs & _TARGET_NAMES and (mine - _SOURCE_NAMES) == (theirs - _TARGET_NAMES):
                 found.append((first, second))
     return found
+
+
+_STARTS = frozenset({"start", "begin", "from", "since", "pickup", "checkin", "departure", "depart", "outbound",
+                     "first"})
+"""Words (or two words written as one: ``check_in``) of a property's name that make it the start of a span of time."""
+_ENDS = frozenset({"end", "until", "to", "till", "return", "dropoff", "checkout", "inbound", "last"})
+"""Words of a property's name that make it the end of a span of time."""
+
+
+def time_pair(keys: Sequence[str]) -> tuple[str, str] | None:
+    """Among property names ``keys``, the one that starts a span of time and the one that ends
+    it (``pickup_date`` and ``return_date``; ``checkIn`` and ``checkOut``), where exactly one of
+    each is named so; None otherwise."""
+    starts = [key for key in keys if _time_role(key) == "start"]
+    ends = [key for key in keys if _time_role(key) == "end"]
+    return (starts[0], ends[0]) if len(starts) == len(ends) == 1 else None
+
+
+def _time_role(key: str) -> str | None:
+    """``start`` or ``end`` where ``key``'s words (each, and each two written as one) name one
+    end of a span of time and not the other."""
+    words = [word.lower() for word in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", key)]
+    parts = set(words) | {a + b for a, b in zip(words, words[1:])}
+    start, end = bool(parts & _STARTS), bool(parts & _ENDS)
+    return "start" if start and not end else "end" if end and not start else None
 
 
 def marked(texts: Sequence[str], value: str) -> str | None:

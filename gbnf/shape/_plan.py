@@ -43,8 +43,8 @@ def step_shape(conversation: Conversation, shaping: Shaping, plan: Plan) -> Shap
     results = [text for _, _, value in plan.done for text in value_texts(value)]
     values = offered_values([query], whole=results) if shaping.copy_values else None
     if values is not None:
-        day = conversation_day(conversation.messages, conversation.today)
-        values = replace(values, today=day, off=shaping.sources_off)
+        day, said = conversation_day(conversation.messages, conversation.today)
+        values = replace(values, today=day, said_today=said, off=shaping.sources_off)
     bias = copy_bias([query, *results], shaping.copy_bias) if shaping.copy_bias else ()
     decisions["tools"] = [t.name for t in offered]
     return Shaped(shaping.profile, "call", tuple(offered), tuple(offered), 1, conversation.parallel, False, request,

@@ -116,8 +116,8 @@ def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     results = [text for role, content in messages[:-1] for text in
                (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)
-    day = conversation_day(messages, conversation.today)
-    return replace(values, today=day, off=shaping.sources_off)
+    day, said = conversation_day(messages, conversation.today)
+    return replace(values, today=day, said_today=said, off=shaping.sources_off)
 
 
 def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain: bool,

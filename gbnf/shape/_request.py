@@ -21,7 +21,7 @@ import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
-from gbnf.shape._dates import stated_today, without_dates, written_dates
+from gbnf.shape._dates import said_now, stated_today, without_dates, written_dates
 from gbnf.shape._english import STEMMER
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
@@ -159,8 +159,9 @@ class Request:
 
     @cached_property
     def stated_day(self) -> datetime.date | None:
-        """The date it says today is ("Today is 2025-03-04": :func:`~gbnf.shape._dates.stated_today`)."""
-        return stated_today(self.stretches)
+        """The date it says today is ("Today is 2025-03-04": :func:`~gbnf.shape._dates.stated_today`;
+        "It's Monday the 1st of February 2027.": :func:`~gbnf.shape._dates.said_now`)."""
+        return stated_today(self.stretches) or said_now(self.text)
 
     @cached_property
     def only_date(self) -> datetime.date | None:
@@ -213,19 +214,21 @@ _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 """A year, which a text that says what day today is writes."""
 
 
-def conversation_day(messages: Sequence[tuple[str, str]], clock: datetime.date | None = None) -> datetime.date:
+def conversation_day(messages: Sequence[tuple[str, str]], clock: datetime.date | None = None
+                     ) -> tuple[datetime.date, bool]:
     """The day a conversation's ``messages`` (role and text, first to last) count "tomorrow"
-    from: the one the latest of them that says what day today is says ("Today is 2025-03-04",
-    "Hoy es lunes 12 de abril de 2027"), or the one date a system prompt writes ("Current date:
-    2027-05-20"), else ``clock`` (None: this machine's date)."""
+    from, and whether they say it: the one the latest of them that says what day today is says
+    ("Today is 2025-03-04", "Hoy es lunes 12 de abril de 2027", "It's Monday the 1st of February
+    2027."), or the one date a system prompt writes ("Current date: 2027-05-20"), else ``clock``
+    (None: this machine's date)."""
     for role, text in reversed(messages):
         if not _YEAR.search(text):
             continue
         read = read_request(text)
         stated = read.stated_day or (read.only_date if role == "system" else None)
         if stated is not None:
-            return stated
-    return clock or datetime.date.today()
+            return stated, True
+    return clock or datetime.date.today(), False
 
 
 def part_values(values: Values, own: str, others: str) -> Values:

@@ -24,7 +24,7 @@ from gbnf.shape._dates import (
     written_dates,
     written_moments,
 )
-from gbnf.shape._directions import marked, pairs
+from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import terms
 from gbnf.shape._segments import has_cjk
@@ -124,8 +124,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = [value for value in found if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    return _each_part(_named_values(_directed(_each_part(schema, copy), schema, values), values.labels, values.names),
-                      _held)
+    directed = _in_time_order(_directed(_each_part(schema, copy), schema, values))
+    return _each_part(_named_values(directed, values.labels, values.names), _held)
 
 
 MOST_PAIR_WORDS = 3
@@ -168,6 +168,33 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
             if own:
                 kept[key] = {**properties[key], "enum": own}
     return {**shaped, "properties": kept}
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""How a date or a date-time in ISO 8601's form starts: such values sort as they follow in time."""
+
+
+def _in_time_order(shaped: Any) -> Any:
+    """``shaped`` whose pair of top-level properties that starts and ends a span of time
+    (:func:`~gbnf.shape._directions.time_pair`), both listing dates (or date-times) in ISO 8601's
+    form, two or more in all, keeps the latest from the start and the earliest from the end:
+    "return on 12 July, pick up on 5 July" starts on the 5th, in any language."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    if not isinstance(properties, dict):
+        return shaped
+    dated = {key: part["enum"] for key, part in properties.items() if isinstance(part, dict)
+             and isinstance(part.get("enum"), list) and part["enum"]
+             and all(isinstance(value, str) and _ISO_DAY.match(value) for value in part["enum"])}
+    pair = time_pair(list(dated))
+    if pair is None:
+        return shaped
+    start, end = pair
+    days = sorted({*dated[start], *dated[end]})
+    if len(days) < 2:
+        return shaped
+    kept = {start: [day for day in dated[start] if day != days[-1]], end: [day for day in dated[end] if day != days[0]]}
+    return {**shaped, "properties": {**properties, **{key: {**properties[key], "enum": enum}
+                                                      for key, enum in kept.items() if enum}}}
 
 
 def _a_time(string: str) -> bool:

@@ -16,7 +16,7 @@ from text_to_num import alpha2digit
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
-from gbnf.shape._dates import days_from_today, moments
+from gbnf.shape._dates import days_from_today, moments, month_name
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 from gbnf.shape._language import foreign_function_words, worded_languages
 from gbnf.shape._segments import cjk_words, has_cjk
@@ -50,7 +50,9 @@ class Values:
     fraction (0.05); the numbers' and names' ``labels`` and ``names``; ``in_dates``, the numbers
     written only in dates and times ("15th October, 2023": 15 and 2023); ``quoted``, the
     quotations (offered whole, whatever they hold); ``today``, the day dates written from today
-    count from (None: the day the request is read on); ``off``, the candidate sources switched
+    count from (None: the day the request is read on), and ``said_today``, whether the
+    conversation says it is that day (then they count from it even where the request writes
+    other dates); ``off``, the candidate sources switched
     off (:data:`gbnf.shape.sources.SOURCES`); ``texts``, the texts they were read from, in
     order (a source that reads its own kind of value, a time, reads these). Hashable: a shaped
     grammar is kept by it."""
@@ -64,6 +66,7 @@ class Values:
     in_dates: tuple[Number, ...] = ()
     quoted: tuple[str, ...] = ()
     today: datetime.date | None = None
+    said_today: bool = False
     off: frozenset[str] = frozenset()
     texts: tuple[str, ...] = ()
 
@@ -161,7 +164,8 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     firsts = [bool(_SENTENCE_START.search(gap)) for gap in gaps]
     sentence_ends = [len(bounds)] * len(bounds)  # for each word, the index of the next sentence's first
     for k in range(len(bounds) - 2, -1, -1):
-        sentence_ends[k] = k + 1 if _gap_ends_sentence(words[k], gaps[k + 1]) else sentence_ends[k + 1]
+        ends = _gap_ends_sentence(words[k], gaps[k + 1]) and not _ordinal_day(words[k], gaps[k + 1], words[k + 1])
+        sentence_ends[k] = k + 1 if ends else sentence_ends[k + 1]
     tails = {k for k in range(1, len(bounds)) if not firsts[k] and not firsts[k - 1] and gaps[k].isspace()
              and _titled(words[k]) and _titled(words[k - 1]) and words[k - 1].rstrip(".") not in _TITLES}
     foreign = foreign_function_words(text)
@@ -206,6 +210,12 @@ def _starts_none(word: str, first: bool, foreign: frozenset[str]) -> bool:
     return first and word[:1].isupper() and (lowered in _FIRST_NO_START or lowered in foreign)
 
 
+def _ordinal_day(word: str, gap: str, following: str) -> bool:
+    """Whether ``word``, ``gap`` and the ``following`` word are a day written as an ordinal
+    number and its month ("am 12. Juli", "den 3. maj"): the period is the number's, not a sentence's end."""
+    return word.isdigit() and len(word) <= 2 and gap.strip() == "." and month_name(following)
+
+
 def _titled(word: str) -> bool:
     """Whether ``word`` is written with a capital and then small letters (``Madrid``, not ``NBA``)."""
     return word[:1].isupper() and any(letter.islower() for letter in word[1:])
@@ -231,7 +241,8 @@ def numbers(text: str) -> list[int | float]:
     at that scale alone (``213 million``: 213000000), and one with a scale's letter after it as
     written, then at that scale (``$1.2M``: 1.2, then 1200000; ``300K`` may be kelvins); then
     those written as one word (``two nights``, ``a dozen``), zero to twenty, the tens, a
-    hundred and a thousand."""
+    hundred and a thousand, but for the words of a longer number ("one thousand two hundred and
+    six" is 1206 alone)."""
     found: list[Number] = []
     for match in NUMBER.finditer(text):
         scale = _SCALE.match(text, match.end())
@@ -239,7 +250,9 @@ def numbers(text: str) -> list[int | float]:
             found.append(_read(match.group()))
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
-    worded = [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)]
+    runs = [run.span() for run in _ENGLISH_RUN.finditer(text)]  # "one thousand two hundred and six": 1206 alone
+    worded = [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)
+              if not any(start <= match.start() < end for start, end in runs)]
     unread: list[Number] = list(worded)
     return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text)
 

@@ -20,7 +20,7 @@ def dates_written(name: str | None, part: dict[str, Any], values: Values) -> lis
     named = name_words(name or "")
     iso = bool(named & DATE_NAMES) and not named & TIME_NAMES and "format" not in description.lower()
     form = date_format(description) or ("%Y-%m-%d" if iso else None)
-    return written_dates(values.strings, form, values.today) if form else []
+    return written_dates(values.strings, form, values.today, values.said_today) if form else []
 
 
 SOURCE = Source(

@@ -14,7 +14,7 @@ def moments_written(_name: str | None, part: dict[str, Any], values: Values) -> 
     """The dates with a time of day written (:func:`~gbnf.shape._dates.written_moments`), where
     the description asks for both in a format."""
     moment = moment_format(str(part.get("description", "")))
-    return written_moments(values.strings, moment, values.today) if moment else []
+    return written_moments(values.strings, moment, values.today, values.said_today) if moment else []
 
 
 SOURCE = Source(

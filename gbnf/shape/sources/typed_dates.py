@@ -18,7 +18,8 @@ def typed_dates_written(_name: str | None, part: dict[str, Any], values: Values)
     the conversation's day) in the first form the string takes."""
     if "pattern" not in part and part.get("format") != "date":
         return []
-    dates = [datetime.date.fromisoformat(date) for date in written_dates(values.strings, "%Y-%m-%d", values.today)]
+    dates = [datetime.date.fromisoformat(date) for date in written_dates(values.strings, "%Y-%m-%d", values.today,
+                                                                           values.said_today)]
     return first_form(part, dates, _FORMS)
 
 
