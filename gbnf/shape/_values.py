@@ -171,15 +171,26 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     foreign = foreign_function_words(text)
     starts = [i not in tails and i not in function and not _starts_none(words[i], firsts[i], foreign)
               for i in range(len(bounds))]
+    quoted = [(match.span(), match.span(next(i for i, group in enumerate(match.groups(), 1) if group)))
+              for match in _QUOTED.finditer(text)]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if starts[i]
              for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
-             if words[j] not in _NO_END and words[j] not in foreign and j not in function)
+             if words[j] not in _NO_END and words[j] not in foreign and j not in function
+             and _apart_from_quotes(bounds[i][0], bounds[j][1], quoted))
     owned = (text[bounds[i][0]:bounds[k][1] + 2] for k in sorted(possessive) if _place_of(k, words, gaps, sentence_ends)
              for i in range(max(0, k - longest + 1), k + 1)
              if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k)))
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     return tuple(dict.fromkeys([*found, *owned, *(token for token in whole if token and token not in _NO_START),
                                 *quotations(text), *moments(text), *days_from_today(text)]))
+
+
+def _apart_from_quotes(start: int, end: int, quoted: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
+    """Whether the stretch from ``start`` to ``end`` lies wholly outside each quotation (its
+    marks included) or wholly inside its marks: "Karten für „Das Lehrerzimmer“" and "半《流浪"
+    are no values (the quotation is offered whole on its own)."""
+    return all(end <= outer[0] or start >= outer[1] or (inner[0] <= start and end <= inner[1])
+               for outer, inner in quoted)
 
 
 def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int]) -> bool:
