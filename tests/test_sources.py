@@ -286,3 +286,15 @@ def test_a_sentence_that_says_what_day_it_is_is_the_day_tomorrow_counts_from():
     assert _dates([("user", "Nous sommes le 3 mars 2027. Quel temps fera-t-il à Oslo demain ?")]) == ["2027-03-04"]
     party = _dates([("user", "The party? It's on 12 March 2027. What's the forecast for Oslo then?")])
     assert party == ["2027-03-12"]  # a date it is on, not the day it is
+
+
+@pytest.mark.parametrize(("text", "quoted"), [
+    ("Drei Karten für „Das Lehrerzimmer“ am 6. Februar.", "Das Lehrerzimmer"),
+    ("帮我买两张《流浪地球3》的票", "流浪地球3"),
+    ("Cuatro entradas para «Coco» este sábado.", "Coco"),
+    ('Play "Bohemian Rhapsody" by Queen', "Bohemian Rhapsody"),
+])
+def test_a_stretch_that_crosses_a_quotation_mark_is_no_value(text, quoted):
+    strings = offered_values([text]).strings
+    assert quoted in strings
+    assert not [s for s in strings if s != quoted and any(mark in s for mark in "„“«»《》\"")]
