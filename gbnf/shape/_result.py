@@ -268,7 +268,7 @@ def shaped_tool(pool: Pool, name: str, asked: Asked | None, chosen: Values | Non
     tool = pool.tools[name]
     parameters = as_asked(tool.parameters, asked)
     if chosen is not None:
-        parameters = copied(parameters, chosen, echoes=tool.echoes)
+        parameters = copied(parameters, chosen, echoes=tool.echoes, declared=tool.parameters.get("required") or ())
     return replace(tool, parameters=bounded(parameters, *caps))
 
 

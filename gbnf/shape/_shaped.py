@@ -68,7 +68,8 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
     return _each_part(schema, bound)
 
 
-def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()) -> Any:
+def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset(),
+           declared: Collection[str] | None = None) -> Any:
     """``schema`` with each part held to the candidate values the conversation offers it
     (``values``), where any of them satisfies the part (a part none satisfies stays as it was):
     values copied from a request, not made up. Each part asks the sources of its kind
@@ -77,9 +78,11 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     takes those; a free string (one whose description does not say its value encodes what the
     request writes, :func:`_encoded`) takes the globs, dates, formulas, shaped stretches, places
     with their region or else stretches; an integer or number the numbers or else its stated
-    default; an array of copied numbers the runs. An array of listed strings takes each at most
-    once (``uniqueItems``, where the schema does not say), so a small model's loop (``["Area",
-    "Area", ...]``) ends where the grammar can hold it.
+    default (one that lists numbers, among them); an array of copied numbers the runs. An array
+    of listed strings takes each at most once (``uniqueItems``, where the schema does not say),
+    so a small model's loop (``["Area", "Area", ...]``) ends where the grammar can hold it.
+    Given the properties the tool ``declared`` required, one it does not require whose one
+    candidate another's is too is left out (:func:`_without_repeats`).
 
     A free string's candidates pass these checks (each keeps all where it would keep none): one
     whose name and description speak of no date or time takes none of the dates written, nor the
@@ -112,7 +115,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
                 _, found = candidates("string", key, out, values)
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
-        elif kind in ("integer", "number") and not {"enum", "const"} & set(out):
+        elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
             _, found = candidates("number", key, out, values)
             if not _asks_for_date(key, described) and not _calendar_named(key or ""):
                 found = [number for number in found if number not in values.in_dates] or found
@@ -125,7 +128,26 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         return {**out, "enum": kept} if kept else out
 
     directed = _in_time_order(_directed(_each_part(schema, copy), schema, values))
-    return _each_part(_named_values(directed, values.labels, values.names), _held)
+    held = _each_part(_named_values(directed, values.labels, values.names), _held)
+    return held if declared is None else _without_repeats(held, declared)
+
+
+def _without_repeats(shaped: Any, declared: Collection[str]) -> Any:
+    """``shaped`` without each top-level property the tool does not require (``declared``: those
+    it does) whose one candidate string is the one candidate of one it requires: the request
+    writes that value once, for the required one ("a car at NCE": ``pickup_airport``, not
+    ``return_airport`` too; "a Portuguese lesson": ``language``, not ``taught_in``)."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    if not isinstance(properties, dict):
+        return shaped
+    only = {key: part["enum"][0] for key, part in properties.items() if isinstance(part, dict)
+            and isinstance(part.get("enum"), list) and len(part["enum"]) == 1 and isinstance(part["enum"][0], str)}
+    taken = {value for key, value in only.items() if key in declared}
+    left = {key for key, value in only.items() if key not in declared and value in taken}
+    if not left:
+        return shaped
+    return {**shaped, "properties": {k: v for k, v in properties.items() if k not in left},
+            "required": [k for k in shaped.get("required", []) if k not in left]}
 
 
 MOST_PAIR_WORDS = 3
@@ -442,6 +464,13 @@ def _holds(words: list[str], part: list[str]) -> bool:
 
 
 _SUBSCHEMAS = {"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"}
+
+
+def _numbers_or_free(enum: Any) -> bool:
+    """Whether a number's ``enum`` is none, or lists numbers alone (``[30, 45, 60, 90]``: it is
+    narrowed to the numbers the conversation writes, as a free number is)."""
+    return enum is None or isinstance(enum, list) and all(
+        isinstance(value, (int, float)) and not isinstance(value, bool) for value in enum)
 
 
 def _copied_number(schema: Any) -> bool:

@@ -16,6 +16,7 @@ from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import Request
 from gbnf.shape._shaped import part_offers
 from gbnf.shape._values import Values, free_string
+from gbnf.shape.sources import SOURCES
 from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
 from gbnf.tools import Tool
 
@@ -38,25 +39,35 @@ def typed_asked(tool: Tool, request: Request) -> dict[str, bool]:
     """For each optional top-level argument of ``tool`` that takes a kind of value (an enum, a
     code, a time, a date, a pattern), whether ``request`` offers it one: in any language, that,
     not the words of its name, says whether it is asked for ("at half past six": ``start_time``;
-    "Book a lesson": no ``tutor_email``)."""
+    "Book a lesson": no ``tutor_email``); and each number argument a source of its own kind
+    offers a value (:func:`_offered_in_kind`: "a 45-minute lesson", ``duration_minutes``), asked."""
     props = tool.parameters.get("properties") or {}
     required = set(tool.parameters.get("required") or ())
-    typed = {key: sub for key, sub in props.items() if key not in required and isinstance(sub, dict) and _typed(sub)}
-    if not typed:
-        return {}
+    optional = {key: sub for key, sub in props.items() if key not in required and isinstance(sub, dict)}
     values = request.values
-    return {key: _asked_for(key, sub, values, None) for key, sub in typed.items()}
+    return {key: _asked_for(key, sub, values, None) for key, sub in optional.items()
+            if _typed(sub) or _offered_in_kind(key, sub, values)}
 
 
 def _asked_for(key: str, schema: dict[str, Any], values: Values, near: Any) -> bool:
     """Whether the request asks for argument ``key``: a value of its kind offered, or its name
     meant by a short stretch."""
+    if _offered_in_kind(key, schema, values):
+        return True
     if _typed(schema):
         return bool(part_offers(key, schema, values))
     if near is None:
         return False
     named = phrase_vectors([identifier_words(key).lower()])
     return bool(np.max(named @ near.T) >= NAMED)
+
+
+def _offered_in_kind(key: str, schema: dict[str, Any], values: Values) -> bool:
+    """Whether a number source that offers only values of the argument's own kind (``asks``:
+    "a 45-minute lesson" for ``duration_minutes``) offers argument ``key`` one."""
+    return schema.get("type") in ("integer", "number") and any(
+        source.asks and source.kind == "number" and source.name not in values.off and source.offers(key, schema, values)
+        for source in SOURCES)
 
 
 def _typed(schema: dict[str, Any]) -> bool:

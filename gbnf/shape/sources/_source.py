@@ -34,13 +34,16 @@ class Source:
     it offers values to (``kind``), an :class:`Example`, and ``offers(name, part, values)``: the
     values it offers the part of a schema that is property ``name``'s value, from a
     conversation's :class:`~gbnf.shape._values.Values` (none: the next source of its kind is
-    asked). Values a part's schema refuses are dropped after."""
+    asked). Values a part's schema refuses are dropped after. A source that ``asks`` offers a
+    value only of the argument's own kind (a length of time in the unit it counts in), so where
+    it offers one, the request asks for that argument, optional or not."""
 
     name: str
     kind: Kind
     reads: str
     example: Example
     offers: Callable[[str | None, dict[str, Any], Values], Sequence[Any]]
+    asks: bool = False
 
 
 _FORMATS = jsonschema.FormatChecker()

@@ -133,4 +133,4 @@ def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> l
 SOURCE = Source(
     "durations", "number", "lengths of time, in the unit the argument counts in (\"for an hour\": 60 minutes)",
     Example("Water the garden for an hour at 9 pm", "minutes", {"type": "integer"}, (60,)),
-    lengths_in_unit)
+    lengths_in_unit, asks=True)
