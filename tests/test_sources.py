@@ -298,3 +298,30 @@ def test_a_stretch_that_crosses_a_quotation_mark_is_no_value(text, quoted):
     strings = offered_values([text]).strings
     assert quoted in strings
     assert not [s for s in strings if s != quoted and any(mark in s for mark in "„“«»《》\"")]
+
+
+LESSON = Tool("schedule_lesson", "Book a language lesson.", {
+    "type": "object", "required": ["language", "date"],
+    "properties": {"language": {"type": "string", "enum": ["en", "de", "fr", "pt"]},
+                   "taught_in": {"type": "string", "enum": ["en", "de", "fr", "pt"]},
+                   "date": {"type": "string", "format": "date"},
+                   "duration_minutes": {"type": "integer", "enum": [30, 45, 60, 90]}}})
+
+
+@pytest.mark.parametrize(("request_", "minutes"), [
+    ("Book a 45-minute Portuguese lesson on 2027-03-10.", 45),
+    ("Réserve-moi un cours d'allemand de 30 minutes le 14 mars 2027.", 30),
+    ("Book a Portuguese lesson on 2027-03-10 for an hour and a half.", 90),
+])
+def test_a_length_written_asks_for_an_optional_number_in_its_unit_and_narrows_its_list(request_, minutes):
+    shaped = shape(Conversation((("user", request_),), (LESSON,), "required"))
+    properties = shaped.tools[0].parameters["properties"]
+    assert properties["duration_minutes"]["enum"] == [minutes]
+    assert "taught_in" not in properties  # one language written: the required argument's
+
+
+def test_an_optional_argument_is_kept_where_the_request_writes_it_a_value_of_its_own():
+    shaped = shape(Conversation((("user", "Book a Portuguese lesson taught in French on 2027-03-10."),), (LESSON,),
+                                "required"))
+    properties = shaped.tools[0].parameters["properties"]
+    assert "taught_in" in properties and "duration_minutes" not in properties

@@ -72,8 +72,11 @@ def _offered_in_kind(key: str, schema: dict[str, Any], values: Values) -> bool:
 
 def _typed(schema: dict[str, Any]) -> bool:
     """Whether an argument takes a kind of value the candidate sources read (an enum of
-    strings, a string with a pattern or format, or one that takes a code)."""
-    return schema.get("type") == "string" and not free_string(schema) or isinstance(schema.get("enum"), list)
+    strings, a string with a pattern or format, or one that takes a code); a list of numbers
+    is asked as a number is (a number written may be any number's)."""
+    enum = schema.get("enum")
+    return (schema.get("type") == "string" and not free_string(schema)
+            or isinstance(enum, list) and any(isinstance(value, str) for value in enum))
 
 
 def lacks_values(tool: Tool, values: Values) -> bool:
