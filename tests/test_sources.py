@@ -325,3 +325,18 @@ def test_an_optional_argument_is_kept_where_the_request_writes_it_a_value_of_its
                                 "required"))
     properties = shaped.tools[0].parameters["properties"]
     assert "taught_in" in properties and "duration_minutes" not in properties
+
+
+def test_a_code_written_with_a_space_is_offered_joined_and_its_words_not_alone():
+    flight = {"type": "string", "pattern": "^[A-Z0-9]{2}[0-9]{1,4}$"}
+    props = copied({"type": "object", "properties": {"flight": flight}},
+                   offered_values(["Seat 22A on LH 401, please."]))["properties"]
+    assert props["flight"]["enum"] == ["LH401"]
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("Submit 1840 for meter MTR-700214", [1840]), ("COVID-19 cases in 2021", [2021]),
+    ("a single ticket", [1]), ("a couple of tickets", [2]), ("twice a day", [2]),
+])
+def test_the_digits_of_a_code_are_no_number_and_a_count_may_be_a_word(text, written):
+    assert list(offered_values([text]).numbers) == written

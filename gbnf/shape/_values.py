@@ -97,11 +97,12 @@ _TITLES = frozenset(words("abbreviations"))
 """Words written before a name that leave it whole (``Dr John Smith``: ``John Smith`` too)."""
 _SENTENCE_START = re.compile(r"[.?!\n。？！]")
 """What, between two words, makes the second a sentence's first."""
-NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)"
+NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)(?<![^\W\d_]-)"
                     r"-?(?!0\d\d)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
 """A number as written: digits, thousands grouped by commas, a decimal point, an exponent; not
 the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value, nor
-three digits or more led by a zero, a code (account ``00125648``, zip code ``02139``)."""
+three digits or more led by a zero, a code (account ``00125648``, zip code ``02139``), nor the
+digits of a code written with letters and a hyphen (``MTR-700214``, ``COVID-19``)."""
 NUMBER_WORDS = table("numbers")
 """The numbers written as one word ("three": 3), read as values and, after "these", as counts of calls."""
 _LIST_GAP = re.compile(rf"(?:{either('ordinal_endings')})?[\s,;\[\]()]*"

@@ -33,9 +33,10 @@ _FORMATS = frozenset({"email", "idn-email", "uri", "iri", "hostname", "idn-hostn
 def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The words, runs and stretches written that the string's pattern (and length) or format
     (:data:`_FORMATS`) takes, in the order written, where it has either: each as written, else
-    joined to the next word ("LH 401" for ``^[A-Z]{2}[0-9]{1,4}$``), else, one with a digit, in
-    capitals ("k9dl4p" for ``^[A-Z0-9]{6}$``: codes are typed in any case; a word without digits
-    is no code); for a format, only words without spaces."""
+    joined to the next word ("LH 401" for ``^[A-Z]{2}[0-9]{1,4}$``, and then neither word
+    alone), else, one with a digit, in capitals ("k9dl4p" for ``^[A-Z0-9]{6}$``: codes are
+    typed in any case; a word without digits is no code); for a format, only words without
+    spaces."""
     if "pattern" not in part and part.get("format") not in _FORMATS or code_kind(name, part):
         return []  # a currency, language or country: only the codes its names say (sources.codes)
     fits = fitting(part)
@@ -45,13 +46,17 @@ def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> 
         tokens = [token for token in tokens if not any(c.isspace() for c in token)]
     stops = every_function_word()
     found = []
+    parts: set[str] = set()  # the words of a pair joined into one code: "401" of "LH 401" is no code alone
     for token in tokens:
         if token.islower() and token in stops:  # "at", "in", "me" are no codes, whatever a pattern takes
             continue
         joined = token.replace(" ", "") if token.count(" ") == 1 else None
         forms = (token, joined, *(form.upper() for form in (token, joined) if form and _DIGIT.search(form)))
-        found.append(next((form for form in forms if form and fits(form)), None))
-    return list(dict.fromkeys(form for form in found if form))
+        form = next((form for form in forms if form and fits(form)), None)
+        if form is not None and joined is not None and form in (joined, joined.upper()):
+            parts.update(token.split())
+        found.append(form)
+    return list(dict.fromkeys(form for form in found if form and form not in parts and form.lower() not in parts))
 
 
 SOURCE = Source(
