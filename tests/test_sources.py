@@ -340,3 +340,14 @@ def test_a_code_written_with_a_space_is_offered_joined_and_its_words_not_alone()
 ])
 def test_the_digits_of_a_code_are_no_number_and_a_count_may_be_a_word(text, written):
     assert list(offered_values([text]).numbers) == written
+
+
+@pytest.mark.parametrize(("text", "times"), [
+    ("Plan een les voor me om kwart over vijf 's middags", ["17:15"]), ("um Viertel vor acht abends", ["19:45"]), ("um halb sechs", ["05:30"]),
+    ("at noon", ["12:00"]), ("a medianoche", ["00:00"]), ("中午见", ["12:00"]), ("quarter past 5 pm", ["17:15"]),
+    ("Let us meet halfway", []),
+])
+def test_quarters_halves_noon_and_midnight_are_times(text, times):
+    at = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
+    assert copied({"type": "object", "properties": {"at": at}}, offered_values([text]))["properties"]["at"].get(
+        "enum", []) == times

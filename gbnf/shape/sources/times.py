@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from gbnf.shape._dates import AFTER_NOON, CLOCK_TIMES, EAST_AFTER
+from gbnf.shape._language import is_english
 from gbnf.shape._values import HAN_NUMERALS, Values, han_number, worded_in_digits
 from gbnf.shape.sources._source import Example, Source, first_form
 
@@ -25,6 +26,13 @@ _ROMANCE_HALF = re.compile(r"(?P<hour>\d{1,2})(?:\s+(?:heures?|uhr|horas?|ore))?
                            r"(?P<part>media|demie|mezza|meia|cuarto|quart|quarto)", re.IGNORECASE)
 """"7 y media", "8 heures et demie", "9 e mezza", "10 e um quarto": the half or the quarter past."""
 _LATER = re.compile(rf"\s*(?:{AFTER_NOON})", re.IGNORECASE)
+_GERMANIC = re.compile(r"(?<![\w:])(?:(?P<quarter>kwart|viertel)\s+(?P<way>over|na|nach|voor|vor)|(?P<half>halb|half))"
+                       r"\s+(?P<hour>\d{1,2})(?![\d:.])", re.IGNORECASE)
+""""kwart over 5", "Viertel vor 8", "halb 6" (5:30; Dutch "half 6" too, where the request is no English one)."""
+_NOON = re.compile(r"(?<!\w)(?:noon|midday|mittag|mittags|midi|mediodía|mezzogiorno|meio-dia)(?!\w)|正午|中午|정오",
+                   re.IGNORECASE)
+_MIDNIGHT = re.compile(r"(?<!\w)(?:midnight|mitternacht|minuit|medianoche|mezzanotte|meia-noite|middernacht)(?!\w)"
+                       r"|午夜|真夜中|자정", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -36,11 +44,36 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     hour in Romance languages ("siete y media"), number words read as numbers first (English's
     and, for the language a request's function words say, text2num's); an hour of 12 or less
     with a word for the afternoon or evening (before it in Chinese, Japanese and Korean, after
-    it elsewhere) is after noon; "半" and "반" are half past. Dates in digits ("2025.03.04") are
-    no times."""
+    it elsewhere) is after noon; "半" and "반" are half past; German and Dutch quarters and halves
+    (:func:`_germanic_times`); noon and midnight by their words. Dates in digits ("2025.03.04")
+    are no times."""
     text = _in_digits(text)
-    found = [*_clock_times(text), *_worded_times(text), *_dotted_times(text)]
+    quarters = [match.span() for pattern in (_WORDED, _GERMANIC) for match in pattern.finditer(text)]
+    found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text),
+             *(datetime.time(12, 0) for _ in _NOON.finditer(text)),
+             *(datetime.time(0, 0) for _ in _MIDNIGHT.finditer(text))]
     return tuple(dict.fromkeys(found))
+
+
+def _germanic_times(text: str) -> list[datetime.time]:
+    """The quarter past or to an hour, and the half before it, as German and Dutch write them
+    ("kwart over 5", "Viertel vor 8", "halb 6": 5:30), after noon with a word for the afternoon
+    or evening after them ("'s middags", "abends")."""
+    found = []
+    for match in _GERMANIC.finditer(text):
+        if match["half"] and match["half"].lower() == "half" and is_english(text):  # British "half 5" is 5:30 too
+            hour, minute = int(match["hour"]), 30
+        elif match["half"]:
+            hour, minute = int(match["hour"]) - 1, 30
+        elif match["way"].lower() in ("over", "na", "nach"):
+            hour, minute = int(match["hour"]), 15
+        else:
+            hour, minute = int(match["hour"]) - 1, 45
+        if _LATER.match(text, match.end()) and hour < 12:
+            hour += 12
+        if 0 <= hour <= 23:
+            found.append(datetime.time(hour, minute))
+    return found
 
 
 def _in_digits(text: str) -> str:
@@ -51,11 +84,15 @@ def _in_digits(text: str) -> str:
 _HAN_HOUR = re.compile(rf"{HAN_NUMERALS}(?=[点點時时])")
 
 
-def _clock_times(text: str) -> list[datetime.time]:
+def _clock_times(text: str, words: list[tuple[int, int]]) -> list[datetime.time]:
+    """The hours with minutes or a clock's word, but those whose hour is part of a time in
+    ``words`` (the spans of "quarter past 5", "kwart over 5": 5:15, not 5:00 too)."""
     found = []
     for match in CLOCK_TIMES.finditer(text):
         start, end = match.start("hour"), match.end()
         if text[end:end + 1].isdigit() or text[max(start - 1, 0):start].isdigit():
+            continue
+        if any(first <= start < last for first, last in words):
             continue
         hour, minute = int(match["hour"]), int(match["minute"] or match["clock_minute"] or (30 if match["half"] else 0))
         later = match["after"] or (match["east"] and re.fullmatch(EAST_AFTER, match["east"]))
@@ -86,7 +123,8 @@ def _worded_times(text: str) -> list[datetime.time]:
             if match["way"].lower() == "to":
                 hour, minute = hour - 1, 60 - minute
         part = (match["day_part"] or match["later_part"] or "").lower()
-        evening = part in ("afternoon", "evening") or "night" in match.group().lower()
+        evening = (part in ("afternoon", "evening") or "night" in match.group().lower()
+                   or bool(_LATER.match(text, match.end())))
         if evening and hour < 12:
             hour += 12
         if 0 <= hour <= 23:
