@@ -8,7 +8,7 @@ import pytest
 
 from gbnf.errors import GbnfError
 from gbnf.shape import Conversation, Shaping, shape
-from gbnf.shape.rules import copied, offered_values
+from gbnf.shape.rules import copied, offered_values, without_the_day
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
 from gbnf.tools import Tool
 
@@ -351,3 +351,10 @@ def test_quarters_halves_noon_and_midnight_are_times(text, times):
     at = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
     assert copied({"type": "object", "properties": {"at": at}}, offered_values([text]))["properties"]["at"].get(
         "enum", []) == times
+
+
+def test_what_a_request_asks_is_read_without_its_sentences_that_say_the_day():
+    assert without_the_day("Hoy es lunes 12 de abril de 2027. Cómprame cuatro entradas.") == "Cómprame cuatro entradas."
+    assert without_the_day("It's Monday the 1st of February 2027. Rent me a car.") == "Rent me a car."
+    assert without_the_day("Today is 2025-03-03.") == "Today is 2025-03-03."
+    assert without_the_day("Book it for 2025-03-03. Thanks!") == "Book it for 2025-03-03. Thanks!"

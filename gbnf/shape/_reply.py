@@ -16,7 +16,7 @@ from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
 from gbnf.shape._relevance import decide_reply, scored_tools
-from gbnf.shape._request import conversation_day, offered_values, part_values, read_request
+from gbnf.shape._request import conversation_day, offered_values, part_values, read_request, without_the_day
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
 from gbnf.shape._unasked import lacks_values
@@ -41,7 +41,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     heard = conversation_values(conversation, shaping) if from_user and (shaping.decide or shaping.copy_values
                                                                           or explain) else None
     if shaping.decide and choice in ("auto", "required") and from_user and offered:
-        topic = read_request(followed_request(conversation.messages))
+        topic = read_request(without_the_day(followed_request(conversation.messages)))
         near = closeness(list(offered), topic) if shaping.meaning else None
         decision = decide_reply(list(offered), topic, near, relevance)
         if shaping.model_relevance and relevance is None and not required:

@@ -23,7 +23,7 @@ from gbnf.shape._relevance import (
     scored_tools,
     select_tools,
 )
-from gbnf.shape._request import Request, offered_values, part_values, read_request
+from gbnf.shape._request import Request, offered_values, part_values, read_request, without_the_day
 from gbnf.shape._shaped import bounded, copied, kept_apart
 from gbnf.shape._tool_words import tool_document
 from gbnf.shape._units import units_written
@@ -48,4 +48,5 @@ __all__ = ["ALONE", "CALL_LEAD", "MARGIN", "RELATED", "TEXT_LEAD", "Asked", "Dec
            "first_sentence", "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart", "labelled",
            "named_strings", "number_runs", "numbers", "numbers_named", "offered_values", "own_values", "part_values",
            "pool_decisions", "rank_tools", "read_request", "repeated_value", "scored_tools", "select_tools", "spans",
-           "strings_named", "switched_on", "tool_document", "unasked", "units_written", "value_texts", "without_count"]
+           "strings_named", "switched_on", "tool_document", "unasked", "units_written", "value_texts", "without_count",
+           "without_the_day"]
