@@ -358,3 +358,15 @@ def test_what_a_request_asks_is_read_without_its_sentences_that_say_the_day():
     assert without_the_day("It's Monday the 1st of February 2027. Rent me a car.") == "Rent me a car."
     assert without_the_day("Today is 2025-03-03.") == "Today is 2025-03-03."
     assert without_the_day("Book it for 2025-03-03. Thanks!") == "Book it for 2025-03-03. Thanks!"
+
+
+@pytest.mark.parametrize(("request_", "first", "second"), [
+    ("Scale the banana bread recipe from 6 servings up to 15.", 6, 15),
+    ("Adatta la ricetta del tiramisù da otto porzioni a tre.", 8, 3),
+    ("Passe la recette de 4 à 10 portions.", 4, 10),
+])
+def test_a_pair_of_numbers_takes_its_values_by_the_request_s_markers(request_, first, second):
+    count = {"type": "integer"}
+    schema = {"type": "object", "properties": {"from_servings": count, "to_servings": count}}
+    props = copied(schema, offered_values([request_]))["properties"]
+    assert (props["from_servings"]["enum"], props["to_servings"]["enum"]) == ([first], [second])

@@ -75,19 +75,21 @@ def _time_role(key: str) -> str | None:
     return "start" if start and not end else "end" if end and not start else None
 
 
-def marked(texts: Sequence[str], value: str) -> str | None:
-    """Which way ``texts`` mark ``value`` (as written there, case aside): ``"source"`` or
-    ``"target"`` where each time it is written with a marker the marker says one way; None where
-    it is not written, unmarked, or marked both ways."""
-    ways = {way for text in texts for way in _ways(text, value)}
+def marked(texts: Sequence[str], value: str, number: bool = False) -> str | None:
+    """Which way ``texts`` mark ``value`` (as written there, case aside; a ``number`` in digits,
+    not inside another: "6" of "from 6 servings", not of "2026"): ``"source"`` or ``"target"``
+    where each time it is written with a marker the marker says one way; None where it is not
+    written, unmarked, or marked both ways."""
+    ways = {way for text in texts for way in _ways(text, value, number)}
     return ways.pop() if len(ways) == 1 else None
 
 
 @functools.lru_cache(maxsize=4096)
-def _ways(text: str, value: str) -> frozenset[str]:
+def _ways(text: str, value: str, number: bool) -> frozenset[str]:
     """The ways the markers around each place ``text`` writes ``value`` point."""
     found = set()
-    for match in re.finditer(re.escape(value), text, re.IGNORECASE):
+    pattern = rf"(?<![\d.,]){re.escape(value)}(?![\d]|[.,]\d)" if number else re.escape(value)
+    for match in re.finditer(pattern, text, re.IGNORECASE):
         before = text[:match.start()].rstrip()
         after = text[match.end():]
         word = re.search(r"(\w+)$", before)

@@ -42,6 +42,7 @@ from gbnf.shape._values import (
     overlaps,
     quotations,
     shared_value,
+    worded_in_digits,
 )
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
@@ -127,7 +128,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = [value for value in found if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    directed = _in_time_order(_directed(_each_part(schema, copy), schema, values))
+    directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values))
     held = _each_part(_named_values(directed, values.labels, values.names), _held)
     return held if declared is None else _without_repeats(held, declared)
 
@@ -187,6 +188,29 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
                 for value, found in written.items()}
         for key, enum, other in ((first, listed[0], "target"), (second, listed[1], "source")):
             own = [value for value in enum if ways.get(json_text(value)) != {other}]
+            if own:
+                kept[key] = {**properties[key], "enum": own}
+    return {**shaped, "properties": kept}
+
+
+def _numbers_directed(shaped: Any, values: Values) -> Any:
+    """``shaped`` whose pairs of top-level properties that run one way (``from_servings`` and
+    ``to_servings``), both listing two numbers or more, list them without those the request
+    marks for the other one, its number words read as digits ("from 6 servings up to 15", "da
+    otto porzioni a tre": 8 is the first's, 3 the second's)."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    paired = pairs(list(properties)) if isinstance(properties, dict) else []
+    if not isinstance(properties, dict) or not paired:
+        return shaped
+    texts = [worded_in_digits(text) for text in values.texts]
+    kept = dict(properties)
+    for first, second in paired:
+        listed = [properties[key].get("enum") for key in (first, second)]
+        if not all(isinstance(enum, list) and len(enum) > 1 and _numbers_or_free(enum) for enum in listed):
+            continue
+        ways = {value: marked(texts, json_text(value), number=True) for value in {*listed[0], *listed[1]}}
+        for key, enum, other in ((first, listed[0], "target"), (second, listed[1], "source")):
+            own = [value for value in enum if ways[value] != other]
             if own:
                 kept[key] = {**properties[key], "enum": own}
     return {**shaped, "properties": kept}
