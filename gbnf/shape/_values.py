@@ -180,7 +180,8 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
              and _apart_from_quotes(bounds[i][0], bounds[j][1], quoted))
     owned = (text[bounds[i][0]:bounds[k][1] + 2] for k in sorted(possessive) if _place_of(k, words, gaps, sentence_ends)
              for i in range(max(0, k - longest + 1), k + 1)
-             if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k)))
+             if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k))
+             and _apart_from_quotes(bounds[i][0], bounds[k][1] + 2, quoted))
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     return tuple(dict.fromkeys([*found, *owned, *(token for token in whole if token and token not in _NO_START),
                                 *quotations(text), *moments(text), *days_from_today(text)]))
