@@ -50,7 +50,8 @@ SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools",
         "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",)),
         "several": (HERE / "intent" / "several.json", HERE / "intent" / "tools", ()),
         "chats": (HERE / "chats" / "heldout.json", HERE / "chats" / "tools", ()),
-        "chats-dev": (HERE / "chats" / "dev" / "chats.json", HERE / "chats" / "dev" / "tools", ())}
+        "chats-dev": (HERE / "chats" / "dev" / "chats.json", HERE / "chats" / "dev" / "tools", ()),
+        "chats-dev2": (HERE / "chats" / "dev2" / "chats.json", HERE / "chats" / "dev2" / "tools", ())}
 """Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --shaping meaning=false": ("--shaping", "meaning=false"),
             "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off"),
