@@ -370,3 +370,16 @@ def test_a_pair_of_numbers_takes_its_values_by_the_request_s_markers(request_, f
     schema = {"type": "object", "properties": {"from_servings": count, "to_servings": count}}
     props = copied(schema, offered_values([request_]))["properties"]
     assert (props["from_servings"]["enum"], props["to_servings"]["enum"]) == ([first], [second])
+
+
+@pytest.mark.parametrize(("text", "pattern", "code"), [
+    ("Add a roaming pass to +44 7700 900 123, with 10 GB.", r"^\+[1-9][0-9]{7,14}$", "+447700900123"),
+    ("put a roaming pass on 0044 7911 123456", r"^\+[1-9][0-9]{7,14}$", "+447911123456"),
+    ("Ik wil een fiets huren bij station ST 0087.", r"^ST-[0-9]{4}$", "ST-0087"),
+    ("Bitte mein Rezept RX-0092817 nachbestellen.", r"^RX[0-9]{7}$", "RX0092817"),
+    ("Postcode 1017 ab, huisnummer 24.", r"^[1-9][0-9]{3}[A-Z]{2}$", "1017AB"),
+    ("Seat 22A on LH 401, please.", r"^[A-Z0-9]{2}[0-9]{1,4}$", "LH401"),
+])
+def test_a_code_written_in_groups_is_offered_as_its_pattern_writes_it(text, pattern, code):
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": pattern}}}
+    assert copied(schema, offered_values([text]))["properties"]["code"]["enum"] == [code]

@@ -32,11 +32,11 @@ _FORMATS = frozenset({"email", "idn-email", "uri", "iri", "hostname", "idn-hostn
 
 def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The words, runs and stretches written that the string's pattern (and length) or format
-    (:data:`_FORMATS`) takes, in the order written, where it has either: each as written, else
-    joined to the next word ("LH 401" for ``^[A-Z]{2}[0-9]{1,4}$``, and then neither word
-    alone), else, one with a digit, in capitals ("k9dl4p" for ``^[A-Z0-9]{6}$``: codes are
-    typed in any case; a word without digits is no code); for a format, only words without
-    spaces."""
+    (:data:`_FORMATS`) takes, in the order written, where it has either: codes written in groups
+    first, joined (:func:`_grouped_codes`: "LH 401" for ``^[A-Z]{2}[0-9]{1,4}$``, and then no
+    group alone), then each as written, else, one with a digit, in capitals ("k9dl4p" for
+    ``^[A-Z0-9]{6}$``: codes are typed in any case; a word without digits is no code); for a
+    format, only words without spaces."""
     if "pattern" not in part and part.get("format") not in _FORMATS or code_kind(name, part):
         return []  # a currency, language or country: only the codes its names say (sources.codes)
     fits = fitting(part)
@@ -46,17 +46,64 @@ def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> 
         tokens = [token for token in tokens if not any(c.isspace() for c in token)]
     stops = every_function_word()
     found = []
-    parts: set[str] = set()  # the words of a pair joined into one code: "401" of "LH 401" is no code alone
     for token in tokens:
         if token.islower() and token in stops:  # "at", "in", "me" are no codes, whatever a pattern takes
             continue
-        joined = token.replace(" ", "") if token.count(" ") == 1 else None
-        forms = (token, joined, *(form.upper() for form in (token, joined) if form and _DIGIT.search(form)))
-        form = next((form for form in forms if form and fits(form)), None)
-        if form is not None and joined is not None and form in (joined, joined.upper()):
-            parts.update(token.split())
-        found.append(form)
-    return list(dict.fromkeys(form for form in found if form and form not in parts and form.lower() not in parts))
+        forms = (token, *((token.upper(),) if _DIGIT.search(token) else ()))
+        found.append(next((form for form in forms if fits(form)), None))
+    grouped, parts = _grouped_codes(values.texts, fits, stops)
+    return list(dict.fromkeys(form for form in [*grouped, *found]
+                              if form and form not in parts and form.lower() not in parts))
+
+
+_GROUP = re.compile(r"\+?[A-Za-z0-9]+")
+_SEPARATORS = frozenset(" .-/")
+_MOST_GROUPS = 6
+
+
+def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str]) -> tuple[list[str], set[str]]:
+    """The codes written in groups, each after one space, dot, hyphen or slash, that the pattern
+    takes once the groups are written together, with a hyphen, or as written, in capitals too
+    ("+44 7700 900 123" as ``+447700900123``, "ST 0087" as ``ST-0087``, "RX-0092817" as
+    ``RX0092817``, "1017 ab" as ``1017AB``; "0044" leads like "+"), the longest run of groups
+    first; and the groups of each, which are no codes alone. A group holds a digit or is three
+    letters at most, and is no function word."""
+    found: list[str] = []
+    parts: set[str] = set()
+    for text in texts:
+        for run in _runs(text, stops):
+            for size in range(min(len(run), _MOST_GROUPS), 1, -1):
+                for start in range(len(run) - size + 1):
+                    groups = run[start:start + size]
+                    form = next((form for form in _group_forms(groups) if fits(form)), None)
+                    if form is not None and not any(form in longer for longer in found):
+                        found.append(form)
+                        parts.update(group.lstrip("+") for group in groups)
+    return found, parts
+
+
+def _runs(text: str, stops: frozenset[str]) -> list[list[str]]:
+    """The runs of two groups or more (:func:`_grouped_codes`) that ``text`` writes."""
+    runs: list[list[str]] = []
+    run: list[str] = []
+    end = -2
+    for match in _GROUP.finditer(text):
+        group = match.group()
+        fit = bool(_DIGIT.search(group)) or len(group.lstrip("+")) <= 3 and group.lower() not in stops
+        joined = fit and bool(run) and match.start() == end + 1 and text[end] in _SEPARATORS
+        if not joined and len(run) > 1:
+            runs.append(run)
+        run = ([*run, group] if joined else [group]) if fit else []
+        end = match.end()
+    return [*runs, run] if len(run) > 1 else runs
+
+
+def _group_forms(groups: list[str]) -> list[str]:
+    """A run of groups written together, with hyphens, with spaces, each in capitals too, and
+    with "+" for a leading "00"."""
+    forms = ["".join(groups), "-".join(groups), " ".join(groups)]
+    forms += ["+" + form[2:] for form in forms if form.startswith("00")]
+    return [*forms, *(form.upper() for form in forms)]
 
 
 SOURCE = Source(
