@@ -393,3 +393,20 @@ def test_a_country_code_is_offered_for_the_country_or_else_the_city_a_request_na
     code = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 country code."}
     props = copied({"type": "object", "properties": {"country": code}}, offered_values([text]))["properties"]
     assert props["country"]["enum"] == [country]
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("Ferry on 2027-07-18 with our car, reg AB12 CDE, the 11:30", "AB12CDE"),
+    ("Ölwechsel für mein Auto, Kennzeichen M-AB 1234, am 11. Juni 2027", "MAB1234"),
+    ("Reg is ky19 xmp, can I drop it off on 2027-02-16?", "KY19XMP"),
+])
+def test_a_plate_is_offered_whole_and_no_date_is_a_plate(text, code):
+    plate = {"type": "string", "pattern": "^[A-Z0-9]{2,8}$"}
+    assert copied({"type": "object", "properties": {"plate": plate}}, offered_values([text]))["properties"]["plate"][
+        "enum"] == [code]
+
+
+def test_a_korean_or_japanese_month_is_read_whole():
+    assert _dates([("system", "오늘은 2027년 11월 15일 월요일입니다."), ("user", "내일 날씨는?")]) == ["2027-11-16"]
+    assert _dates([("user", "Today's 2027-01-28. What's the forecast for Oslo the day after tomorrow?")]) \
+        == ["2027-01-30"]

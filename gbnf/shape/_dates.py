@@ -25,7 +25,7 @@ _STRINGS_KEPT = 16384
 _FORMAT = re.compile(r"\b(YYYY|MM|DD)([-/.])(YYYY|MM|DD)\2(YYYY|MM|DD)\b", re.IGNORECASE)
 _ISO_EXAMPLE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _FIELDS = {"YYYY": "%Y", "MM": "%m", "DD": "%d"}
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th|er|\.|º)?"
+_DAY = r"(?P<day>\d{1,2})(?!\d)(?:st|nd|rd|th|er|\.|º)?"
 _YEAR = r"(?P<year>\d{4})"
 
 

@@ -26,7 +26,7 @@ _BEFORE_SOURCE = ("from", "since", "von", "vom", "aus", "ab", "de", "du", "des",
 _BEFORE_TARGET = ("to", "into", "towards", "until", "till", "through", "nach", "zu", "zum", "zur", "in", "ins", "bis",
                   "à", "au", "aux", "vers", "en", "jusqu'au", "hasta",
                   "pour", "a", "al", "hacia", "para", "verso", "per", "alla", "al", "naar", "do", "na", "到", "去",
-                  "往", "至", "成", "为")
+                  "往", "至", "成", "为", "→")
 """Words written right before a value that mark where it goes (a word of both lists marks neither)."""
 _AFTER_SOURCE = ("から", "より", "에서", "부터", "'den", "'dan", "'ten", "'tan", "den", "dan", "ten", "tan")
 """Words written right after a value (Japanese, Korean, Turkish) that mark where it comes from."""

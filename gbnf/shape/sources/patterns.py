@@ -49,6 +49,8 @@ def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> 
     for token in tokens:
         if token.islower() and token in stops:  # "at", "in", "me" are no codes, whatever a pattern takes
             continue
+        if token.isdigit() and int(token) in values.in_dates:  # "2027" of "10 mai 2027" is no house number
+            continue
         forms = (token, *((token.upper(),) if _DIGIT.search(token) else ()))
         found.append(next((form for form in forms if fits(form)), None))
     grouped, parts = _grouped_codes(values.texts, fits, stops)
@@ -89,8 +91,13 @@ def _runs(text: str, stops: frozenset[str]) -> list[list[str]]:
     end = -2
     for match in _GROUP.finditer(text):
         group = match.group()
-        fit = bool(_DIGIT.search(group)) or len(group.lstrip("+")) <= 3 and group.lower() not in stops
+        fit = bool(_DIGIT.search(group)) or len(group.lstrip("+")) <= 3 and not (group.islower() and group in stops)
         joined = fit and bool(run) and match.start() == end + 1 and text[end] in _SEPARATORS
+        if joined and group.isdigit() and run[-1].isdigit() and text[end] != " ":
+            joined = False  # "2027-07-18", "22/11", "19.30": a date or a time, no code
+            run = []
+        if joined and len(run) == 1 and run[0].isalpha() and run[0].islower() and group[:1].isupper():
+            run = []  # "reg AB12 CDE": a word before a code in capitals is no part of it
         if not joined and len(run) > 1:
             runs.append(run)
         run = ([*run, group] if joined else [group]) if fit else []
