@@ -19,7 +19,7 @@ from gbnf.shape._relevance import NEAR, decide_reply, scored_tools
 from gbnf.shape._request import conversation_day, offered_values, part_values, read_request, without_the_day
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
-from gbnf.shape._unasked import lacks_values
+from gbnf.shape._unasked import codes_given, lacks_values
 from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
@@ -54,13 +54,15 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         elif not fitting:
             offered = ()
             why = f"the request offers no value some required argument of each tool takes{lead}"
+        elif decision.kind == "call" and not (asked := [t for t in decision.tools if t in fitting]) and not (
+                coded := [t for t in fitting if heard is not None and codes_given(t, heard)]):
+            offered = ()
+            why = f"the request offers no value some required argument of each tool it asks for takes{lead}"
         elif decision.kind == "call":
-            asked = [t for t in decision.tools if t in fitting]
-            offered, required, decided = tuple(asked or closest(fitting, list(offered), near)), True, True
+            offered, required, decided = tuple(asked or closest(coded, list(offered), near)), True, True
             why = (f"the request asks for what these tools do{lead}" if asked else
-                   f"the request asks for a tool, and offers values for every required argument of these alone{lead}")
+                   f"the request asks for a tool, and writes the codes these take{lead}")
         else:
-            offered = tuple(fitting)
             why = f"the request may or may not need a tool: the model decides{lead}"
     reply: Reply = "call" if required and offered else "either" if offered else "text"
     bias = copy_bias([last], shaping.copy_bias) if offered and shaping.copy_bias and from_user else ()

@@ -16,7 +16,7 @@ from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import Request
 from gbnf.shape._shaped import part_offers
 from gbnf.shape._values import Values, free_string
-from gbnf.shape.sources import SOURCES
+from gbnf.shape.sources import SOURCES, candidates
 from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
 from gbnf.tools import Tool
 
@@ -77,6 +77,16 @@ def _typed(schema: dict[str, Any]) -> bool:
     enum = schema.get("enum")
     return (schema.get("type") == "string" and not free_string(schema)
             or isinstance(enum, list) and any(isinstance(value, str) for value in enum))
+
+
+def codes_given(tool: Tool, values: Values) -> bool:
+    """Whether ``tool`` requires a code or an identifier (a string with a pattern, offered by the
+    patterns or codes sources: ``^RX[0-9]{7}$``, a postcode, a country) that the conversation
+    (``values``) writes: evidence of the tool beyond a date or a time, which any request may write."""
+    props = tool.parameters.get("properties") or {}
+    return any(isinstance(part := props.get(key), dict) and part.get("type") == "string" and "pattern" in part
+               and candidates("typed", key, part, values)[0] in ("patterns", "codes")
+               for key in tool.parameters.get("required") or ())
 
 
 def lacks_values(tool: Tool, values: Values) -> bool:
