@@ -410,3 +410,25 @@ def test_a_korean_or_japanese_month_is_read_whole():
     assert _dates([("system", "오늘은 2027년 11월 15일 월요일입니다."), ("user", "내일 날씨는?")]) == ["2027-11-16"]
     assert _dates([("user", "Today's 2027-01-28. What's the forecast for Oslo the day after tomorrow?")]) \
         == ["2027-01-30"]
+
+
+PICKUP = Tool("schedule_bulky_waste_pickup", "Schedule a pickup of bulky household waste at a Dutch address.", {
+    "type": "object", "required": ["postcode", "house_number", "date"],
+    "properties": {"postcode": {"type": "string", "pattern": "^[1-9][0-9]{3}[A-Z]{2}$", "description": "Dutch postcode."},
+                   "house_number": {"type": "string", "pattern": "^[1-9][0-9]{0,4}[A-Za-z]?$"},
+                   "date": {"type": "string", "format": "date"}}})
+HOTEL = Tool("book_hotel_room", "Book a hotel room.", {
+    "type": "object", "required": ["city", "country", "check_in"],
+    "properties": {"city": {"type": "string"},
+                   "country": {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code."},
+                   "check_in": {"type": "string", "format": "date"}}})
+
+
+def test_a_request_that_writes_a_tool_s_code_is_offered_that_tool_where_the_others_lack_a_value():
+    asked = Conversation((("user", "Pick up two mattresses from 3511 LK, number 7b, on 2027-01-19, please."),),
+                         (HOTEL, PICKUP))
+    shaped = shape(asked)
+    assert shaped.reply == "call" and [t.name for t in shaped.offered] == ["schedule_bulky_waste_pickup"]
+    assert shaped.tools[0].parameters["properties"]["postcode"]["enum"] == ["3511LK"]
+    unrelated = shape(Conversation((("user", "What should I do with an old mattress?"),), (HOTEL, PICKUP)))
+    assert unrelated.reply != "call"
