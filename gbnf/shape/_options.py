@@ -135,8 +135,8 @@ class Shaping:
         """Load now what reading requests under these settings loads on first use, so that the
         first reply takes no longer than the next: the sentence encoder (``decide`` by
         ``meaning``, seconds), Pint's unit registry (``asked_only``), the CLDR's month and day
-        names and its words for days from today (dates), the U.S. cities (``copy_values``:
-        "City, State") and the dictionaries of Chinese and Japanese words."""
+        names and its words for days from today (dates), the cities (``copy_values``: "City,
+        State", a city's country) and the dictionaries of Chinese and Japanese words."""
         from gbnf.shape._dates import _names, _patterns, _relative_pattern
         from gbnf.shape._meaning import _encoder
         from gbnf.shape._places import _cities
