@@ -432,3 +432,22 @@ def test_a_request_that_writes_a_tool_s_code_is_offered_that_tool_where_the_othe
     assert shaped.tools[0].parameters["properties"]["postcode"]["enum"] == ["3511LK"]
     unrelated = shape(Conversation((("user", "What should I do with an old mattress?"),), (HOTEL, PICKUP)))
     assert unrelated.reply != "call"
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("Deliver on August 3, 2027 and 2 boxes", ["2027-08-03"]), ("Reserve table 5 and 2027-08-07", ["2027-08-07"]),
+    ("Ship on 2027-08-07 - 3 boxes", ["2027-08-07"]),
+])
+def test_a_number_beside_a_date_is_no_day_of_a_range(text, days):
+    schema = {"type": "object", "properties": {"day": DAY}}
+    assert copied(schema, offered_values([text]))["properties"]["day"]["enum"] == days
+
+
+def test_numbers_each_a_code_are_not_joined_and_odd_digits_and_schemas_break_nothing():
+    order = {"type": "string", "pattern": "^[0-9]+$"}
+    props = copied({"type": "object", "properties": {"order": order, "flag": True, "n": {"type": "integer"}}},
+                   offered_values(["Cancel orders 48213 48214 and 48215, option ① please"]))["properties"]
+    assert props["order"]["enum"] == ["48213", "48214", "48215"] and props["flag"] is True
+    at = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
+    assert "enum" not in copied({"type": "object", "properties": {"at": at}},
+                                offered_values(["Rappelle-moi cet après-midi"]))["properties"]["at"]

@@ -66,7 +66,7 @@ def asked_calls(tools: list[Tool], request: Request, most: int) -> int:
       "'Space' and 'Health', each for 'Canada'" is two); after "between", one call
       (for each pair, when there are several); and so is each name written right after the
       name of one of its string arguments ("the compound C6H12O6 ... the compound C12H22O11",
-      :func:`~gbnf.shape.strings_named`), and each name written after "and" and a preposition
+      :func:`~gbnf.shape.rules.strings_named`), and each name written after "and" and a preposition
       written before another name ("for 'Queens Hotel' ... and for 'Royal Hotel'": two);
     - asking again: one call more for each "then", "another", "again", "the same"... followed
       by three words or more before the next ("then repeat the same for Chicago": one);

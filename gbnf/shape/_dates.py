@@ -222,7 +222,7 @@ AFTER_NOON = r"p\.?\s?m\.?|nachmittags|abends|de la tarde|de la noche|du soir|de
     r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra"
 """Words written after an hour that put it after noon ("7 pm", "7 Uhr abends", "7 de la tarde")."""
 _BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano"
-EAST_AFTER = r"下午|晚上|傍晚|午後|夜|오후|저녁|밤"
+EAST_AFTER = r"下午|中午|晚上|傍晚|午後|夜|오후|저녁|밤"
 """Words written before an hour, in Chinese, Japanese and Korean, that put it after noon."""
 _EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
 CLOCK_TIMES = re.compile(
@@ -239,7 +239,7 @@ CLOCK_TIMES = re.compile(
 
 def without_dates(text: str, stretches: Sequence[str]) -> str:
     """``text`` with the dates and times it writes blanked out, so that their digits are not
-    counted as values: the ``stretches`` (a request's, :func:`~gbnf.shape.spans`) that are
+    counted as values: the ``stretches`` (a request's, :func:`~gbnf.shape.rules.spans`) that are
     wholly a date with a year or a month's full name ("April 25, 2023", "the 7th of March",
     "2023-04-20"; not "Set 5", whose "set" is September only abbreviated, in Italian), dates
     in digits ("03/07/2023") and times ("14:00", "7 PM", "7h", "19 Uhr", "下午3点": :data:`CLOCK_TIMES`)."""
@@ -285,24 +285,24 @@ def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(kept + relative))
 
 
-_RANGE_WORD = (r"(?:to|till|until|through|thru|and|au|et|à|bis|und|al|y|a|tot|en|t/m|ao|até|e|do|i|och|og|"
-               r"-|–|—|~|〜|～|到|至|から)")
-"""A word or mark between the two days of a range ("3rd to the 7th", "du 3 au 7", "vom 3. bis 7.")."""
-_DAY_THEN_DATE = re.compile(rf"(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?\s*{_RANGE_WORD}\s*(?:the\s+)?(.+)",
-                            re.IGNORECASE)
-_DATE_THEN_DAY = re.compile(rf"(.+?)\s*{_RANGE_WORD}\s*(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?(?:,?\s*(\d{{4}}))?",
+_RANGE_WORD = (r"(?:\s+(?:to|till|until|through|thru|au|bis|al|tot|t/m|até|do|fino al)\s+(?:the\s+)?"
+               r"|\s*(?:-|–|—|~|〜|～|到|至|から)\s*)")
+"""A word or mark between the two days of a range ("3rd to the 7th", "3 au 7", "3. bis 7.")."""
+_DAY_THEN_DATE = re.compile(rf"(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?{_RANGE_WORD}(.+)", re.IGNORECASE)
+_DATE_THEN_DAY = re.compile(rf"(.+?){_RANGE_WORD}(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?(?:,?\s*(\d{{4}}))?",
                             re.IGNORECASE)
 
 
 def _range_end(string: str, day_first: bool | None) -> tuple[int | None, int, int] | None:
     """The day of a range that writes its month and year once, at the other day, as (year or
-    None, month, day): "the 3rd to the 7th of August 2027", "du 3 au 7 août 2027" give August
-    3rd; "August 3 to 7, 2027" and "8月3日到7日" give the 7th; None for any other string."""
+    None, month, day): "the 3rd to the 7th of August 2027", "3 au 7 août 2027" give August
+    3rd; "August 3 to 7, 2027" and "8月3日到7日" give the 7th; None for any other string, and
+    for a range that would run back ("2027-08-07 - 3 boxes")."""
     ahead = _DAY_THEN_DATE.fullmatch(string.strip())
-    if ahead and (read := _read_date(ahead.group(2), day_first)) is not None:
+    if ahead and (read := _read_date(ahead.group(2), day_first)) is not None and int(ahead.group(1)) < read[2]:
         return read[0], read[1], int(ahead.group(1))
     behind = _DATE_THEN_DAY.fullmatch(string.strip())
-    if behind and (read := _read_date(behind.group(1), day_first)) is not None:
+    if behind and (read := _read_date(behind.group(1), day_first)) is not None and int(behind.group(2)) > read[2]:
         return int(behind.group(3)) if behind.group(3) else read[0], read[1], int(behind.group(2))
     return None
 

@@ -46,7 +46,7 @@ def items_in_turn(tools: list[Tool], request: Request, most: int) -> tuple[tuple
     """For each of the first calls :func:`~gbnf.shape._calls.asked_order` names, in turn: what each
     call of its tool asks for on its own (:func:`asked_items`, read in the words that ask for that tool) and which
     of those calls it is (from 0); the k-th call takes the k-th items
-    (:func:`~gbnf.shape.own_values`). A tool whose words point back at several things an earlier
+    (:func:`~gbnf.shape.rules.own_values`). A tool whose words point back at several things an earlier
     tool's calls were counted from ("the life expectancy in 1900 and 1950, and the GDP in these
     years") takes that tool's items: its first call 1900, its second 1950. No items where one
     tool's calls are all that is asked; empty for one tool, and for a request not in English,
@@ -83,15 +83,15 @@ def asked_items(tools: list[Tool], request: Request, calls: int) -> Items:
     enumerates exactly that many things to make a call for: names ("the weather in Paris, London
     and Rome": Paris, London, Rome), numbers the tool takes one at a time ("for 10, 20 and 30
     years"), or both ("Apple, Amazon and Tesla over 1, 2 and 3 weeks": Apple with 1...). The k-th
-    call takes the k-th of each, and no other call's (:func:`~gbnf.shape.own_values`): small
+    call takes the k-th of each, and no other call's (:func:`~gbnf.shape.rules.own_values`): small
     models otherwise copy the first item into every call. An item the request writes twice is
     no one call's own, unless each writing is one part's own (:func:`_numbers_by_part`: "10
     shots", then "exactly 10 shots"). Empty for several tools, and when no enumeration (or more than one) has
     that many items. A numeric argument whose name is written right before that many numbers
     ("the first circle has a radius of 5cm, the second a radius of 10cm": 5, then 10,
-    :func:`~gbnf.shape.numbers_named`) gives each call its own too, and so does a string argument
+    :func:`~gbnf.shape.rules.numbers_named`) gives each call its own too, and so does a string argument
     whose name is written right before that many names ("case number XY1234 ... case number
-    GH5678", :func:`~gbnf.shape.strings_named`), as does a request written in as many parts in
+    GH5678", :func:`~gbnf.shape.rules.strings_named`), as does a request written in as many parts in
     a row as calls, each naming one thing anew (:func:`_numbers_by_part`), or in as many parts
     each writing names ("in San Francisco in 2019, and the same in Texas": :func:`_names_by_part`),
     or writing its numbers call by call ("85 kilograms and 1.8 meters tall, and Sarah 60
@@ -306,7 +306,7 @@ APART_ROUNDS = 3
 (:func:`calls_apart`), under the same sampling: greedy decoding writes what comes before that
 argument as it did."""
 Apart = tuple[tuple[str, "str | Number"], ...]
-"""What one call asked again is kept from: (argument, value) pairs (:func:`~gbnf.shape.kept_apart`)."""
+"""What one call asked again is kept from: (argument, value) pairs (:func:`~gbnf.shape.rules.kept_apart`)."""
 Called = tuple[tuple[str, Apart], ...]
 """The first calls of a reply asked again, in turn: each tool's name and what it is kept from."""
 
@@ -327,7 +327,7 @@ def calls_apart(calls: Sequence[tuple[str, Mapping[str, Any]]], request: Request
 
 def apart_tool(tool: Tool, avoid: Apart) -> Tool | None:
     """``tool`` with each argument ``avoid`` names kept from the value it names
-    (:func:`~gbnf.shape.kept_apart`; None when it cannot be): one of the first calls of a reply
+    (:func:`~gbnf.shape.rules.kept_apart`; None when it cannot be): one of the first calls of a reply
     asked again (:func:`calls_apart`)."""
     parameters = kept_apart(tool.parameters, avoid)
     return replace(tool, parameters=parameters) if parameters is not None else None

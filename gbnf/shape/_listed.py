@@ -32,7 +32,7 @@ def calls_by_values(tool: Tool, request: Request) -> int:
     """How many calls of ``tool`` the numbers and names of ``request`` ask for: as their
     enumerations ask, or one for each name written right after the name of one of its string
     arguments ("the SNP ID 'rs123456' ... and the SNP ID 'rs7891011'": two,
-    :func:`~gbnf.shape.strings_named`)."""
+    :func:`~gbnf.shape.rules.strings_named`)."""
     props = tool.parameters.get("properties") or {}
     named = max(map(len, names_by_argument(props, request)), default=0)
     chosen = max(map(len, choices_written(props, request.text)), default=0)
@@ -156,7 +156,7 @@ _PAIRED = re.compile(r"\b(?:respectively|each)\b", re.IGNORECASE)
 
 def names_by_argument(props: dict[str, Any], request: Request) -> list[list[str]]:
     """For each free string property of ``props``, the names ``request`` writes right after its
-    name (:func:`~gbnf.shape.strings_named`)."""
+    name (:func:`~gbnf.shape.rules.strings_named`)."""
     return [strings_named(request.names, key) for key in free_string_keys(props)]
 
 

@@ -52,7 +52,7 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
     """What ``request`` asks of ``tool``'s optional arguments (:func:`unasked`,
     :func:`switched_on`; one that takes a kind of value is asked for where the request offers it
     one: :func:`~gbnf.shape._unasked.typed_asked`); where the word rules cannot read the request (it is not English:
-    :func:`~gbnf.shape.is_english`), the optional arguments it asks nothing of by meaning and by
+    :func:`~gbnf.shape.rules.is_english`), the optional arguments it asks nothing of by meaning and by
     the values it offers (:func:`~gbnf.shape._unasked.unasked_by_meaning`), None where it asks
     something of each (the tool offered as declared)."""
     if not request.english:

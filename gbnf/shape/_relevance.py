@@ -1,7 +1,7 @@
 """Tool relevance: rank a pool for a query, decide whether a reply calls, and which tools each
 step of a plan offers.
 
-Three signals. The query's meaning (:func:`~gbnf.shape.closeness`, in sixteen languages),
+Three signals. The query's meaning (:func:`~gbnf.shape.rules.closeness`, in sixteen languages),
 which :func:`decide_reply` weighs against its words. BM25 over each tool's document: its name
 (``get_weather`` reads as "get weather"), its description, and its parameters' names,
 descriptions and enum values; words are stemmed (Snowball) and English stop words ("how",
@@ -111,7 +111,7 @@ def select_tools(tools: list[Tool], request: Request, k: int, final_tool: str, *
     name or description, not only of its parameters), step 1 must act: it offers those tools,
     without the final tool; when the query has several clauses ("... and ...", "... then ...")
     and its first clause names a tool, those the first clause names (what to do first). When it
-    names none and ``meaning`` is given (:func:`~gbnf.shape.closeness`), the reply is decided
+    names none and ``meaning`` is given (:func:`~gbnf.shape.rules.closeness`), the reply is decided
     as :func:`decide_reply` decides it (with the model's relevance of :func:`scored_tools`
     when there is a model and ``model_decides``): the tools a request by meaning asks for (at most ``k``,
     without the final tool with ``act_first``), or only the final tool for a request
@@ -220,7 +220,7 @@ def scored_tools(tools: list[Tool], request: Request, decision: Decision, closen
 def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | None = None,
                  relevance: Sequence[float] | None = None) -> Decision:
     """Whether ``request`` asks for one of ``tools``, by its words and, where ``closeness`` is
-    given (:func:`~gbnf.shape.closeness`), by its meaning.
+    given (:func:`~gbnf.shape.rules.closeness`), by its meaning.
 
     By words: it does when it shares :data:`~gbnf.shape._tool_words.CALL_WORDS` words with what
     some tools do (those tools are the ones to call), or, without ``closeness``, half of its own words ("Weather?");

@@ -78,13 +78,13 @@ class Request:
 
     @cached_property
     def english(self) -> bool:
-        """Whether it reads as English (:func:`~gbnf.shape.is_english`): the word rules read
+        """Whether it reads as English (:func:`~gbnf.shape.rules.is_english`): the word rules read
         English only, and offer what a schema declares for any other language."""
         return is_english(self.text)
 
     @cached_property
     def numbers(self) -> tuple[Number, ...]:
-        """Its numbers, digits, scales and number words alike (:func:`~gbnf.shape.numbers`)."""
+        """Its numbers, digits, scales and number words alike (:func:`~gbnf.shape.rules.numbers`)."""
         return tuple(numbers(self.text))
 
     @cached_property
@@ -117,17 +117,17 @@ class Request:
 
     @cached_property
     def labels(self) -> Labels:
-        """Each of its numbers with the words written right before it (:func:`~gbnf.shape.labelled`)."""
+        """Each of its numbers with the words written right before it (:func:`~gbnf.shape.rules.labelled`)."""
         return labelled(self.text)
 
     @cached_property
     def names(self) -> Names:
-        """Each name it writes with the words around it (:func:`~gbnf.shape.named_strings`)."""
+        """Each name it writes with the words around it (:func:`~gbnf.shape.rules.named_strings`)."""
         return named_strings(self.text)
 
     @cached_property
     def stretches(self) -> tuple[str, ...]:
-        """Its stretches of words, each a value an argument may take (:func:`~gbnf.shape.spans`)."""
+        """Its stretches of words, each a value an argument may take (:func:`~gbnf.shape.rules.spans`)."""
         return tuple(spans(self.text))
 
     @cached_property
@@ -214,7 +214,7 @@ _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 """A year, which a text that says what day today is writes."""
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 
 
 def without_the_day(text: str) -> str:

@@ -99,7 +99,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     (``labels``: "a length of 50 and a width of 30") is not offered to another (``width`` takes
     30, not 50), unless it is also written as that one's or unnamed; so is a name written right
     after (or, quoted, right before) the name of one of its string properties (``names``,
-    :func:`~gbnf.shape.named_strings`)."""
+    :func:`~gbnf.shape.rules.named_strings`)."""
     dated = _dated(values.strings)
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
@@ -174,7 +174,8 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
         return shaped
     kept = dict(properties)
     for first, second in paired:
-        listed = [properties[key].get("enum") for key in (first, second)]
+        listed: list[Any] = [properties[key].get("enum") if isinstance(properties[key], dict) else None
+                             for key in (first, second)]
         if not all(isinstance(enum, list) and len(enum) > 1 for enum in listed):
             continue
         written: dict[str, list[tuple[str, str | None]]] = {}  # each value: the stretches that offer it alone
@@ -205,7 +206,8 @@ def _numbers_directed(shaped: Any, values: Values) -> Any:
     texts = [worded_in_digits(text) for text in values.texts]
     kept = dict(properties)
     for first, second in paired:
-        listed = [properties[key].get("enum") for key in (first, second)]
+        listed: list[Any] = [properties[key].get("enum") if isinstance(properties[key], dict) else None
+                             for key in (first, second)]
         if not all(isinstance(enum, list) and len(enum) > 1 and _numbers_or_free(enum) for enum in listed):
             continue
         ways = {value: marked(texts, json_text(value), number=True) for value in {*listed[0], *listed[1]}}
@@ -278,7 +280,7 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
 def _held(out: dict[str, Any], _key: str | None) -> dict[str, Any]:
     """An array that takes each of its listed values once (``uniqueItems``) asked for no more
     items (``minItems``) than it still lists, once copying narrowed them to those one call's
-    words name (:func:`~gbnf.shape.items_listed` counts a whole request's)."""
+    words name (:func:`~gbnf.shape._listed.items_listed` counts a whole request's)."""
     items = out.get("items")
     if out.get("uniqueItems") is True and isinstance(items, dict) and isinstance(items.get("enum"), list) \
             and out.get("minItems", 0) > len(items["enum"]):

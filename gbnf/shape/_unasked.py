@@ -84,9 +84,19 @@ def codes_given(tool: Tool, values: Values) -> bool:
     patterns or codes sources: ``^RX[0-9]{7}$``, a postcode, a country) that the conversation
     (``values``) writes: evidence of the tool beyond a date or a time, which any request may write."""
     props = tool.parameters.get("properties") or {}
-    return any(isinstance(part := props.get(key), dict) and part.get("type") == "string" and "pattern" in part
-               and candidates("typed", key, part, values)[0] in ("patterns", "codes")
-               for key in tool.parameters.get("required") or ())
+    for key in tool.parameters.get("required") or ():
+        part = props.get(key)
+        if isinstance(part, dict) and part.get("type") == "string" and "pattern" in part:
+            source, found = candidates("typed", key, part, values)
+            if source in ("patterns", "codes") and any(_code_written(str(value)) for value in found):
+                return True
+    return False
+
+
+def _code_written(value: str) -> bool:
+    """Whether ``value`` reads as a code: it has a digit, or is a word of up to four capitals
+    (``RX3318840``, ``3511LK``, ``PT``; not "Friday", which a loose pattern also takes)."""
+    return any(c.isdigit() for c in value) or value.isupper() and value.isalpha() and len(value) <= 4
 
 
 def lacks_values(tool: Tool, values: Values) -> bool:

@@ -618,7 +618,7 @@ def shared_value(one: object, other: object) -> str | Number | None:
 
 def own_values(values: Values, items: Sequence[Sequence[str | Number]], call: int) -> Values:
     """``values`` for the ``call``-th (from 0) of calls that each ask for their own ``items``
-    (:func:`~gbnf.shape.asked_items`): without the stretches that mention another call's name
+    (:func:`~gbnf.shape.rules.asked_items`): without the stretches that mention another call's name
     or are part of it ("San" of "San Francisco"), unless part of its own name too, and the
     numbers (and percentages) of another call, unless they are its own too."""
     own = set(items[call])

@@ -49,11 +49,11 @@ def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> 
     for token in tokens:
         if token.islower() and token in stops:  # "at", "in", "me" are no codes, whatever a pattern takes
             continue
-        if token.isdigit() and int(token) in values.in_dates:  # "2027" of "10 mai 2027" is no house number
-            continue
+        if token.isdecimal() and token.isascii() and int(token) in values.in_dates:
+            continue  # "2027" of "10 mai 2027" is no house number
         forms = (token, *((token.upper(),) if _DIGIT.search(token) else ()))
         found.append(next((form for form in forms if fits(form)), None))
-    grouped, parts = _grouped_codes(values.texts, fits, stops)
+    grouped, parts = _grouped_codes(values.texts, fits, stops) if "pattern" in part else ([], set())
     return list(dict.fromkeys(form for form in [*grouped, *found]
                               if form and form not in parts and form.lower() not in parts))
 
@@ -68,19 +68,25 @@ def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str]) -> 
     takes once the groups are written together, with a hyphen, or as written, in capitals too
     ("+44 7700 900 123" as ``+447700900123``, "ST 0087" as ``ST-0087``, "RX-0092817" as
     ``RX0092817``, "1017 ab" as ``1017AB``; "0044" leads like "+"), the longest run of groups
-    first; and the groups of each, which are no codes alone. A group holds a digit or is three
-    letters at most, and is no function word."""
+    first, but for numbers that are each a code alone ("orders 48213 48214"); and the groups of
+    each, which are no codes alone. A group holds a digit or is three letters at most, and is
+    no function word."""
     found: list[str] = []
     parts: set[str] = set()
     for text in texts:
         for run in _runs(text, stops):
+            used: set[int] = set()  # the groups of a longer code found: no shorter one is read in them
             for size in range(min(len(run), _MOST_GROUPS), 1, -1):
                 for start in range(len(run) - size + 1):
                     groups = run[start:start + size]
+                    if used.intersection(range(start, start + size)) or all(
+                            group.isdigit() and fits(group) for group in groups):
+                        continue  # "orders 48213 48214": numbers that are each a code alone, not one together
                     form = next((form for form in _group_forms(groups) if fits(form)), None)
-                    if form is not None and not any(form in longer for longer in found):
+                    if form is not None:
                         found.append(form)
                         parts.update(group.lstrip("+") for group in groups)
+                        used.update(range(start, start + size))
     return found, parts
 
 

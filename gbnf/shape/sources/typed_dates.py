@@ -28,12 +28,12 @@ def typed_dates_written(name: str | None, part: dict[str, Any], values: Values) 
     return first_form(part, dates, _FORMS)
 
 
-_DATE_WORDS = re.compile(r"\b(?:dates?|days?|yyyy)\b", re.IGNORECASE)
+_DATE_WORDS = re.compile(r"\b(?:dates?|yyyy)\b|\bday of\b", re.IGNORECASE)
 
 
 def _dated_part(name: str | None, part: dict[str, Any]) -> bool:
     """Whether property ``name``'s name or description speaks of a date (``pickup_date``,
-    "Day of the visit", "YYYYMMDD")."""
+    "Day of the visit", "YYYYMMDD"; not "How many days")."""
     return bool(name_words(name or "") & DATE_NAMES) or bool(_DATE_WORDS.search(str(part.get("description", ""))))
 
 
