@@ -288,9 +288,10 @@ def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
 _RANGE_WORD = (r"(?:\s+(?:to|till|until|through|thru|au|bis|al|tot|t/m|até|do|fino al)\s+(?:the\s+)?"
                r"|\s*(?:-|–|—|~|〜|～|到|至|から)\s*)")
 """A word or mark between the two days of a range ("3rd to the 7th", "3 au 7", "3. bis 7.")."""
-_DAY_THEN_DATE = re.compile(rf"(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?{_RANGE_WORD}(.+)", re.IGNORECASE)
-_DATE_THEN_DAY = re.compile(rf"(.+?){_RANGE_WORD}(\d{{1,2}})(?:st|nd|rd|th|er|e|\.|º|日)?(?:,?\s*(\d{{4}}))?",
-                            re.IGNORECASE)
+_RANGE_DAY = r"(\d{1,2})(?:st|nd|rd|th|er|e|\.|º|日)?"
+"""A day of a range, alone: its number and an ordinal's ending."""
+_DAY_THEN_DATE = re.compile(rf"(?:the\s+)?{_RANGE_DAY}{_RANGE_WORD}(.+)", re.IGNORECASE)
+_DATE_THEN_DAY = re.compile(rf"(.+?){_RANGE_WORD}{_RANGE_DAY}(?:,?\s*(\d{{4}}))?", re.IGNORECASE)
 
 
 def _range_end(string: str, day_first: bool | None) -> tuple[int | None, int, int] | None:
@@ -409,11 +410,20 @@ def _now_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{either('now_leads')})\s+([^.!?。]+?)\s*[.!?。]?", re.IGNORECASE)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+"""Where a sentence ends: a Latin mark and a space, a Chinese or Japanese mark, a line's end."""
+
+
+def sentences(text: str) -> list[str]:
+    """``text``'s sentences, stripped, the empty left out."""
+    return [sentence.strip() for sentence in _SENTENCE_END.split(text) if sentence.strip()]
+
+
 def said_now(text: str) -> datetime.date | None:
     """The date a sentence of ``text`` says it is, wholly ("It's Monday the 1st of February
     2027.", "Nous sommes le 3 mars 2027."); None where none does."""
-    for sentence in re.split(r"(?<=[.!?。])\s+|\n+", text):
-        now = _now_pattern().fullmatch(sentence.strip())
+    for sentence in sentences(text):
+        now = _now_pattern().fullmatch(sentence)
         parts = _read_date(now.group(1), None) if now else None
         if parts and parts[0] and (said := _valid(*parts)):
             return said

@@ -217,6 +217,16 @@ def scored_tools(tools: list[Tool], request: Request, decision: Decision, closen
     return [tools[i] for i in nearest[:SCORED]]
 
 
+def near_best(among: list[Tool], tools: list[Tool], closeness: Closeness | None) -> list[Tool]:
+    """Of ``among`` (some of ``tools``), those within :data:`NEAR` of the closest of them by
+    meaning (``closeness``, over ``tools``), closest first; all of them without it."""
+    if closeness is None:
+        return among
+    score = dict(zip((t.name for t in tools), closeness.tools))
+    best = max(score[t.name] for t in among)
+    return sorted((t for t in among if score[t.name] >= best - NEAR), key=lambda t: -score[t.name])
+
+
 def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | None = None,
                  relevance: Sequence[float] | None = None) -> Decision:
     """Whether ``request`` asks for one of ``tools``, by its words and, where ``closeness`` is
@@ -263,8 +273,7 @@ def _by_words_and_meaning(tools: list[Tool], request: Request, closeness: Closen
                      if (count >= CALL_WORDS and words & name) or set(terms(tool.name)) <= words]
             return Decision("either", named) if named else Decision("text", [])
         if closeness.lead >= CALL_LEAD:
-            near = sorted((-score, i) for i, score in enumerate(closeness.tools) if score >= closeness.best - NEAR)
-            asked += [tools[i] for _, i in near if tools[i] not in asked]
+            asked += [tool for tool in near_best(tools, tools, closeness) if tool not in asked]
     if asked:  # a request for the opposite of what a tool is named for does not ask for it
         opposed = opposed_tools(tools, request)
         asked = [tool for tool in asked if tool not in opposed]

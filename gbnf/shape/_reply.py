@@ -11,11 +11,11 @@ from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
 from gbnf.shape._items import asked_items, items_in_turn
-from gbnf.shape._meaning import Closeness, closeness
+from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
-from gbnf.shape._relevance import NEAR, decide_reply, scored_tools
+from gbnf.shape._relevance import decide_reply, near_best, scored_tools
 from gbnf.shape._request import conversation_day, offered_values, part_values, read_request, without_the_day
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
@@ -59,7 +59,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             offered = ()
             why = f"the request offers no value some required argument of each tool it asks for takes{lead}"
         elif decision.kind == "call":
-            offered, required, decided = tuple(asked or closest(coded, list(offered), near)), True, True
+            offered, required, decided = tuple(asked or near_best(coded, list(offered), near)), True, True
             why = (f"the request asks for what these tools do{lead}" if asked else
                    f"the request asks for a tool, and writes the codes these take{lead}")
         else:
@@ -95,16 +95,6 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
                     prompt=tools_offer(list(shown), reply == "call", parallel) if offered else "")
     offered_only = heard if explain and values is None and last else None  # shown where not imposed
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
-
-
-def closest(fitting: list[Tool], tools: list[Tool], near: Closeness | None) -> list[Tool]:
-    """Of ``fitting`` (some of ``tools``), those within :data:`~gbnf.shape._relevance.NEAR` of
-    the closest by meaning (``near``, over ``tools``), closest first; all of them without it."""
-    if near is None:
-        return fitting
-    score = dict(zip((t.name for t in tools), near.tools))
-    best = max(score[t.name] for t in fitting)
-    return sorted((t for t in fitting if score[t.name] >= best - NEAR), key=lambda t: -score[t.name])
 
 
 def followed_request(messages: Sequence[tuple[str, str]]) -> str:

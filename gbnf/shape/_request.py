@@ -21,7 +21,7 @@ import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from gbnf._text import identifier_words, word_key
-from gbnf.shape._dates import said_now, stated_today, without_dates, written_dates
+from gbnf.shape._dates import said_now, sentences, stated_today, without_dates, written_dates
 from gbnf.shape._english import STEMMER
 from gbnf.shape._language import is_english
 from gbnf.shape._units import units_written
@@ -214,16 +214,13 @@ _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 """A year, which a text that says what day today is writes."""
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-
-
 def without_the_day(text: str) -> str:
     """``text`` without its sentences that only say what day today is ("Hoy es lunes 12 de abril
     de 2027. Cómprame cuatro entradas..."): what a request asks for is read from the rest (all
     of it where every sentence says the day)."""
-    sentences = [sentence for sentence in _SENTENCE_END.split(text) if sentence.strip()]
-    kept = [sentence for sentence in sentences if read_request(sentence).stated_day is None]
-    return " ".join(kept) if kept and len(kept) < len(sentences) else text
+    parts = sentences(text)
+    kept = [sentence for sentence in parts if read_request(sentence).stated_day is None]
+    return " ".join(kept) if kept and len(kept) < len(parts) else text
 
 
 def conversation_day(messages: Sequence[tuple[str, str]], clock: datetime.date | None = None

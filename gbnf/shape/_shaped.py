@@ -8,7 +8,7 @@ import datetime
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -174,9 +174,8 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
         return shaped
     kept = dict(properties)
     for first, second in paired:
-        listed: list[Any] = [properties[key].get("enum") if isinstance(properties[key], dict) else None
-                             for key in (first, second)]
-        if not all(isinstance(enum, list) and len(enum) > 1 for enum in listed):
+        listed = _listed_pair(properties, first, second)
+        if listed is None:
             continue
         written: dict[str, list[tuple[str, str | None]]] = {}  # each value: the stretches that offer it alone
         for stretch, way in ways_of.items():
@@ -187,11 +186,29 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
                     written.setdefault(json_text(named[0]), []).append((stretch, way))
         ways = {value: {way for stretch, way in found if way or not _holds_marked(stretch, found)}
                 for value, found in written.items()}
-        for key, enum, other in ((first, listed[0], "target"), (second, listed[1], "source")):
-            own = [value for value in enum if ways.get(json_text(value)) != {other}]
-            if own:
-                kept[key] = {**properties[key], "enum": own}
+        _keep_own(kept, properties, (first, second), listed, ways)
     return {**shaped, "properties": kept}
+
+
+def _listed_pair(properties: dict[str, Any], first: str, second: str,
+                 numbers: bool = False) -> tuple[list[Any], list[Any]] | None:
+    """The values the pair ``first`` and ``second`` each list, two or more each (``numbers``:
+    numbers alone); None where either lists fewer or is no object."""
+    listed: list[Any] = [part.get("enum") if isinstance(part := properties[key], dict) else None
+                         for key in (first, second)]
+    if all(isinstance(enum, list) and len(enum) > 1 and (not numbers or _numbers_or_free(enum)) for enum in listed):
+        return listed[0], listed[1]
+    return None
+
+
+def _keep_own(kept: dict[str, Any], properties: dict[str, Any], pair: tuple[str, str],
+              listed: tuple[list[Any], list[Any]], ways: Mapping[str, Collection[str | None]]) -> None:
+    """Set in ``kept`` each property of ``pair`` to the values it ``listed`` without those
+    ``ways`` (by each value's JSON) marks only for the other one; one left with none keeps all."""
+    for key, enum, other in ((pair[0], listed[0], "target"), (pair[1], listed[1], "source")):
+        own = [value for value in enum if set(ways.get(json_text(value), ())) != {other}]
+        if own:
+            kept[key] = {**properties[key], "enum": own}
 
 
 def _numbers_directed(shaped: Any, values: Values) -> Any:
@@ -206,15 +223,12 @@ def _numbers_directed(shaped: Any, values: Values) -> Any:
     texts = [worded_in_digits(text) for text in values.texts]
     kept = dict(properties)
     for first, second in paired:
-        listed: list[Any] = [properties[key].get("enum") if isinstance(properties[key], dict) else None
-                             for key in (first, second)]
-        if not all(isinstance(enum, list) and len(enum) > 1 and _numbers_or_free(enum) for enum in listed):
+        listed = _listed_pair(properties, first, second, numbers=True)
+        if listed is None:
             continue
-        ways = {value: marked(texts, json_text(value), number=True) for value in {*listed[0], *listed[1]}}
-        for key, enum, other in ((first, listed[0], "target"), (second, listed[1], "source")):
-            own = [value for value in enum if ways[value] != other]
-            if own:
-                kept[key] = {**properties[key], "enum": own}
+        ways = {json_text(value): {way} if (way := marked(texts, json_text(value), number=True)) else set()
+                for value in {*listed[0], *listed[1]}}
+        _keep_own(kept, properties, (first, second), listed, ways)
     return {**shaped, "properties": kept}
 
 

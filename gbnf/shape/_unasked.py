@@ -43,10 +43,15 @@ def typed_asked(tool: Tool, request: Request) -> dict[str, bool]:
     offers a value (:func:`_offered_in_kind`: "a 45-minute lesson", ``duration_minutes``), asked."""
     props = tool.parameters.get("properties") or {}
     required = set(tool.parameters.get("required") or ())
-    optional = {key: sub for key, sub in props.items() if key not in required and isinstance(sub, dict)}
     values = request.values
-    return {key: _asked_for(key, sub, values, None) for key, sub in optional.items()
-            if _typed(sub) or _offered_in_kind(key, sub, values)}
+    asked: dict[str, bool] = {}
+    for key, sub in props.items():
+        if key not in required and isinstance(sub, dict):
+            if _offered_in_kind(key, sub, values):
+                asked[key] = True
+            elif _typed(sub):
+                asked[key] = bool(part_offers(key, sub, values))
+    return asked
 
 
 def _asked_for(key: str, schema: dict[str, Any], values: Values, near: Any) -> bool:
