@@ -8,7 +8,7 @@ import pytest
 
 from gbnf.errors import GbnfError
 from gbnf.shape import Conversation, Shaping, shape
-from gbnf.shape.rules import copied, offered_values, without_the_day
+from gbnf.shape.rules import copied, counted, counts_argument, offered_values, without_the_day
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
 from gbnf.tools import Tool
 
@@ -451,3 +451,39 @@ def test_numbers_each_a_code_are_not_joined_and_odd_digits_and_schemas_break_not
     at = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
     assert "enum" not in copied({"type": "object", "properties": {"at": at}},
                                 offered_values(["Rappelle-moi cet après-midi"]))["properties"]["at"]
+
+
+ROOMS = Tool("book_rooms", "Book hotel rooms.", {
+    "type": "object", "required": ["city", "guests"],
+    "properties": {"city": {"type": "string"}, "guests": {"type": "integer", "minimum": 1},
+                   "rooms": {"type": "integer", "minimum": 1, "description": "Rooms, 1 when left out."},
+                   "max_price_eur_per_night": {"type": "integer"},
+                   "data_gb": {"type": "integer"}}})
+
+
+@pytest.mark.parametrize(("request_", "counted"), [
+    ("A hotel in Barcelona, 4 guests, 2 rooms.", {"guests": [4], "rooms": [2]}),
+    ("Hotel in Oslo for two guests and three rooms, nothing over 150 euros a night.",
+     {"guests": [2], "rooms": [3], "max_price_eur_per_night": [150]}),
+    ("Ein Hotel in Wien, 3 guests, 2 rooms bitte.", {"guests": [3], "rooms": [2]}),
+    ("东京的酒店，三个人，20GB", {"data_gb": [20]}),
+])
+def test_a_number_written_before_what_an_argument_counts_asks_for_it_and_goes_to_it(request_, counted):
+    properties = shape(Conversation((("user", request_),), (ROOMS,), "required")).tools[0].parameters["properties"]
+    assert {key: properties[key].get("enum") for key in counted} == counted
+
+
+def test_what_a_number_counts_is_the_word_after_it_and_a_rate_counts_nothing():
+    assert counted("Two e-bikes for 3 nights, 20GB流量") == (("bikes", 2), ("nights", 3), ("gb", 20))
+    assert counts_argument("bikes", "bikes") and counts_argument("gb", "data_gb")
+    assert counts_argument("euros", "max_price_eur_per_night")
+    assert not counts_argument("nights", "max_price_eur_per_night")  # a rate's unit
+    assert not counts_argument("numbers", "max_number")  # words of counting count nothing
+
+
+def test_a_text_that_writes_a_length_offers_no_other_number_of_its_own_for_a_length():
+    source = next(s for s in SOURCES if s.name == "durations")
+    values = offered_values(["Two bikes on June 5th 2027 for three hours."])
+    assert source.offers("hours", {"type": "integer"}, values) == [3]
+    values = offered_values(["Two bikes for three hours.", '{"recommended_hours": 4}'])
+    assert source.offers("hours", {"type": "integer"}, values) == [3, 4]

@@ -24,7 +24,7 @@ from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import described_forms
 from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, own_words, schema_type, schema_words
-from gbnf.shape._unasked import typed_asked, unasked_by_meaning
+from gbnf.shape._unasked import counted_for, typed_asked, unasked_by_meaning
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, free_string, numbers_named
 from gbnf.shape.sources import shaped_values
@@ -148,7 +148,8 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     for (key, sub), own in zip(props.items(), own_words(names)):
         own |= {term for term in terms(" ".join(schema_words(sub))) if term not in shared and term not in named}
         if key in required or key in measured or _names_listed(request.text, sub) or \
-                request.words & _value_words(sub) - set(terms(tool.name)) - named:
+                request.words & _value_words(sub) - set(terms(tool.name)) - named or \
+                counted_for(key, sub, request):
             continue
         unspoken = not (words & own or _misspelt(own, words)) and not shaped_values(key, sub, dated)
         unnumbered = is_numeric(sub) and not spare and not numbers_named(request.labels, key)

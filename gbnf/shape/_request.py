@@ -34,6 +34,7 @@ from gbnf.shape._values import (
     Number,
     Row,
     Values,
+    counted,
     labelled,
     named_strings,
     number_lists,
@@ -119,6 +120,12 @@ class Request:
     def labels(self) -> Labels:
         """Each of its numbers with the words written right before it (:func:`~gbnf.shape.rules.labelled`)."""
         return labelled(self.text)
+
+    @cached_property
+    def counts(self) -> Labels:
+        """Each of its numbers with the word written right after it, what it counts ("2 rooms":
+        :func:`~gbnf.shape.rules.counted`)."""
+        return counted(self.text)
 
     @cached_property
     def names(self) -> Names:

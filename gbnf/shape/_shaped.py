@@ -26,7 +26,7 @@ from gbnf.shape._dates import (
 )
 from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
-from gbnf.shape._request import terms
+from gbnf.shape._request import read_request, terms
 from gbnf.shape._segments import has_cjk
 from gbnf.shape._values import (
     NUMBER,
@@ -35,6 +35,7 @@ from gbnf.shape._values import (
     Names,
     Number,
     Values,
+    counts_argument,
     free_string,
     labels_argument,
     listed_strings,
@@ -129,7 +130,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         return {**out, "enum": kept} if kept else out
 
     directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values))
-    held = _each_part(_named_values(directed, values.labels, values.names), _held)
+    held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
 
 
@@ -375,6 +376,34 @@ def _named_values(schema: Any, labels: Labels, names: Names) -> Any:
         keep(key, [value for value in listing[key]["enum"] if value not in written])
     for key, (others, mine) in strings.items():
         keep(key, [value for value in listing[key]["enum"] if not overlaps(value, others, mine)])
+    return {**schema, "properties": kept}
+
+
+def _counted_values(schema: Any, values: Values) -> Any:
+    """``schema`` whose top-level number properties that list their values list only the numbers
+    the conversation writes right before the word the property counts (:func:`~gbnf.shape.rules.counted`:
+    "4 guests, 2 rooms": ``rooms`` takes 2) or in a later text ("Make that 3 instead."), where it
+    lists any of them, else none that it writes before the word another one counts (``guests``
+    takes 4, not 2); a property left with nothing keeps its values."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return schema
+    listing = {key: sub for key, sub in properties.items() if isinstance(sub, dict)
+               and sub.get("type") in ("integer", "number") and isinstance(sub.get("enum"), list)}
+    read = [read_request(text) for text in values.texts] if listing else []
+    counts = [(i, number, {key for key in listing if counts_argument(noun, key)})
+              for i, one in enumerate(read) for noun, number in one.counts]
+    if not any(keys for _, _, keys in counts):
+        return schema
+    kept = dict(properties)
+    for key, sub in listing.items():
+        mine = {number for _, number, keys in counts if key in keys}
+        latest = min((i for i, _, keys in counts if key in keys), default=0)  # the texts run latest first
+        mine |= {number for one in read[:latest] for number in one.numbers}  # "Make that 60 instead."
+        others = {number for _, number, keys in counts if keys and key not in keys} - mine
+        listed = [n for n in sub["enum"] if n in mine] or [n for n in sub["enum"] if n not in others]
+        if listed and listed != sub["enum"]:
+            kept[key] = {**sub, "enum": listed}
     return {**schema, "properties": kept}
 
 

@@ -15,7 +15,8 @@ from gbnf._text import identifier_words
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import Request
 from gbnf.shape._shaped import part_offers
-from gbnf.shape._values import Values, free_string
+from gbnf.shape._tool_words import is_numeric
+from gbnf.shape._values import Values, counts_argument, free_string
 from gbnf.shape.sources import SOURCES, candidates
 from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
 from gbnf.tools import Tool
@@ -32,7 +33,14 @@ def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
     values = request.values
     phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
     near = phrase_vectors(phrases) if phrases else None
-    return tuple(key for key, sub in optional.items() if not _asked_for(key, sub, values, near))
+    return tuple(key for key, sub in optional.items()
+                 if not _asked_for(key, sub, values, near) and not counted_for(key, sub, request))
+
+
+def counted_for(key: str, schema: Any, request: Request) -> bool:
+    """Whether number argument ``key`` (taking ``schema``) is what ``request`` writes a number of
+    (:func:`~gbnf.shape.rules.counted`: "2 rooms", "20GB流量" for ``data_gb``): it is asked for."""
+    return is_numeric(schema) and any(counts_argument(noun, key) for noun, _ in request.counts)
 
 
 def typed_asked(tool: Tool, request: Request) -> dict[str, bool]:

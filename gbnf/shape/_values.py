@@ -494,6 +494,44 @@ def numbers_named(labels: Labels, key: str) -> list[Number]:
     return found
 
 
+def counted(text: str) -> Labels:
+    """Each number ``text`` writes, in digits or in words (:func:`worded_in_digits`), right
+    before a word, with that word lowercase (the last part of a hyphenated one): what it
+    counts ("2 rooms": ``rooms``, "two adults", "Two e-bikes": ``bikes``, "20GB": ``gb``)."""
+    written = worded_in_digits(text)
+    found: list[tuple[str, Number]] = []
+    for match in NUMBER.finditer(written):
+        noun = _NOUN.match(written, match.end())
+        if noun:
+            found.append((noun.group(1).lower(), _read(match.group())))
+    return tuple(found)
+
+
+_NOUN = re.compile(r"[ -]?(?:[^\W\d_]+-)*([A-Za-zÀ-ɏ]{2,}|[^\W\d_]{2,})")
+"""The word a number counts, written right after it: ``rooms`` of "2 rooms", ``bikes`` of "2
+e-bikes", ``gb`` of "20GB流量" (a run of Latin letters ends before another script's)."""
+
+
+def counts_argument(noun: str, key: str) -> bool:
+    """Whether ``noun`` (:func:`counted`) is what argument ``key`` counts: its stem is (or begins
+    with: "euros" of ``price_eur``) the stem of a word of the name that is not a rate's
+    ("nights" of ``price_per_night``) nor a word of counting itself (``number``, ``max``): "2
+    rooms" counts ``rooms``, "20GB" ``data_gb``."""
+    stem = STEMMER.stemWord(noun)
+    return any(stem == own or len(own) >= 3 and stem.startswith(own) for own in _counted_stems(key))
+
+
+@functools.lru_cache(maxsize=1024)
+def _counted_stems(key: str) -> frozenset[str]:
+    """The stems of the words of ``key`` that say what it counts (:func:`counts_argument`)."""
+    words = _argument_words(key)
+    rate = words.index("per") if "per" in words else len(words)
+    return frozenset(STEMMER.stemWord(word) for word in words[:rate] if word not in _COUNTING)
+
+
+_COUNTING = frozenset(words("counting"))
+
+
 def strings_named(names: Names, key: str) -> list[str]:
     """The names ``names`` (:func:`named_strings`) name as argument ``key``'s, in order, each once
     ("case number XY1234 ... and case number GH5678": XY1234, GH5678)."""

@@ -30,6 +30,8 @@ from gbnf.shape._units import units_written
 from gbnf.shape._values import (
     Values,
     copy_bias,
+    counted,
+    counts_argument,
     labelled,
     named_strings,
     number_runs,
@@ -44,7 +46,8 @@ from gbnf.shape._values import (
 
 __all__ = ["ALONE", "CALL_LEAD", "MARGIN", "RELATED", "TEXT_LEAD", "Asked", "Decision", "Request", "Values",
            "adds_nothing", "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "asked_parts",
-           "bounded", "closeness", "copied", "copy_bias", "decide_reply", "filter_pool", "first_clause",
+           "bounded", "closeness", "copied", "copy_bias", "counted", "counts_argument", "decide_reply", "filter_pool",
+           "first_clause",
            "first_sentence", "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart", "labelled",
            "named_strings", "number_runs", "numbers", "numbers_named", "offered_values", "own_values", "part_values",
            "pool_decisions", "rank_tools", "read_request", "repeated_value", "scored_tools", "select_tools", "spans",

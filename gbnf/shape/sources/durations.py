@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from gbnf._text import identifier_words
-from gbnf.shape._values import HAN_NUMERALS, Values, han_number, worded_in_digits
+from gbnf.shape._values import HAN_NUMERALS, Values, han_number, numbers, worded_in_digits
 from gbnf.shape.sources._source import Example, Source
 from gbnf.shape.sources.times import written_times
 
@@ -113,9 +113,10 @@ def counted_in(name: str | None, part: dict[str, Any]) -> float | None:
 
 def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> list[float | int]:
     """The lengths of time the conversation writes, in the unit the argument counts in (only the
-    whole ones for an integer), then, where it writes any, the other numbers it writes but those
-    of a length or a time of day ("for an hour at 9 pm": 60, not 9; a tool's result may give a
-    length in a number alone: ``"recommended_minutes": 25``)."""
+    whole ones for an integer), then, where it writes any, the other numbers of the texts that
+    write no length ("for an hour at 9 pm": 60, not 9; "Two bikes for three hours": 3, not 2; a
+    tool's result may give a length in a number alone: ``"recommended_minutes": 25``), but those
+    of a time of day."""
     unit = counted_in(name, part)
     if unit is None:
         return []
@@ -127,7 +128,8 @@ def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> l
         return []
     used = {count for _, counts in read for count in counts} | {
         n for text in values.texts for time in written_times(text) for n in (time.hour, time.hour % 12, time.minute)}
-    return list(dict.fromkeys([*kept, *(n for n in values.numbers if n not in used)]))
+    unmeasured = {n for text, (lengths, _) in zip(values.texts, read) if not lengths for n in numbers(text)}
+    return list(dict.fromkeys([*kept, *(n for n in values.numbers if n in unmeasured and n not in used)]))
 
 
 SOURCE = Source(
