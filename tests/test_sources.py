@@ -487,3 +487,20 @@ def test_a_text_that_writes_a_length_offers_no_other_number_of_its_own_for_a_len
     assert source.offers("hours", {"type": "integer"}, values) == [3]
     values = offered_values(["Two bikes for three hours.", '{"recommended_hours": 4}'])
     assert source.offers("hours", {"type": "integer"}, values) == [3, 4]
+
+
+STAY = Tool("book_stay", "Book a hotel stay.", {
+    "type": "object", "required": ["check_in", "check_out"],
+    "properties": {"check_in": {"type": "string", "format": "date"}, "check_out": {"type": "string", "format": "date"},
+                   "max_price": {"type": "integer"}}})
+
+
+@pytest.mark.parametrize(("request_", "check_out"), [
+    ("Checking in 2027-08-14 for three nights, nothing over 150 euros a night.", ["2027-08-17"]),
+    ("2027年4月1日入住，住五晚。", ["2027-04-06"]),
+    ("Ankunft am 30. Dezember 2027, für eine Woche.", ["2028-01-06"]),
+    ("Check in on 2027-08-14, check out on 2027-08-16, two nights.", ["2027-08-16"]),
+])
+def test_a_span_written_as_its_start_and_a_length_in_days_ends_that_many_days_later(request_, check_out):
+    properties = shape(Conversation((("user", request_),), (STAY,), "required")).tools[0].parameters["properties"]
+    assert properties["check_out"]["enum"] == check_out

@@ -46,6 +46,7 @@ from gbnf.shape._values import (
     worded_in_digits,
 )
 from gbnf.shape.sources import candidates
+from gbnf.shape.sources.durations import days_written
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
 from gbnf.shape.sources.times import written_times
 
@@ -129,7 +130,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = [value for value in found if valid(value)]
         return {**out, "enum": kept} if kept else out
 
-    directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values))
+    directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
 
@@ -237,11 +238,13 @@ _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 """How a date or a date-time in ISO 8601's form starts: such values sort as they follow in time."""
 
 
-def _in_time_order(shaped: Any) -> Any:
+def _in_time_order(shaped: Any, values: Values) -> Any:
     """``shaped`` whose pair of top-level properties that starts and ends a span of time
     (:func:`~gbnf.shape._directions.time_pair`), both listing dates (or date-times) in ISO 8601's
     form, two or more in all, keeps the latest from the start and the earliest from the end:
-    "return on 12 July, pick up on 5 July" starts on the 5th, in any language."""
+    "return on 12 July, pick up on 5 July" starts on the 5th, in any language. Where they list
+    one day alone and the conversation writes a length in days (:func:`~gbnf.shape.sources.durations.days_written`:
+    "checking in 2027-08-14 for three nights", "住五晚"), the end is that many days later."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     if not isinstance(properties, dict):
         return shaped
@@ -253,11 +256,19 @@ def _in_time_order(shaped: Any) -> Any:
         return shaped
     start, end = pair
     days = sorted({*dated[start], *dated[end]})
-    if len(days) < 2:
-        return shaped
-    kept = {start: [day for day in dated[start] if day != days[-1]], end: [day for day in dated[end] if day != days[0]]}
+    if len(days) == 1:
+        kept = {end: list(dict.fromkeys(_days_after(days[0], n) for n in days_written(values.texts)))}
+    else:
+        kept = {start: [day for day in dated[start] if day != days[-1]],
+                end: [day for day in dated[end] if day != days[0]]}
     return {**shaped, "properties": {**properties, **{key: {**properties[key], "enum": enum}
                                                       for key, enum in kept.items() if enum}}}
+
+
+def _days_after(day: str, count: int) -> str:
+    """The ISO 8601 date (or date-time, its time kept) ``count`` days after ``day``."""
+    date = datetime.date.fromisoformat(day[:10]) + datetime.timedelta(days=count)
+    return date.isoformat() + day[10:]
 
 
 def _a_time(string: str) -> bool:

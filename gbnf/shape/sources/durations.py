@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from gbnf._text import identifier_words
@@ -18,7 +19,8 @@ _UNITS = {
     1: r"seconds?|secs?|sekunden?|secondes?|segundos?|secondi|seconden?|秒钟|秒鐘|秒間|秒|초",
     60: r"minutes?|mins?|minuten?|minutos?|minuti|minuut|分钟|分鐘|分間|分|분",
     3600: r"hours?|hrs?|stunden?|std|heures?|horas?|ore|uur|个小时|個小時|小时|小時|钟头|鐘頭|時間|시간",
-    86400: r"days?|tage?n?|jours?|d[ií]as?|giorni|dagen|天|日間",
+    86400: r"days?|tage?n?|jours?|d[ií]as?|giorni|dagen|天|日間|nights?|n[äa]chte?n?|nuits?|noches?|notti|nachten|"
+           r"晚|泊|박",
     604800: r"weeks?|wochen?|semaines?|semanas?|settimane|weken|週間|星期|周|주",
 }
 """Each unit's seconds, and its words after a number, in the languages the stage reads (no
@@ -33,8 +35,8 @@ words already in digits."""
 _WORDED = {
     "an hour": 3600, "one hour": 3600, "half an hour": 1800, "half hour": 1800, "a half hour": 1800,
     "an hour and a half": 5400, "a quarter of an hour": 900, "quarter of an hour": 900, "a quarter hour": 900,
-    "a minute": 60, "one minute": 60, "a second": 1, "a day": 86400, "one day": 86400, "a week": 604800,
-    "one week": 604800, "a fortnight": 1209600,
+    "a minute": 60, "one minute": 60, "a second": 1, "a day": 86400, "one day": 86400, "one night": 86400,
+    "a week": 604800, "one week": 604800, "a fortnight": 1209600,
     "une heure": 3600, "une demi-heure": 1800, "une demi heure": 1800, "une heure et demie": 5400,
     "un quart d'heure": 900, "une minute": 60, "une seconde": 1, "un jour": 86400, "une journée": 86400,
     "une semaine": 604800,
@@ -58,7 +60,7 @@ _WORDED_RE = re.compile(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, _LONGEST_F
                         re.IGNORECASE)
 _JOINED = re.compile(r"[\s,]*(?:and|et|und|y|e|en)?[\s,]*", re.IGNORECASE)
 """What may stand between two lengths that are one ("1 hour 30 minutes", "an hour and 15 minutes")."""
-_HAN = re.compile(rf"({HAN_NUMERALS})(?=个?(?:分|小时|小時|時間|秒|天|周|週))")
+_HAN = re.compile(rf"({HAN_NUMERALS})(?=个?(?:分|小时|小時|時間|秒|天|周|週|晚|泊))")
 _NAMED = {"second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600, "day": 86400,
           "days": 86400, "week": 604800, "weeks": 604800, "millisecond": 0.001, "milliseconds": 0.001}
 """The words of an argument's name that say the unit it counts in."""
@@ -97,6 +99,13 @@ def _lengths(text: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
             found.append(seconds)
         last, larger = end, unit
     return tuple(found), tuple(counts)
+
+
+def days_written(texts: Sequence[str]) -> list[int]:
+    """The lengths of time ``texts`` write in whole days (a night counts as one: "for three nights",
+    "住五晚", "for a week": 3, 5, 7), in order, each once."""
+    found = [seconds / 86400 for text in texts for seconds in lengths_written(text)]
+    return list(dict.fromkeys(int(days) for days in found if days >= 1 and days.is_integer()))
 
 
 def counted_in(name: str | None, part: dict[str, Any]) -> float | None:
