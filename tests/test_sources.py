@@ -504,3 +504,27 @@ STAY = Tool("book_stay", "Book a hotel stay.", {
 def test_a_span_written_as_its_start_and_a_length_in_days_ends_that_many_days_later(request_, check_out):
     properties = shape(Conversation((("user", request_),), (STAY,), "required")).tools[0].parameters["properties"]
     assert properties["check_out"]["enum"] == check_out
+
+
+CONCERT = {"type": "object", "properties": {"artist": {"type": "string"}, "date": {"type": "string", "format": "date"}}}
+
+
+@pytest.mark.parametrize(("text", "unwanted"), [
+    ("Quiero dos entradas para Rosalía el 15 de octubre de 2027.", "Rosalía el 15"),
+    ("Un biglietto per i Måneskin il 22/11/2027, palco VIP.", "Måneskin il 22/11"),
+    ("2027년 9월 3일 오후 4시에 경복궁 영어 가이드 투어 예약해 줘.", "오후 4시에 경복궁"),
+    ("帮我订东京的酒店，2027年4月1日入住。", "东京的酒店，2027"),
+])
+def test_a_name_is_offered_without_the_date_or_time_written_beside_it(text, unwanted):
+    artist = copied(CONCERT, offered_values([text]))["properties"]["artist"]["enum"]
+    assert not [string for string in artist if string.startswith(unwanted)]
+
+
+def test_a_city_argument_takes_the_cities_written_in_any_language():
+    hotel = {"type": "object", "properties": {"city": {"type": "string"}, "note": {"type": "string"}}}
+    for text, city in [("I need a twin room in Edinburgh, 2 adults", ["Edinburgh"]), ("帮我订东京的酒店", ["东京"]),
+                       ("Réservez-moi une suite à Rome pour deux personnes", ["Rome"])]:
+        properties = copied(hotel, offered_values([text]))["properties"]
+        assert properties["city"]["enum"] == city and len(properties["note"]["enum"]) > 1
+    source = next(s for s in SOURCES if s.name == "cities")
+    assert source.offers("city", {"type": "string"}, offered_values(["I need a mobile home"])) == []

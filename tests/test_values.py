@@ -109,7 +109,7 @@ def test_copied_limits_free_strings_and_numbers_where_a_value_fits():
         "ratio": {"type": "number", "minimum": 10}, "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}}}}
     out = copied(schema, Values(("Oslo", "Oslo Norway"), (3, 2.5, 30)))
     props = out["properties"]
-    assert props["city"]["enum"] == ["Oslo", "Oslo Norway"] and props["unit"] == schema["properties"]["unit"]
+    assert props["city"]["enum"] == ["Oslo"] and props["unit"] == schema["properties"]["unit"]  # the city written
     assert props["days"]["enum"] == [3]  # 2.5 is no integer, 30 is past the maximum
     assert props["ratio"]["enum"] == [30]
     assert "enum" not in props["tags"]["items"]  # no stretch fits in 3 characters: left as it was
@@ -285,7 +285,7 @@ def test_a_date_goes_to_an_argument_that_asks_for_one():
     assert "March 10, 2022" in _offered("location", "The city.", "from March 10, 2022")  # nothing else written
     place = _offered("city", "The city.", "Is it going to rain in Oslo tomorrow?")
     assert "Oslo" in place and not {"tomorrow", "Oslo tomorrow", "rain in Oslo tomorrow"} & set(place)
-    assert _offered("city", "The city.", "Wie wird das Wetter morgen in Hamburg?") == ["Wetter", "Hamburg"]
+    assert _offered("city", "The city.", "Wie wird das Wetter morgen in Hamburg?") == ["Hamburg"]  # a city's name
     assert "next Friday" in _offered("when", "The date of the trip.", "A train to Lyon next Friday")
     body = _offered("body", "The body of the email.", "Email Bob with the body 'Let's meet at 10 AM tomorrow'")
     assert "Let's meet at 10 AM tomorrow" in body and "tomorrow" not in body  # a quotation is offered whole

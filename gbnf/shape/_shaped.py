@@ -80,7 +80,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     enum of strings is narrowed to the values named; a string that takes a code or a typed form
     takes those; a free string (one whose description does not say its value encodes what the
     request writes, :func:`_encoded`) takes the globs, dates, formulas, shaped stretches, places
-    with their region or else stretches; an integer or number the numbers or else its stated
+    with their region, cities (for a city) or else stretches; an integer or number the numbers or else its stated
     default (one that lists numbers, among them); an array of copied numbers the runs. An array
     of listed strings takes each at most once (``uniqueItems``, where the schema does not say),
     so a small model's loop (``["Area", "Area", ...]``) ends where the grammar can hold it.
@@ -90,7 +90,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     A free string's candidates pass these checks (each keeps all where it would keep none): one
     whose name and description speak of no date or time takes none of the dates written, nor the
     stretches that share words with one (:func:`_dated`; "in Oslo tomorrow": a ``city`` is not
-    offered "Oslo tomorrow"), but for the quoted ones; none takes a number written alone unless
+    offered "Oslo tomorrow"), nor those that write a time of day ("오후 4시에 경복궁"), but for the
+    quoted ones; none takes a number written alone unless
     its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
     ``2013``); none takes the names of ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`,
     which the validator refuses); each is written as the description lists it
@@ -271,9 +272,9 @@ def _days_after(day: str, count: int) -> str:
     return date.isoformat() + day[10:]
 
 
-def _a_time(string: str) -> bool:
-    """Whether ``string`` is a time of day and little else ("10:30", "7 pm", "19 Uhr")."""
-    return len(string.split()) <= 3 and any(c.isdigit() for c in string) and bool(written_times(string))
+def _timed(string: str) -> bool:
+    """Whether ``string`` writes a time of day in digits ("10:30", "오후 4시에 경복궁")."""
+    return any(c.isdigit() for c in string) and bool(written_times(string))
 
 
 def _holds_marked(stretch: str, found: list[tuple[str, str | None]]) -> bool:
@@ -296,7 +297,7 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
     """A free string's candidates ``found`` after the checks :func:`copied` names."""
     if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
         found = [string for string in found if string not in dated or string in quoted] or found
-        found = [string for string in found if not _a_time(string)] or found  # "10:30" is no dish
+        found = [string for string in found if not _timed(string) or string in quoted] or found  # "10:30" is no dish
     if not _numbered(key or ""):  # "2013" is no act's name, "twelve" no recipe's
         found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
             or found
@@ -391,19 +392,21 @@ def _named_values(schema: Any, labels: Labels, names: Names) -> Any:
 
 
 def _counted_values(schema: Any, values: Values) -> Any:
-    """``schema`` whose top-level number properties that list their values list only the numbers
-    the conversation writes right before the word the property counts (:func:`~gbnf.shape.rules.counted`:
-    "4 guests, 2 rooms": ``rooms`` takes 2) or in a later text ("Make that 3 instead."), where it
-    lists any of them, else none that it writes before the word another one counts (``guests``
-    takes 4, not 2); a property left with nothing keeps its values."""
+    """``schema`` whose top-level number properties that list their values, two or more of them,
+    list only the numbers the conversation writes right before the word the property counts
+    (:func:`~gbnf.shape.rules.counted`: "4 guests, 2 rooms": ``rooms`` takes 2) or in a later
+    text ("Make that 3 instead."), where it lists any of them, else none that it writes before
+    the word another one counts (``guests`` takes 4, not 2); a word that two of them count says
+    nothing ("from 4 to 10 servings"); a property left with nothing keeps its values."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict):
         return schema
     listing = {key: sub for key, sub in properties.items() if isinstance(sub, dict)
                and sub.get("type") in ("integer", "number") and isinstance(sub.get("enum"), list)}
-    read = [read_request(text) for text in values.texts] if listing else []
-    counts = [(i, number, {key for key in listing if counts_argument(noun, key)})
-              for i, one in enumerate(read) for noun, number in one.counts]
+    read = [read_request(text) for text in values.texts] if len(listing) > 1 else []
+    counted = [(i, number, {key for key in listing if counts_argument(noun, key)})
+               for i, one in enumerate(read) for noun, number in one.counts]
+    counts = [(i, number, keys) for i, number, keys in counted if len(keys) == 1]  # "4 to 10 servings": either
     if not any(keys for _, _, keys in counts):
         return schema
     kept = dict(properties)
@@ -529,13 +532,15 @@ _WORD = re.compile(r"\w+")
 
 def _overlap(mine: list[str], dated: list[str]) -> bool:
     """Whether the words of a stretch (``mine``) and of a date (``dated``) overlap: one holds the
-    other, or the stretch ends with the date's first words or starts with its last ones, a word
-    with letters among them (a month's name: "Germany from March"; not "1" of "October 1" in
-    ``1-523-1713``)."""
+    other, or the stretch ends with the date's first words or starts with its last ones, where
+    either those or the stretch have a word with letters (a month's name: "Germany from March";
+    a day's number after a name: "Rosalía el 15" of "el 15 de octubre"; not "1" of "October 1"
+    in ``1-523-1713``)."""
     counts = range(1, min(len(mine), len(dated)) + 1)
     edges = [(mine[-count:], dated[:count]) for count in counts] + [(mine[:count], dated[-count:]) for count in counts]
+    lettered = not all(word.isdigit() for word in mine)
     return _holds(mine, dated) or _holds(dated, mine) \
-        or any(ours == theirs and not all(word.isdigit() for word in ours) for ours, theirs in edges)
+        or any(ours == theirs and (lettered or not all(word.isdigit() for word in ours)) for ours, theirs in edges)
 
 
 def _holds(words: list[str], part: list[str]) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 from gbnf.shape._values import Values, free_string
 from gbnf.shape.sources import (
+    cities,
     codes,
     dates,
     defaults,
@@ -35,7 +36,7 @@ from gbnf.shape.sources._source import Example, Kind, Source
 
 SOURCES: tuple[Source, ...] = tuple(module.SOURCE for module in (
     enum_words, enum_meaning, codes, times, typed_dates, patterns, globs, moments, dates, formulas, shapes, regions,
-    stretches, durations, numbers, defaults, runs))
+    cities, stretches, durations, numbers, defaults, runs))
 """Every candidate source, in the order they are asked."""
 NAMES = frozenset(source.name for source in SOURCES)
 """The sources' names."""

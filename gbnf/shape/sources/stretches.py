@@ -15,5 +15,5 @@ def all_stretches(_name: str | None, _part: dict[str, Any], values: Values) -> t
 
 SOURCE = Source(
     "stretches", "string", "stretches of up to eight words, quotations whole",
-    Example("How is the weather in Oslo?", "city", {"type": "string"}, ("weather", "weather in Oslo", "Oslo")),
+    Example("How is the weather in Oslo?", "place", {"type": "string"}, ("weather", "weather in Oslo", "Oslo")),
     all_stretches)
