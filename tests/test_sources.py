@@ -528,3 +528,26 @@ def test_a_city_argument_takes_the_cities_written_in_any_language():
         assert properties["city"]["enum"] == city and len(properties["note"]["enum"]) > 1
     source = next(s for s in SOURCES if s.name == "cities")
     assert source.offers("city", {"type": "string"}, offered_values(["I need a mobile home"])) == []
+
+
+ROAMING = Tool("buy_roaming_pass", "Buy a roaming pass.", {
+    "type": "object", "required": ["country", "days"],
+    "properties": {"country": {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO country code"},
+                   "days": {"type": "integer"},
+                   "specialty": {"type": "string", "enum": ["general_practice", "dermatology", "cardiology"]}}})
+
+
+def test_a_value_of_a_kind_the_last_message_writes_is_asked_over_an_earlier_turn_s():
+    messages = (("user", "A 7-day roaming pass for Japan, please."),
+                ("assistant", '{"name": "buy_roaming_pass", "arguments": {"country": "JP", "days": 7}}'),
+                ("tool", '{"status": "active", "country": "JP"}'),
+                ("user", "再帮我加一个同样的套餐，不过是去韩国的。"))
+    properties = shape(Conversation(messages, (ROAMING,), "required")).tools[0].parameters["properties"]
+    assert properties["country"]["enum"] == ["KR"] and 7 in properties["days"]["enum"]
+
+
+def test_an_enum_value_well_apart_from_the_others_by_meaning_is_named():
+    source = next(s for s in SOURCES if s.name == "enum-meaning")
+    specialty = ROAMING.parameters["properties"]["specialty"]
+    assert source.offers("specialty", specialty, offered_values(["내일 오전 9시에 피부과 예약해 주세요."])) == ["dermatology"]
+    assert source.offers("specialty", specialty, offered_values(["Book me in for tomorrow at nine."])) == []

@@ -26,7 +26,7 @@ from gbnf.shape._dates import (
 )
 from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
-from gbnf.shape._request import read_request, terms
+from gbnf.shape._request import offered_values, read_request, terms
 from gbnf.shape._segments import has_cjk
 from gbnf.shape._values import (
     NUMBER,
@@ -104,18 +104,21 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     after (or, quoted, right before) the name of one of its string properties (``names``,
     :func:`~gbnf.shape.rules.named_strings`)."""
     dated = _dated(values.strings)
+    latest = _latest(values)
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
         if listed_strings(out):
-            _, named = candidates("enum", key, out, values)
+            _, named = candidates("enum", key, out, latest) if latest else ("", [])
+            named = named or candidates("enum", key, out, values)[1]
             return {**out, "enum": named} if named else out
         if kind == "array" and isinstance(items, dict) and listed_strings(items):
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
         described = str(out.get("description", ""))
         found: Sequence[Any] = []
         if kind == "string" and not {"enum", "const"} & set(out):
-            _, found = candidates("typed", key, out, values)
+            _, found = candidates("typed", key, out, latest) if latest else ("", [])
+            found = found or candidates("typed", key, out, values)[1]
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
                 _, found = candidates("string", key, out, values)
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
@@ -134,6 +137,17 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
+
+
+def _latest(values: Values) -> Values | None:
+    """The values of the conversation's latest text alone (its first: the last message), where
+    it has earlier ones: a value of a kind (an enum's, a code, a date, a time) that the last
+    message writes is asked over one an earlier turn wrote ("the same plan, but for Korea":
+    ``KR``, not the earlier call's ``JP``). None where there is one text."""
+    if len(values.texts) < 2:
+        return None
+    return replace(offered_values(values.texts[:1]), today=values.today, said_today=values.said_today,
+                   off=values.off)
 
 
 def _without_repeats(shaped: Any, declared: Collection[str]) -> Any:

@@ -19,6 +19,12 @@ translation are 0.7 to 1.0 apart, a request that names no value 0.2 to 0.3 from 
 MARGIN = 0.15
 """Values this much less close than the closest are kept beside it: the phrase may name either
 ("by bus": transit, 0.58, and driving, 0.55)."""
+CLEAR = 0.45
+"""Below :data:`NAMED`, how close the closest value must still be to be named where it stands
+well apart from the rest (:data:`APART`): "피부과" is 0.50 from ``dermatology`` and at most 0.25
+from the other specialties."""
+APART = 0.2
+"""How much closer than every other value the closest must be to be named below :data:`NAMED`."""
 MOST_VALUES = 64
 """The most values an enum may list for its values to be read by meaning (each is encoded once)."""
 MOST_WORDS = 2
@@ -26,8 +32,8 @@ MOST_WORDS = 2
 
 def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The values of an enum of strings that a short stretch (one or two words) is closest to by
-    meaning, at least :data:`NAMED`, with those within :data:`MARGIN` of it; none where no
-    stretch is that close."""
+    meaning, at least :data:`NAMED` (or :data:`CLEAR`, where it is :data:`APART` closer than any
+    other value), with those within :data:`MARGIN` of it; none where no stretch is that close."""
     if not listed_strings(part) or len(part["enum"]) > MOST_VALUES:
         return []
     phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
@@ -35,8 +41,9 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
         return []
     listed = list(part["enum"])
     closeness = (phrase_vectors([identifier_words(v).lower() for v in listed]) @ phrase_vectors(phrases).T).max(axis=1)
-    best = float(closeness.max())
-    if best < NAMED:
+    ranked = sorted(map(float, closeness), reverse=True)
+    best = ranked[0]
+    if best < NAMED and not (best >= CLEAR and len(ranked) > 1 and best - ranked[1] >= APART):
         return []
     return [value for value, near in zip(listed, closeness) if near >= best - MARGIN]
 
