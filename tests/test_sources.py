@@ -551,3 +551,39 @@ def test_an_enum_value_well_apart_from_the_others_by_meaning_is_named():
     specialty = ROAMING.parameters["properties"]["specialty"]
     assert source.offers("specialty", specialty, offered_values(["내일 오전 9시에 피부과 예약해 주세요."])) == ["dermatology"]
     assert source.offers("specialty", specialty, offered_values(["Book me in for tomorrow at nine."])) == []
+
+
+SLOT = Tool("book_slot", "Book a slot at the garage.", {
+    "type": "object", "required": ["date", "time"],
+    "properties": {"date": {"type": "string", "format": "date"},
+                   "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
+                   "guests": {"type": "integer"}, "note": {"type": "string"},
+                   "room": {"type": "string", "enum": ["single", "double", "suite", "twin"]}}})
+
+
+def _follow_up(result, asked, sent='{"date": "2027-02-10", "time": "09:00", "guests": 2}'):
+    messages = (("user", "Book 2027-02-10 at 9am for two guests, please."),
+                ("assistant", f'{{"name": "book_slot", "arguments": {sent}}}'),
+                ("tool", result), ("user", asked))
+    return shape(Conversation(messages, (SLOT,), "required")).tools[0].parameters["properties"]
+
+
+@pytest.mark.parametrize(("asked", "time"), [
+    ("The afternoon one works.", "15:40"), ("Le créneau de l'après-midi, alors.", "15:40"),
+    ("A bit later then.", "11:15"), ("Then the earliest.", "08:30"), ("早一点的吧。", "08:30"),
+])
+def test_a_follow_up_picks_among_the_times_a_result_offers_in_place_of_the_one_refused(asked, time):
+    properties = _follow_up('{"status": "taken", "date": "2027-02-10", "free": ["08:30", "11:15", "15:40"]}', asked)
+    assert properties["time"]["enum"] == [time]
+    assert properties["date"]["enum"] == ["2027-02-10"] and properties["guests"]["enum"] == [2]  # "one" is no number
+
+
+def test_a_follow_up_takes_the_cheaper_option_a_result_lists_and_keeps_what_the_call_sent():
+    result = ('{"status": "unavailable", "room": "double", "alternatives": [{"room": "suite", "price_eur": 310}, '
+              '{"room": "twin", "price_eur": 128}]}')
+    sent = '{"date": "2027-02-10", "time": "09:00", "guests": 2, "room": "double"}'
+    for asked in ("Go with the cheaper one.", "Prenez la moins chère alors.", "Dann das günstigere."):
+        properties = _follow_up(result, asked, sent)
+        assert properties["room"]["enum"] == ["twin"], asked
+        assert properties["time"]["enum"] == ["09:00"]  # the result refused no time: offered none other
+    assert _follow_up(result, "The dearest one, please.", sent)["room"]["enum"] == ["suite"]

@@ -10,6 +10,7 @@ from typing import Any
 from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
+from gbnf.shape._choices import options, refused, sent_arguments
 from gbnf.shape._items import asked_items, items_in_turn
 from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
@@ -67,7 +68,10 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     reply: Reply = "call" if required and offered else "either" if offered else "text"
     bias = copy_bias([last], shaping.copy_bias) if offered and shaping.copy_bias and from_user else ()
     prose = choice == "auto" and not required and shaping.prose_tokens is not None
-    skip = tuple(asked_of(t, request) if shaping.asked_only and from_user else None for t in offered)
+    answered = answered_call(conversation.messages)
+    sent = sent_arguments(answered[0]) if answered else {}
+    skip = tuple(_still_asked(asked_of(t, request), sent.get(t.name, frozenset()))
+                 if shaping.asked_only and from_user else None for t in offered)
     shown = tuple(replace(t, parameters=as_asked(t.parameters, asked)) for t, asked in zip(offered, skip))
     parallel = conversation.parallel
     counted = shaping.count_calls and required and (decided or len(offered) == 1) and from_user
@@ -114,14 +118,33 @@ def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     arguments and of the tools' results (each string whole too:
     :func:`~gbnf.shape._values.result_texts`, :func:`~gbnf.shape._values.call_texts`); dates
     from today counted from the conversation's day (:func:`~gbnf.shape._request.conversation_day`),
-    the sources ``shaping`` switches off left out."""
+    the sources ``shaping`` switches off left out; the values the latest answered call sent that
+    its result refused, and the options that result lists (:mod:`gbnf.shape._choices`)."""
     messages = conversation.messages
     earlier = [content for role, content in messages[:-1] if role == "user"]
     results = [text for role, content in messages[:-1] for text in
                (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)
     day, said = conversation_day(messages, conversation.today)
-    return replace(values, today=day, said_today=said, off=shaping.sources_off)
+    answered = answered_call(messages)
+    return replace(values, today=day, said_today=said, off=shaping.sources_off,
+                   refused=refused(*answered) if answered else (), options=options(answered[1]) if answered else ())
+
+
+def answered_call(messages: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The latest call before the last message that a tool's result answered: the assistant's
+    message and the result's; None where there is none."""
+    answered = [i for i in range(1, len(messages) - 1)
+                if messages[i][0] == "tool" and messages[i - 1][0] == "assistant"]
+    return (messages[answered[-1] - 1][1], messages[answered[-1]][1]) if answered else None
+
+
+def _still_asked(asked: Asked | None, sent: frozenset[str]) -> Asked | None:
+    """``asked`` without leaving out the optional arguments the call before sent (``sent``): a
+    follow-up ("a bit later then") changes a call, it does not drop what it asked."""
+    if asked is None or not sent & set(asked.left):
+        return asked
+    return replace(asked, left=tuple(key for key in asked.left if key not in sent))
 
 
 def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain: bool,

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
+from gbnf.shape._choices import picked
 from gbnf.shape._codes import CODE_WORDS
 from gbnf.shape._dates import (
     date_format,
@@ -109,8 +110,11 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
         if listed_strings(out):
-            _, named = candidates("enum", key, out, latest) if latest else ("", [])
-            named = named or candidates("enum", key, out, values)[1]
+            _, named = candidates("enum", key, out, values)
+            if latest:  # a follow-up: what the last message names, unless it picks among the options
+                _, mine = candidates("enum", key, out, latest)
+                chosen = picked(named, values)
+                named = chosen if chosen != named else picked(mine or named, values)
             return {**out, "enum": named} if named else out
         if kind == "array" and isinstance(items, dict) and listed_strings(items):
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
@@ -132,6 +136,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             _, found = candidates("array", key, out, values)
         valid = validity(out, out)
         kept = [value for value in found if valid(value)]
+        kept = picked(kept, values) if latest else kept
         return {**out, "enum": kept} if kept else out
 
     directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)

@@ -39,6 +39,8 @@ Number = int | float
 Labels = tuple[tuple[str, Number], ...]
 """Each number a request writes (and each percentage as a fraction too), with the words written
 right before it as its name (:func:`labelled`)."""
+Option = tuple[tuple[str, "str | Number"], ...]
+"""One option a tool's result lists: its scalar values by key (:func:`~gbnf.shape._choices.options`)."""
 Names = tuple[tuple[tuple[str, ...], str], ...]
 """Each name a request writes, with its labels: the words written right before it after a stop
 word, and for a quoted one the word right after it too (:func:`named_strings`)."""
@@ -54,8 +56,9 @@ class Values:
     conversation says it is that day (then they count from it even where the request writes
     other dates); ``off``, the candidate sources switched
     off (:data:`gbnf.shape.sources.SOURCES`); ``texts``, the texts they were read from, in
-    order (a source that reads its own kind of value, a time, reads these). Hashable: a shaped
-    grammar is kept by it."""
+    order (a source that reads its own kind of value, a time, reads these); in a follow-up, the
+    values the last call sent that its result ``refused``, and the ``options`` the result lists
+    (:mod:`gbnf.shape._choices`). Hashable: a shaped grammar is kept by it."""
 
     strings: tuple[str, ...] = ()
     numbers: tuple[Number, ...] = ()
@@ -69,6 +72,8 @@ class Values:
     said_today: bool = False
     off: frozenset[str] = frozenset()
     texts: tuple[str, ...] = ()
+    refused: tuple[str | Number, ...] = ()
+    options: tuple[Option, ...] = ()
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -256,7 +261,7 @@ def numbers(text: str) -> list[int | float]:
     written, then at that scale (``$1.2M``: 1.2, then 1200000; ``300K`` may be kelvins); then
     those written as one word (``two nights``, ``a dozen``), zero to twenty, the tens, a
     hundred and a thousand, but for the words of a longer number ("one thousand two hundred and
-    six" is 1206 alone)."""
+    six" is 1206 alone) and "one" for a thing (:func:`_pronoun`: "the cheaper one")."""
     found: list[Number] = []
     for match in NUMBER.finditer(text):
         scale = _SCALE.match(text, match.end())
@@ -266,9 +271,19 @@ def numbers(text: str) -> list[int | float]:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
     runs = [run.span() for run in _ENGLISH_RUN.finditer(text)]  # "one thousand two hundred and six": 1206 alone
     worded = [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)
-              if not any(start <= match.start() < end for start, end in runs)]
+              if not any(start <= match.start() < end for start, end in runs) and not _pronoun(text, match)]
     unread: list[Number] = list(worded)
     return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text)
+
+
+def _pronoun(text: str, word: re.Match[str]) -> bool:
+    """Whether ``word`` (a number word of ``text``) is "one" standing for a thing named before,
+    after "the", "that", "this"... and up to two words ("the cheaper one", "that one", "the
+    earlier English one"): no number."""
+    return word.group().lower() == "one" and _POINTED.search(text, 0, word.start()) is not None
+
+
+_POINTED = re.compile(r"\b(?:the|that|this|which|another|each)\s+(?:[^\W\d_]+\s+){0,2}$", re.IGNORECASE)
 
 
 def worded_in_digits(text: str) -> str:

@@ -81,7 +81,9 @@ def _in_digits(text: str) -> str:
     return _HAN_HOUR.sub(lambda match: str(han_number(match.group())), worded_in_digits(text))
 
 
-_HAN_HOUR = re.compile(rf"{HAN_NUMERALS}(?=[点點時时])")
+_HAN_HOUR = re.compile(rf"(?<![早晚快慢多少好大小高低近远遠])(?:{HAN_NUMERALS})(?=[点點時时])")
+"""A Han numeral before a clock's word: an hour ("五点"), but not "一点" after an adjective, "a
+little" ("早一点": a bit earlier)."""
 
 
 def _clock_times(text: str, words: list[tuple[int, int]]) -> list[datetime.time]:

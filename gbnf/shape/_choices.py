@@ -1,0 +1,189 @@
+"""What a follow-up picks among the values a tool's result offered: the value the call before it
+sent that its result answers without repeating is refused ("09:00 is taken; free: 08:30, 11:15,
+15:40"), and the words of the last message pick among what is left, in the languages the stage
+reads: the earlier or the later time or date ("a bit later": the next slot), the one of a
+part of the day ("The afternoon one works": 15:40), the cheaper or the dearer of the options a
+result lists ("Go with the cheaper one": the twin room at 128 EUR, not the suite at 310)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from gbnf.shape._values import Number, Option, Values, value_texts
+
+_WORDS = {
+    "earlier": r"earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|m[áa]s temprano|"
+               r"el primero|la primera|fr[üu]her[en]?|fr[üu]heste[n]?|eerder|eerste|pi[ùu] presto|早一点|早一點|更早|"
+               r"最早|早い方|早いほう|더 일찍|가장 이른",
+    "later": r"later|latest|last one|plus tard|la derni[èe]re|le dernier|m[áa]s tarde|el [úu]ltimo|"
+             r"la [úu]ltima|sp[äa]ter[en]?|sp[äa]teste[n]?|laatste|pi[ùu] tardi|晚一点|晚一點|更晚|最晚|遅い方|"
+             r"遅いほう|더 늦은|늦은 거",
+    "morning": r"morning|matin|por la mañana|de la mañana|vormittag|ochtend|mattina|上午|早上|午前|오전",
+    "afternoon": r"afternoon|apr[èe]s-midi|por la tarde|de la tarde|nachmittag|middag|pomeriggio|下午|午後|오후",
+    "evening": r"evening|soir|soirée|noche|abend|avond|sera|晚上|夜|저녁",
+    "cheaper": r"cheaper|cheapest|less expensive|moins ch[èe]re?|m[áa]s barat[ao]|g[üu]nstiger[en]?|"
+               r"g[üu]nstigste[n]?|billiger[en]?|billigste[n]?|goedkoper|goedkoopste|pi[ùu] economic[oa]|更便宜|"
+               r"最便宜|便宜的|安い方|安いほう|더 싼|제일 싼|저렴한",
+    "dearer": r"more expensive|most expensive|dearer|dearest|pricier|priciest|plus ch[èe]re?|m[áa]s car[ao]|teurer[en]?|teuerste[n]?|duurder|"
+              r"duurste|pi[ùu] car[oa]|更贵|最贵|高い方|더 비싼",
+}
+"""The words of a follow-up that pick one value, by what they pick."""
+_SAID = {pick: re.compile(rf"(?<![A-Za-zÀ-ɏ])(?:{words})(?![A-Za-zÀ-ɏ])", re.IGNORECASE)
+         for pick, words in _WORDS.items()}
+"""Each pick's words, not inside a longer Latin word ("matinée"; Chinese and Japanese write no spaces)."""
+_HOURS = {"morning": (0, 12), "afternoon": (12, 18), "evening": (17, 24)}
+"""The hours (from, to) of each part of the day."""
+_TIME = re.compile(r"(?:^|T)([01]?\d|2[0-3]):([0-5]\d)")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_PRICE_WORDS = re.compile(r"price|cost|fare|fee|rate|amount|eur|usd|gbp|total", re.IGNORECASE)
+
+
+def picks(text: str) -> frozenset[str]:
+    """What the words of ``text`` (a follow-up) pick (:data:`_WORDS`): ``earlier``, ``later``,
+    ``morning``, ``afternoon``, ``evening``, ``cheaper``, ``dearer``."""
+    return frozenset(pick for pick, said in _SAID.items() if said.search(text))
+
+
+def refused(call: str, result: str) -> tuple[str | Number, ...]:
+    """The argument values of the ``call`` (an assistant's message: its calls as JSON) that its
+    ``result`` (the tool's message after it, as JSON) answers with others in their place: a
+    time or a date where the result writes others of that kind ("09:00 is taken": free slots
+    08:30, 11:15, 15:40), or a value whose argument's name the result gives another value too
+    ("room_type": "twin")."""
+    try:
+        calls = json.loads(call)
+        answer = json.loads(re.sub(r"^[\w.-]+ result: ", "", result, count=1))
+    except ValueError:
+        return ()
+    calls = calls if isinstance(calls, list) else [calls]
+    said = value_texts(answer)
+    by_key = _values_by_key(answer)
+    sent = [(key, value) for one in calls if isinstance(one, dict) and isinstance(one.get("arguments"), dict)
+            for key, value in one["arguments"].items()
+            if isinstance(value, str | int | float) and not isinstance(value, bool)]
+    return tuple(dict.fromkeys(value for key, value in sent if (kind := _kind(value)) is not None and any(
+        _kind(text) == kind and text != _text(value) for text in said) or by_key.get(key, set()) - {_text(value)}))
+
+
+def sent_arguments(call: str) -> dict[str, frozenset[str]]:
+    """The names of the arguments each tool was called with in ``call`` (an assistant's message:
+    its calls as JSON), by the tool's name."""
+    try:
+        calls = json.loads(call)
+    except ValueError:
+        return {}
+    calls = calls if isinstance(calls, list) else [calls]
+    return {one["name"]: frozenset(one["arguments"]) for one in calls if isinstance(one, dict)
+            and isinstance(one.get("name"), str) and isinstance(one.get("arguments"), dict)}
+
+
+def _values_by_key(value: Any, found: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
+    """The scalar values a JSON ``value`` holds, by the key they are written under, anywhere in it."""
+    found = {} if found is None else found
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str | int | float) and not isinstance(item, bool):
+                found.setdefault(key, set()).add(_text(item))
+            _values_by_key(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _values_by_key(item, found)
+    return found
+
+
+def options(result: str) -> tuple[Option, ...]:
+    """The options a tool's ``result`` lists: each object of a list in it, as its scalar values
+    by key (``alternatives: [{"room_type": "suite", "price_eur_per_night": 310}, ...]``)."""
+    try:
+        answer = json.loads(re.sub(r"^[\w.-]+ result: ", "", result, count=1))
+    except ValueError:
+        return ()
+    found: list[Option] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            objects = [item for item in value if isinstance(item, dict)]
+            found.extend(tuple((key, item) for key, item in one.items() if isinstance(item, str | int | float))
+                         for one in objects)
+            for item in value:
+                walk(item)
+    walk(answer)
+    return tuple(found)
+
+
+def picked(found: Sequence[Any], values: Values) -> list[Any]:
+    """``found`` (an argument's candidates in a follow-up) without the values the call before it
+    sent and its result refused (but those the last message writes), then those the last
+    message's words pick (:func:`picks`); all of them where a step would keep none."""
+    if not values.refused and not values.options or len(found) < 2:
+        return list(found)
+    last = values.texts[0] if values.texts else ""
+    kept = [value for value in found if value not in values.refused or _text(value) in last] or list(found)
+    words = picks(last)
+    for pick in ("cheaper", "dearer"):
+        if pick in words:
+            kept = _cheapest(kept, values.options, pick == "dearer") or kept
+    for part, (start, end) in _HOURS.items():
+        if part in words:
+            kept = [value for value in kept if (hour := _hour(value)) is not None and start <= hour < end] or kept
+    if len(kept) > 1 and ("earlier" in words) != ("later" in words):
+        kept = _in_order(kept, values.refused, "later" in words) or kept
+    return kept
+
+
+def _in_order(found: Sequence[Any], sent: Sequence[Any], later: bool) -> list[Any]:
+    """The one of ``found`` (times, or dates, all of them) right after (``later``; else right
+    before) the one of their kind the call before sent (``sent``: "a bit later then": the next
+    slot), or where it sent none, the latest (earliest) of them ("the earlier English one");
+    none where ``found`` are not all times or all dates."""
+    kind = _kind(found[0])
+    if kind is None or any(_kind(value) != kind for value in found):
+        return []
+    ordered = sorted(found, key=_sort_key)
+    before = next((_sort_key(value) for value in sent if _kind(value) == kind), None)
+    if before is not None:
+        side = [value for value in ordered if (_sort_key(value) > before if later else _sort_key(value) < before)]
+        return side[:1] if later else side[-1:]
+    return [ordered[-1] if later else ordered[0]]
+
+
+def _kind(value: Any) -> str | None:
+    """``time`` or ``date`` for a value written as one (a date-time is a date); None otherwise."""
+    if isinstance(value, str) and _DAY.match(value):
+        return "date"
+    return "time" if _hour(value) is not None else None
+
+
+def _cheapest(found: Sequence[Any], listed: Sequence[Option], dearest: bool) -> list[Any]:
+    """Those of ``found`` that the cheapest (``dearest``: the dearest) of the ``listed`` options
+    holds, where two or more hold a price; none otherwise."""
+    priced = [(price, option) for option in listed
+              if (price := next((v for k, v in option if _PRICE_WORDS.search(k) and isinstance(v, int | float)), None))
+              is not None]
+    if len(priced) < 2:
+        return []
+    chosen = (max if dearest else min)(priced, key=lambda pair: pair[0])[1]
+    mine = {_text(value) for _, value in chosen}
+    return [value for value in found if _text(value) in mine]
+
+
+def _hour(value: Any) -> int | None:
+    """The hour of a time (or date-time) written as ``HH:MM``; None for anything else."""
+    match = _TIME.search(value) if isinstance(value, str) else None
+    return int(match.group(1)) if match else None
+
+
+def _sort_key(value: Any) -> str:
+    """A time or date as it sorts in time (``9:05`` as ``09:05``)."""
+    return re.sub(r"(?<!\d)(\d):", r"0\1:", value)
+
+
+def _text(value: Any) -> str:
+    """A value as a result's texts write it (:func:`~gbnf.shape._values.value_texts`)."""
+    return value if isinstance(value, str) else json.dumps(value)
