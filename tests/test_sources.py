@@ -587,3 +587,13 @@ def test_a_follow_up_takes_the_cheaper_option_a_result_lists_and_keeps_what_the_
         assert properties["room"]["enum"] == ["twin"], asked
         assert properties["time"]["enum"] == ["09:00"]  # the result refused no time: offered none other
     assert _follow_up(result, "The dearest one, please.", sent)["room"]["enum"] == ["suite"]
+
+
+@pytest.mark.parametrize("request_", ["I need the lasagne for twelve people instead of four.",
+                                      "Die Lasagne für zwölf Personen statt vier, bitte.",
+                                      "La lasagne pour douze personnes au lieu de quatre."])
+def test_the_number_a_request_replaces_is_where_a_pair_comes_from_and_the_other_where_it_goes(request_):
+    count = {"type": "integer"}
+    schema = {"type": "object", "properties": {"from_servings": count, "to_servings": count}}
+    props = copied(schema, offered_values([request_]))["properties"]
+    assert (props["from_servings"]["enum"], props["to_servings"]["enum"]) == ([4], [12])

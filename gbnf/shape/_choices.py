@@ -15,10 +15,10 @@ from typing import Any
 from gbnf.shape._values import Number, Option, Values, value_texts
 
 _WORDS = {
-    "earlier": r"earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|m[áa]s temprano|"
+    "earlier": r"early|earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|m[áa]s temprano|"
                r"el primero|la primera|fr[üu]her[en]?|fr[üu]heste[n]?|eerder|eerste|pi[ùu] presto|早一点|早一點|更早|"
                r"最早|早い方|早いほう|더 일찍|가장 이른",
-    "later": r"later|latest|last one|plus tard|la derni[èe]re|le dernier|m[áa]s tarde|el [úu]ltimo|"
+    "later": r"late|later|latest|last one|plus tard|la derni[èe]re|le dernier|m[áa]s tarde|el [úu]ltimo|"
              r"la [úu]ltima|sp[äa]ter[en]?|sp[äa]teste[n]?|laatste|pi[ùu] tardi|晚一点|晚一點|更晚|最晚|遅い方|"
              r"遅いほう|더 늦은|늦은 거",
     "morning": r"morning|matin|por la mañana|de la mañana|vormittag|ochtend|mattina|上午|早上|午前|오전",
@@ -27,7 +27,8 @@ _WORDS = {
     "cheaper": r"cheaper|cheapest|less expensive|moins ch[èe]re?|m[áa]s barat[ao]|g[üu]nstiger[en]?|"
                r"g[üu]nstigste[n]?|billiger[en]?|billigste[n]?|goedkoper|goedkoopste|pi[ùu] economic[oa]|更便宜|"
                r"最便宜|便宜的|安い方|安いほう|더 싼|제일 싼|저렴한",
-    "dearer": r"more expensive|most expensive|dearer|dearest|pricier|priciest|plus ch[èe]re?|m[áa]s car[ao]|teurer[en]?|teuerste[n]?|duurder|"
+    "dearer": r"more expensive|most expensive|dearer|dearest|pricier|priciest|plus ch[èe]re?|m[áa]s car[ao]|"
+              r"teurer[en]?|teuerste[n]?|duurder|"
               r"duurste|pi[ùu] car[oa]|更贵|最贵|高い方|더 비싼",
 }
 """The words of a follow-up that pick one value, by what they pick."""

@@ -28,6 +28,10 @@ _BEFORE_TARGET = ("to", "into", "towards", "until", "till", "through", "nach", "
                   "pour", "a", "al", "hacia", "para", "verso", "per", "alla", "al", "naar", "do", "na", "到", "去",
                   "往", "至", "成", "为", "→")
 """Words written right before a value that mark where it goes (a word of both lists marks neither)."""
+_PHRASE_SOURCE = ("instead of", "rather than", "au lieu de", "au lieu d'", "en lugar de", "en vez de", "statt",
+                  "anstatt", "invece di", "anziché", "in plaats van", "而不是", "不是")
+"""Words written right before a value that mark it as the one replaced: where it comes from ("for
+twelve people instead of four")."""
 _AFTER_SOURCE = ("から", "より", "에서", "부터", "'den", "'dan", "'ten", "'tan", "den", "dan", "ten", "tan")
 """Words written right after a value (Japanese, Korean, Turkish) that mark where it comes from."""
 _AFTER_TARGET = ("まで", "へ", "に", "까지", "로", "으로", "에", "'e", "'a", "'ye", "'ya")
@@ -97,6 +101,8 @@ def _ways(text: str, value: str, number: bool) -> frozenset[str]:
         east = before[-1:] if before and not before[-1].isascii() else ""
         ways = {way for way, marks in (("source", _BEFORE_SOURCE), ("target", _BEFORE_TARGET))
                 if last in marks or east in marks}
+        if before.lower().endswith(_PHRASE_SOURCE):
+            ways = {"source"}
         ways |= {way for way, marks in (("source", _AFTER_SOURCE), ("target", _AFTER_TARGET))
                  if after.lower().startswith(marks)}
         if len(ways) == 1:

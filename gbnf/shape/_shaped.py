@@ -237,7 +237,8 @@ def _numbers_directed(shaped: Any, values: Values) -> Any:
     """``shaped`` whose pairs of top-level properties that run one way (``from_servings`` and
     ``to_servings``), both listing two numbers or more, list them without those the request
     marks for the other one, its number words read as digits ("from 6 servings up to 15", "da
-    otto porzioni a tre": 8 is the first's, 3 the second's)."""
+    otto porzioni a tre": 8 is the first's, 3 the second's); of two numbers, one marked, the
+    other is the other one's ("for twelve people instead of four")."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     paired = pairs(list(properties)) if isinstance(properties, dict) else []
     if not isinstance(properties, dict) or not paired:
@@ -250,6 +251,9 @@ def _numbers_directed(shaped: Any, values: Values) -> Any:
             continue
         ways = {json_text(value): {way} if (way := marked(texts, json_text(value), number=True)) else set()
                 for value in {*listed[0], *listed[1]}}
+        unmarked = [value for value, way in ways.items() if not way]
+        if len(ways) == 2 and len(unmarked) == 1:  # "for twelve people instead of four": 12 is the other's
+            ways[unmarked[0]] = {"source", "target"} - next(way for way in ways.values() if way)
         _keep_own(kept, properties, (first, second), listed, ways)
     return {**shaped, "properties": kept}
 
