@@ -597,3 +597,23 @@ def test_the_number_a_request_replaces_is_where_a_pair_comes_from_and_the_other_
     schema = {"type": "object", "properties": {"from_servings": count, "to_servings": count}}
     props = copied(schema, offered_values([request_]))["properties"]
     assert (props["from_servings"]["enum"], props["to_servings"]["enum"]) == ([4], [12])
+
+
+SUITE = Tool("book_hotel_room", "Reserve a hotel room.", {
+    "type": "object", "required": ["city", "check_in", "check_out", "room_type"],
+    "properties": {"city": {"type": "string"}, "check_in": {"type": "string", "format": "date"},
+                   "check_out": {"type": "string", "format": "date"},
+                   "room_type": {"type": "string", "enum": ["single", "double", "twin", "suite"]}}})
+GARAGE = Tool("book_car_service", "Book a service for a car at the garage.", {
+    "type": "object", "required": ["registration", "date"],
+    "properties": {"registration": {"type": "string", "pattern": "^[A-Z0-9]{5,8}$"},
+                   "date": {"type": "string", "format": "date"}}})
+
+
+def test_a_request_that_writes_each_typed_value_a_tool_requires_calls_it():
+    asked = "Réservez-moi une suite à Rome, arrivée le 20 juin 2027 et départ le 23 juin, pour deux personnes."
+    shaped = shape(Conversation((("user", asked),), (SUITE, GARAGE)))
+    assert shaped.reply == "call" and [t.name for t in shaped.offered] == ["book_hotel_room"]
+    thanks = (("user", asked), ("assistant", '{"name": "book_hotel_room", "arguments": {"city": "Rome"}}'),
+              ("tool", '{"status": "booked"}'), ("user", "Parfait, merci beaucoup !"))
+    assert shape(Conversation(thanks, (SUITE, GARAGE))).reply != "call"  # the earlier turns wrote the values

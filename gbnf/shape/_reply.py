@@ -20,7 +20,7 @@ from gbnf.shape._relevance import decide_reply, near_best, scored_tools
 from gbnf.shape._request import conversation_day, offered_values, part_values, read_request, without_the_day
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
-from gbnf.shape._unasked import codes_given, lacks_values
+from gbnf.shape._unasked import codes_given, lacks_values, values_for_all
 from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
@@ -63,6 +63,10 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             offered, required, decided = tuple(asked or near_best(coded, list(offered), near)), True, True
             why = (f"the request asks for what these tools do{lead}" if asked else
                    f"the request asks for a tool, and writes the codes these take{lead}")
+        elif heard is not None and (complete := [t for t in fitting if values_for_all(
+                t, replace(request.values, today=heard.today, said_today=heard.said_today))]):
+            offered, required, decided = tuple(near_best(complete, list(offered), near)), True, True
+            why = f"the last message writes a value for each typed argument these tools require{lead}"
         else:
             why = f"the request may or may not need a tool: the model decides{lead}"
     reply: Reply = "call" if required and offered else "either" if offered else "text"

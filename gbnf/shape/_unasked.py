@@ -121,3 +121,26 @@ def lacks_values(tool: Tool, values: Values) -> bool:
     required = [key for key in tool.parameters.get("required") or () if isinstance(props.get(key), dict)]
     return any(_typed(props[key]) and not isinstance(props[key].get("enum"), list)
                and not _asked_for(key, props[key], values, None) for key in required)
+
+
+def values_for_all(tool: Tool, values: Values) -> bool:
+    """Whether the conversation (``values``) offers a value for each of two or more required
+    arguments of ``tool`` that take a kind of value (an enum, a code, a time, a date, a
+    pattern), one of them written as such (:func:`_written_as_such`): a request that writes the
+    dates and the room type a booking takes asks for it ("Réservez-moi une suite à Rome, arrivée
+    le 20 juin 2027 et départ le 23 juin"), where its words alone leave it in doubt."""
+    props = tool.parameters.get("properties") or {}
+    typed = [key for key in tool.parameters.get("required") or ()
+             if isinstance(props.get(key), dict) and _typed(props[key])]
+    return len(typed) >= 2 and all(_asked_for(key, props[key], values, None) for key in typed) \
+        and any(_written_as_such(key, props[key], values) for key in typed)
+
+
+def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
+    """Whether the conversation writes argument ``key``'s value itself: an enum's value in its
+    words ("suite"), or a code (:func:`codes_given`); not a date or a time, which any request may
+    write, nor a value read by meaning alone."""
+    if isinstance(part.get("enum"), list):
+        return candidates("enum", key, part, values)[0] == "enum-words"
+    source, found = candidates("typed", key, part, values)
+    return source in ("patterns", "codes") and any(_code_written(str(value)) for value in found)
