@@ -617,3 +617,11 @@ def test_a_request_that_writes_each_typed_value_a_tool_requires_calls_it():
     thanks = (("user", asked), ("assistant", '{"name": "book_hotel_room", "arguments": {"city": "Rome"}}'),
               ("tool", '{"status": "booked"}'), ("user", "Parfait, merci beaucoup !"))
     assert shape(Conversation(thanks, (SUITE, GARAGE))).reply != "call"  # the earlier turns wrote the values
+
+
+def test_a_count_of_days_from_today_is_read_with_or_without_spaces():
+    day = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}
+    for text in ("3日後から1週間、ソウルのホテル", "3天后的酒店", "dans 3 jours"):
+        values = offered_values([text])
+        values = values.__class__(**{**values.__dict__, "today": datetime.date(2027, 8, 2)})
+        assert copied(day, values)["properties"]["day"]["enum"] == ["2027-08-05"], text

@@ -515,8 +515,16 @@ def _reading(string: str) -> tuple[int | None, int | None] | None:
     if (found := _relative().get(folded)) is not None:
         return found
     count = _COUNT.search(folded)
-    unit = _day_counts().get(_COUNT.sub("{0}", folded, count=1)) if count else None
+    unit = _squeezed_counts().get(_COUNT.sub("{0}", folded, count=1).replace(" ", "")) if count else None
     return (None, unit * int(count.group())) if count and unit is not None else None
+
+
+@functools.cache
+def _squeezed_counts() -> dict[str, int]:
+    """:func:`_day_counts` by their phrases without spaces: "3日後" and "3일후" are written with
+    none where the CLDR writes "{0} 日後"."""
+    return {phrase.replace(" ", ""): days for phrase, days in _day_counts().items()}
+
 
 
 _COUNT = re.compile(r"\d{1,3}")
@@ -555,7 +563,7 @@ def _relative_pattern() -> re.Pattern[str]:
     """A regular expression that matches a phrase of :func:`_relative` or :func:`_day_counts` as a
     request writes it (any case, either apostrophe, any spaces between its words, a count in
     digits)."""
-    phrases = alternation([*_relative(), *_day_counts()]).replace("'", "['\u2019]").replace(r"\ ", r"\s+")
+    phrases = alternation([*_relative(), *_day_counts()]).replace("'", "['\u2019]").replace(r"\ ", r"\s*")
     phrases = phrases.replace(re.escape("{0}"), _COUNT.pattern)
     return re.compile(rf"(?<![\w'\u2019])(?:{phrases})(?![\w'\u2019])", re.IGNORECASE)
 
