@@ -466,7 +466,8 @@ ROOMS = Tool("book_rooms", "Book hotel rooms.", {
     ("Hotel in Oslo for two guests and three rooms, nothing over 150 euros a night.",
      {"guests": [2], "rooms": [3], "max_price_eur_per_night": [150]}),
     ("Ein Hotel in Wien, 3 guests, 2 rooms bitte.", {"guests": [3], "rooms": [2]}),
-    ("东京的酒店，三个人，20GB", {"data_gb": [20]}),
+    ("东京的酒店，三个人，20GB", {"data_gb": [20], "guests": [3]}),
+    ("Un hotel en Lima para cuatro personas, 2 rooms.", {"guests": [4], "rooms": [2]}),
 ])
 def test_a_number_written_before_what_an_argument_counts_asks_for_it_and_goes_to_it(request_, counted):
     properties = shape(Conversation((("user", request_),), (ROOMS,), "required")).tools[0].parameters["properties"]

@@ -520,7 +520,21 @@ def counted(text: str) -> Labels:
         noun = _NOUN.match(written, match.end())
         if noun:
             found.append((noun.group(1).lower(), _read(match.group())))
+    for match in _PEOPLE_COUNTED.finditer(text):  # "三个人", "4명", "一人で"
+        number = match.group(1)
+        found.append((PERSON, int(number) if number.isdecimal() else han_number(number)))
     return tuple(found)
+
+
+PERSON = "people"
+"""What a count of people counts, in any language (:data:`_PEOPLE_COUNTED`)."""
+_PEOPLE_COUNTED = re.compile(rf"(\d+|{HAN_NUMERALS})\s*(?:个|個)?(?:人|名|位|명|사람)")
+"""A number of people as Chinese, Japanese and Korean write it, a counter after it ("三个人", "4명")."""
+_PEOPLE_WORDS = frozenset({"people", "person", "persons", "guest", "guests", "adult", "adults", "passenger",
+                           "passengers", "traveler", "travelers", "traveller", "travellers", "pax", "personnes",
+                           "personen", "personas", "persone", "personnes", "pessoas"})
+"""Words that count people, in the languages the stage reads: a count of them counts an argument
+named so ("cuatro personas": ``passengers``)."""
 
 
 _NOUN = re.compile(r"[ -]?(?:[^\W\d_]+-)*([A-Za-zÀ-ɏ]{2,}|[^\W\d_]{2,})")
@@ -532,7 +546,10 @@ def counts_argument(noun: str, key: str) -> bool:
     """Whether ``noun`` (:func:`counted`) is what argument ``key`` counts: its stem is (or begins
     with: "euros" of ``price_eur``) the stem of a word of the name that is not a rate's
     ("nights" of ``price_per_night``) nor a word of counting itself (``number``, ``max``): "2
-    rooms" counts ``rooms``, "20GB" ``data_gb``."""
+    rooms" counts ``rooms``, "20GB" ``data_gb``; a count of people (:data:`_PEOPLE_WORDS`:
+    "cuatro personas", "三个人") counts an argument named for people (``guests``, ``adults``)."""
+    if noun == PERSON or noun in _PEOPLE_WORDS:
+        return bool(_PEOPLE_WORDS & set(_argument_words(key)))
     stem = STEMMER.stemWord(noun)
     return any(stem == own or len(own) >= 3 and stem.startswith(own) for own in _counted_stems(key))
 
