@@ -626,3 +626,25 @@ def test_a_count_of_days_from_today_is_read_with_or_without_spaces():
         values = offered_values([text])
         values = values.__class__(**{**values.__dict__, "today": datetime.date(2027, 8, 2)})
         assert copied(day, values)["properties"]["day"]["enum"] == ["2027-08-05"], text
+
+
+def test_a_follow_up_that_picks_keeps_the_strings_the_call_sent_and_one_that_asks_anew_does_not():
+    tickets = Tool("buy_tickets", "Buy concert tickets.", {
+        "type": "object", "required": ["artist", "section"],
+        "properties": {"artist": {"type": "string"}, "section": {"type": "string", "enum": ["floor", "upper_tier"]}}})
+    result = ('{"status": "sold_out", "section": "floor", "other": [{"section": "upper_tier", "price_eur": 45}, '
+              '{"section": "floor", "price_eur": 90}]}')
+
+    def artist(asked):
+        messages = (("user", "Two floor tickets for Angèle please."),
+                    ("assistant", '{"name": "buy_tickets", "arguments": {"artist": "Angèle", "section": "floor"}}'),
+                    ("tool", result), ("user", asked))
+        return shape(Conversation(messages, (tickets,), "required")).tools[0].parameters["properties"]["artist"]
+    assert artist("Prenez la moins chère alors.")["enum"] == ["Angèle"]
+    assert artist("Could you also find tickets for Stromae?")["enum"] != ["Angèle"]
+
+
+def test_words_written_in_groups_without_a_digit_are_no_code():
+    code = {"type": "object", "properties": {"ref": {"type": "string", "pattern": "^[A-Z0-9]{6}$"}}}
+    offered = copied(code, offered_values(["The one in row 12 is fine, booking RP2W9D."]))["properties"]["ref"]
+    assert offered["enum"] == ["RP2W9D"]

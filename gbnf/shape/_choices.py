@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gbnf.shape._values import Number, Option, Values, value_texts
+from gbnf.shape._values import Number, Option, Values, named_strings, value_texts
 
 _WORDS = {
     "earlier": r"early|earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|m[áa]s temprano|"
@@ -30,8 +30,11 @@ _WORDS = {
     "dearer": r"more expensive|most expensive|dearer|dearest|pricier|priciest|plus ch[èe]re?|m[áa]s car[ao]|"
               r"teurer[en]?|teuerste[n]?|duurder|"
               r"duurste|pi[ùu] car[oa]|更贵|最贵|高い方|더 비싼",
+    "instead": r"instead|[àa] la place|plut[ôo]t|en su lugar|en cambio|stattdessen|lieber|invece|in plaats daarvan|"
+               r"改成|换成|換成|代わりに|대신",
 }
-"""The words of a follow-up that pick one value, by what they pick."""
+"""The words of a follow-up that pick one value, by what they pick (``instead``: one value
+changes, the others stay)."""
 _SAID = {pick: re.compile(rf"(?<![A-Za-zÀ-ɏ])(?:{words})(?![A-Za-zÀ-ɏ])", re.IGNORECASE)
          for pick, words in _WORDS.items()}
 """Each pick's words, not inside a longer Latin word ("matinée"; Chinese and Japanese write no spaces)."""
@@ -44,7 +47,7 @@ _PRICE_WORDS = re.compile(r"price|cost|fare|fee|rate|amount|eur|usd|gbp|total", 
 
 def picks(text: str) -> frozenset[str]:
     """What the words of ``text`` (a follow-up) pick (:data:`_WORDS`): ``earlier``, ``later``,
-    ``morning``, ``afternoon``, ``evening``, ``cheaper``, ``dearer``."""
+    ``morning``, ``afternoon``, ``evening``, ``cheaper``, ``dearer``, ``instead``."""
     return frozenset(pick for pick, said in _SAID.items() if said.search(text))
 
 
@@ -67,6 +70,30 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
             if isinstance(value, str | int | float) and not isinstance(value, bool)]
     return tuple(dict.fromkeys(value for key, value in sent if (kind := _kind(value)) is not None and any(
         _kind(text) == kind and text != _text(value) for text in said) or by_key.get(key, set()) - {_text(value)}))
+
+
+def sent_values(call: str) -> tuple[tuple[str, str], ...]:
+    """The string arguments ``call`` (an assistant's message: its calls as JSON) sent, by name."""
+    try:
+        calls = json.loads(call)
+    except ValueError:
+        return ()
+    calls = calls if isinstance(calls, list) else [calls]
+    return tuple((key, value) for one in calls if isinstance(one, dict) and isinstance(one.get("arguments"), dict)
+                 for key, value in one["arguments"].items() if isinstance(value, str))
+
+
+def kept_strings(found: Sequence[str], key: str | None, values: Values) -> list[str]:
+    """A free string's candidates ``found`` in a follow-up that picks among what a result offered
+    (its result refused a value, or its words pick one: :func:`picks`): where the call before
+    sent argument ``key`` a string, that string and the names the last message writes inside its
+    sentences ("Prenez la moins chère alors" names none, so the artist stays the one sent);
+    ``found`` otherwise ("Could you also send up a bottle of still water?")."""
+    sent = [value for name, value in values.sent if name == key and value not in values.refused]
+    if not sent or not values.texts or not (values.refused or picks(values.texts[0])):
+        return list(found)
+    names = {name for _, name in named_strings(values.texts[0])}
+    return list(dict.fromkeys([*sent, *(string for string in found if string in names)]))
 
 
 def sent_arguments(call: str) -> dict[str, frozenset[str]]:
@@ -118,10 +145,10 @@ def options(result: str) -> tuple[Option, ...]:
     return tuple(found)
 
 
-def picked(found: Sequence[Any], values: Values) -> list[Any]:
-    """``found`` (an argument's candidates in a follow-up) without the values the call before it
-    sent and its result refused (but those the last message writes), then those the last
-    message's words pick (:func:`picks`); all of them where a step would keep none."""
+def picked(found: Sequence[Any], key: str | None, values: Values) -> list[Any]:
+    """``found`` (argument ``key``'s candidates in a follow-up) without the values the call
+    before it sent and its result refused (but those the last message writes), then those the
+    last message's words pick (:func:`picks`); all of them where a step would keep none."""
     if not values.refused and not values.options or len(found) < 2:
         return list(found)
     last = values.texts[0] if values.texts else ""
@@ -129,7 +156,7 @@ def picked(found: Sequence[Any], values: Values) -> list[Any]:
     words = picks(last)
     for pick in ("cheaper", "dearer"):
         if pick in words:
-            kept = _cheapest(kept, values.options, pick == "dearer") or kept
+            kept = _cheapest(kept, key, values.options, pick == "dearer") or kept
     for part, (start, end) in _HOURS.items():
         if part in words:
             kept = [value for value in kept if (hour := _hour(value)) is not None and start <= hour < end] or kept
@@ -161,16 +188,16 @@ def _kind(value: Any) -> str | None:
     return "time" if _hour(value) is not None else None
 
 
-def _cheapest(found: Sequence[Any], listed: Sequence[Option], dearest: bool) -> list[Any]:
+def _cheapest(found: Sequence[Any], key: str | None, listed: Sequence[Option], dearest: bool) -> list[Any]:
     """Those of ``found`` that the cheapest (``dearest``: the dearest) of the ``listed`` options
-    holds, where two or more hold a price; none otherwise."""
+    holds under the argument's name ``key``, where two or more hold a price; none otherwise."""
     priced = [(price, option) for option in listed
               if (price := next((v for k, v in option if _PRICE_WORDS.search(k) and isinstance(v, int | float)), None))
               is not None]
-    if len(priced) < 2:
+    if len(priced) < 2 or key is None:
         return []
     chosen = (max if dearest else min)(priced, key=lambda pair: pair[0])[1]
-    mine = {_text(value) for _, value in chosen}
+    mine = {_text(value) for name, value in chosen if name == key}
     return [value for value in found if _text(value) in mine]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
-from gbnf.shape._choices import options, refused, sent_arguments
+from gbnf.shape._choices import options, refused, sent_arguments, sent_values
 from gbnf.shape._items import asked_items, items_in_turn
 from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
@@ -132,7 +132,8 @@ def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     day, said = conversation_day(messages, conversation.today)
     answered = answered_call(messages)
     return replace(values, today=day, said_today=said, off=shaping.sources_off,
-                   refused=refused(*answered) if answered else (), options=options(answered[1]) if answered else ())
+                   refused=refused(*answered) if answered else (), options=options(answered[1]) if answered else (),
+                   sent=sent_values(answered[0]) if answered else ())
 
 
 def answered_call(messages: Sequence[tuple[str, str]]) -> tuple[str, str] | None:

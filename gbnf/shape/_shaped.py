@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
-from gbnf.shape._choices import picked
+from gbnf.shape._choices import kept_strings, picked
 from gbnf.shape._codes import CODE_WORDS
 from gbnf.shape._dates import (
     date_format,
@@ -113,8 +113,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             _, named = candidates("enum", key, out, values)
             if latest:  # a follow-up: what the last message names, unless it picks among the options
                 _, mine = candidates("enum", key, out, latest)
-                chosen = picked(named, values)
-                named = chosen if chosen != named else picked(mine or named, values)
+                chosen = picked(named, key, values)
+                named = chosen if chosen != named else picked(mine or named, key, values)
             return {**out, "enum": named} if named else out
         if kind == "array" and isinstance(items, dict) and listed_strings(items):
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
@@ -126,6 +126,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
                 _, found = candidates("string", key, out, values)
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
+                found = kept_strings(found, key, values) if latest else found
         elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
             _, found = candidates("number", key, out, values)
             if not _asks_for_date(key, described) and not _calendar_named(key or ""):
@@ -136,7 +137,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             _, found = candidates("array", key, out, values)
         valid = validity(out, out)
         kept = [value for value in found if valid(value)]
-        kept = picked(kept, values) if latest else kept
+        kept = picked(kept, key, values) if latest else kept
         return {**out, "enum": kept} if kept else out
 
     directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)

@@ -57,8 +57,9 @@ class Values:
     other dates); ``off``, the candidate sources switched
     off (:data:`gbnf.shape.sources.SOURCES`); ``texts``, the texts they were read from, in
     order (a source that reads its own kind of value, a time, reads these); in a follow-up, the
-    values the last call sent that its result ``refused``, and the ``options`` the result lists
-    (:mod:`gbnf.shape._choices`). Hashable: a shaped grammar is kept by it."""
+    values the last call sent that its result ``refused``, the ``options`` the result lists,
+    and the strings the call ``sent`` by argument (:mod:`gbnf.shape._choices`). Hashable: a
+    shaped grammar is kept by it."""
 
     strings: tuple[str, ...] = ()
     numbers: tuple[Number, ...] = ()
@@ -74,6 +75,7 @@ class Values:
     texts: tuple[str, ...] = ()
     refused: tuple[str | Number, ...] = ()
     options: tuple[Option, ...] = ()
+    sent: tuple[tuple[str, str], ...] = ()
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
