@@ -648,3 +648,12 @@ def test_words_written_in_groups_without_a_digit_are_no_code():
     code = {"type": "object", "properties": {"ref": {"type": "string", "pattern": "^[A-Z0-9]{6}$"}}}
     offered = copied(code, offered_values(["The one in row 12 is fine, booking RP2W9D."]))["properties"]["ref"]
     assert offered["enum"] == ["RP2W9D"]
+
+
+def test_a_lone_start_time_takes_the_earliest_written_and_a_part_of_the_day_is_no_name():
+    rental = {"type": "object", "properties": {
+        "start_time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}, "site": {"type": "string"}}}
+    props = copied(rental, offered_values(["Je voudrais louer un VTT à la station ST-1130, de 8h à 16h."]))["properties"]
+    assert props["start_time"]["enum"] == ["08:00"]
+    props = copied(rental, offered_values(["2027년 9월 3일 오후 4시에 경복궁 투어"]))["properties"]
+    assert "오후" not in props["site"]["enum"] and "경복궁" in props["site"]["enum"]

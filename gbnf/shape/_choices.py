@@ -45,6 +45,11 @@ _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _PRICE_WORDS = re.compile(r"price|cost|fare|fee|rate|amount|eur|usd|gbp|total", re.IGNORECASE)
 
 
+def day_part(string: str) -> bool:
+    """Whether ``string`` is a part of the day and nothing else ("afternoon", "오후", "下午"): no name."""
+    return any(_SAID[part].fullmatch(string.strip()) for part in _HOURS)
+
+
 def picks(text: str) -> frozenset[str]:
     """What the words of ``text`` (a follow-up) pick (:data:`_WORDS`): ``earlier``, ``later``,
     ``morning``, ``afternoon``, ``evening``, ``cheaper``, ``dearer``, ``instead``."""

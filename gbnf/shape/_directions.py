@@ -65,12 +65,12 @@ def time_pair(keys: Sequence[str]) -> tuple[str, str] | None:
     """Among property names ``keys``, the one that starts a span of time and the one that ends
     it (``pickup_date`` and ``return_date``; ``checkIn`` and ``checkOut``), where exactly one of
     each is named so; None otherwise."""
-    starts = [key for key in keys if _time_role(key) == "start"]
-    ends = [key for key in keys if _time_role(key) == "end"]
+    starts = [key for key in keys if time_role(key) == "start"]
+    ends = [key for key in keys if time_role(key) == "end"]
     return (starts[0], ends[0]) if len(starts) == len(ends) == 1 else None
 
 
-def _time_role(key: str) -> str | None:
+def time_role(key: str) -> str | None:
     """``start`` or ``end`` where ``key``'s words (each, and each two written as one) name one
     end of a span of time and not the other."""
     words = [word.lower() for word in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", key)]

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
-from gbnf.shape._choices import kept_strings, picked
+from gbnf.shape._choices import day_part, kept_strings, picked
 from gbnf.shape._codes import CODE_WORDS
 from gbnf.shape._dates import (
     date_format,
@@ -25,7 +25,7 @@ from gbnf.shape._dates import (
     written_dates,
     written_moments,
 )
-from gbnf.shape._directions import marked, pairs, time_pair
+from gbnf.shape._directions import marked, pairs, time_pair, time_role
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import offered_values, read_request, terms
 from gbnf.shape._segments import has_cjk
@@ -91,8 +91,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     A free string's candidates pass these checks (each keeps all where it would keep none): one
     whose name and description speak of no date or time takes none of the dates written, nor the
     stretches that share words with one (:func:`_dated`; "in Oslo tomorrow": a ``city`` is not
-    offered "Oslo tomorrow"), nor those that write a time of day ("오후 4시에 경복궁"), but for the
-    quoted ones; none takes a number written alone unless
+    offered "Oslo tomorrow"), nor those that write a time of day ("오후 4시에 경복궁") or are a
+    part of the day ("오후"), but for the quoted ones; none takes a number written alone unless
     its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
     ``2013``); none takes the names of ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`,
     which the validator refuses); each is written as the description lists it
@@ -140,7 +140,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = picked(kept, key, values) if latest else kept
         return {**out, "enum": kept} if kept else out
 
-    directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)
+    directed = _lone_ends(_in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values),
+                                         values))
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
 
@@ -290,6 +291,28 @@ def _in_time_order(shaped: Any, values: Values) -> Any:
                                                       for key, enum in kept.items() if enum}}}
 
 
+def _lone_ends(shaped: Any) -> Any:
+    """``shaped`` whose one top-level property that starts a span of time (``start_time``),
+    where no other ends it, keeps the earliest of the times of day it lists: "de 8h à 16h"
+    starts at 08:00."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    if not isinstance(properties, dict):
+        return shaped
+    timed = {key: part["enum"] for key, part in properties.items() if isinstance(part, dict)
+             and isinstance(part.get("enum"), list) and len(part["enum"]) > 1
+             and all(isinstance(value, str) and _CLOCK.fullmatch(value) for value in part["enum"])}
+    roles = {key: time_role(key) for key in properties}
+    kept: dict[str, Any] = {}
+    for key, times in timed.items():
+        if roles[key] == "start" and list(roles.values()).count("start") == 1 and "end" not in roles.values():
+            kept[key] = {**properties[key], "enum": [sorted(times)[0]]}
+    return {**shaped, "properties": {**properties, **kept}} if kept else shaped
+
+
+_CLOCK = re.compile(r"[0-2]\d:[0-5]\d(?::[0-5]\d)?")
+"""A time of day as a pattern takes it ("08:00", "16:30:00"): such values sort as they follow."""
+
+
 def _days_after(day: str, count: int) -> str:
     """The ISO 8601 date (or date-time, its time kept) ``count`` days after ``day``."""
     date = datetime.date.fromisoformat(day[:10]) + datetime.timedelta(days=count)
@@ -321,7 +344,8 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
     """A free string's candidates ``found`` after the checks :func:`copied` names."""
     if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
         found = [string for string in found if string not in dated or string in quoted] or found
-        found = [string for string in found if not _timed(string) or string in quoted] or found  # "10:30" is no dish
+        found = [string for string in found if not (_timed(string) or day_part(string)) or string in quoted] \
+            or found  # "10:30" and "오후" are no dish
     if not _numbered(key or ""):  # "2013" is no act's name, "twelve" no recipe's
         found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
             or found
