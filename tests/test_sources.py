@@ -480,6 +480,8 @@ def test_what_a_number_counts_is_the_word_after_it_and_a_rate_counts_nothing():
     assert counts_argument("euros", "max_price_eur_per_night")
     assert not counts_argument("nights", "max_price_eur_per_night")  # a rate's unit
     assert not counts_argument("numbers", "max_number")  # words of counting count nothing
+    assert counts_argument("kids", "children") and counts_argument("Fahrräder", "bikes")  # by meaning
+    assert not counts_argument("rooms", "guests") and not counts_argument("hours", "days")
 
 
 def test_a_text_that_writes_a_length_offers_no_other_number_of_its_own_for_a_length():

@@ -16,6 +16,7 @@ from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
 from gbnf.shape._choices import day_part, kept_strings, picked
 from gbnf.shape._codes import CODE_WORDS
+from gbnf.shape._counts import counts_argument
 from gbnf.shape._dates import (
     date_format,
     dates_at,
@@ -36,7 +37,6 @@ from gbnf.shape._values import (
     Names,
     Number,
     Values,
-    counts_argument,
     free_string,
     labels_argument,
     listed_strings,

@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from gbnf._text import identifier_words
+from gbnf.shape._counts import counts_argument
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import Request
 from gbnf.shape._shaped import part_offers
 from gbnf.shape._tool_words import is_numeric
-from gbnf.shape._values import Values, counts_argument, free_string
+from gbnf.shape._values import Values, free_string
 from gbnf.shape.sources import SOURCES, candidates
 from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
 from gbnf.tools import Tool

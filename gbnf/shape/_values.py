@@ -483,7 +483,7 @@ def _to_sentence_end(name: str) -> str:
 def names_argument(label: str, key: str) -> bool:
     """Whether a number's ``label`` (:func:`labelled`) ends with the words of argument ``key``'s
     name (lowercase; at least three letters): "a length of 50" names ``length``."""
-    name = _argument_words(key)
+    name = argument_words(key)
     return len("".join(name)) >= 3 and tuple(label.split()[-len(name):]) == name
 
 
@@ -491,12 +491,12 @@ def labels_argument(label: str, key: str) -> bool:
     """Whether a name's ``label`` (:func:`named_strings`) is the words of argument ``key``'s name
     (lowercase; at least three letters): "the suit 'Hearts'" names ``suit``, "high quality Roar"
     names no ``quality``."""
-    name = _argument_words(key)
+    name = argument_words(key)
     return len("".join(name)) >= 3 and tuple(label.split()) == name
 
 
 @functools.lru_cache(maxsize=1024)
-def _argument_words(key: str) -> tuple[str, ...]:
+def argument_words(key: str) -> tuple[str, ...]:
     """The words of an argument's name, lowercase (read once per name, not per number)."""
     return tuple(identifier_words(key).lower().split())
 
@@ -532,39 +532,11 @@ PERSON = "people"
 """What a count of people counts, in any language (:data:`_PEOPLE_COUNTED`)."""
 _PEOPLE_COUNTED = re.compile(rf"(\d+|{HAN_NUMERALS})\s*(?:个|個)?(?:人|名|位|명|사람)")
 """A number of people as Chinese, Japanese and Korean write it, a counter after it ("三个人", "4명")."""
-_PEOPLE_WORDS = frozenset({"people", "person", "persons", "guest", "guests", "adult", "adults", "passenger",
-                           "passengers", "traveler", "travelers", "traveller", "travellers", "pax", "personnes",
-                           "personen", "personas", "persone", "personnes", "pessoas"})
-"""Words that count people, in the languages the stage reads: a count of them counts an argument
-named so ("cuatro personas": ``passengers``)."""
 
 
 _NOUN = re.compile(r"[ -]?(?:[^\W\d_]+-)*([A-Za-zÀ-ɏ]{2,}|[^\W\d_]{2,})")
 """The word a number counts, written right after it: ``rooms`` of "2 rooms", ``bikes`` of "2
 e-bikes", ``gb`` of "20GB流量" (a run of Latin letters ends before another script's)."""
-
-
-def counts_argument(noun: str, key: str) -> bool:
-    """Whether ``noun`` (:func:`counted`) is what argument ``key`` counts: its stem is (or begins
-    with: "euros" of ``price_eur``) the stem of a word of the name that is not a rate's
-    ("nights" of ``price_per_night``) nor a word of counting itself (``number``, ``max``): "2
-    rooms" counts ``rooms``, "20GB" ``data_gb``; a count of people (:data:`_PEOPLE_WORDS`:
-    "cuatro personas", "三个人") counts an argument named for people (``guests``, ``adults``)."""
-    if noun == PERSON or noun in _PEOPLE_WORDS:
-        return bool(_PEOPLE_WORDS & set(_argument_words(key)))
-    stem = STEMMER.stemWord(noun)
-    return any(stem == own or len(own) >= 3 and stem.startswith(own) for own in _counted_stems(key))
-
-
-@functools.lru_cache(maxsize=1024)
-def _counted_stems(key: str) -> frozenset[str]:
-    """The stems of the words of ``key`` that say what it counts (:func:`counts_argument`)."""
-    words = _argument_words(key)
-    rate = words.index("per") if "per" in words else len(words)
-    return frozenset(STEMMER.stemWord(word) for word in words[:rate] if word not in _COUNTING)
-
-
-_COUNTING = frozenset(words("counting"))
 
 
 def strings_named(names: Names, key: str) -> list[str]:

@@ -4,6 +4,7 @@ A face (``gbnf serve``, the planner) calls :func:`gbnf.shape.shape` and reads it
 the parts that function is made of."""
 
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
+from gbnf.shape._counts import counts_argument
 from gbnf.shape._items import adds_nothing, asked_items, items_in_turn, repeated_value
 from gbnf.shape._language import is_english
 from gbnf.shape._meaning import closeness, first_sentence
@@ -31,7 +32,6 @@ from gbnf.shape._values import (
     Values,
     copy_bias,
     counted,
-    counts_argument,
     labelled,
     named_strings,
     number_runs,
