@@ -659,3 +659,11 @@ def test_a_lone_start_time_takes_the_earliest_written_and_a_part_of_the_day_is_n
     assert props["start_time"]["enum"] == ["08:00"]
     props = copied(rental, offered_values(["2027년 9월 3일 오후 4시에 경복궁 투어"]))["properties"]
     assert "오후" not in props["site"]["enum"] and "경복궁" in props["site"]["enum"]
+
+
+def test_an_enum_no_value_of_which_is_named_lists_the_nearest_by_meaning_first():
+    service = {"type": "object", "properties": {"service": {"type": "string", "enum": [
+        "annual_service", "oil_change", "tyre_change", "roadworthiness_test", "air_conditioning"]}}}
+    listed = copied(service, offered_values(["Vorrei prenotare la revisione per l'auto il 12 aprile 2027."]))
+    enum = listed["properties"]["service"]["enum"]
+    assert sorted(enum) == sorted(service["properties"]["service"]["enum"]) and enum[0] == "roadworthiness_test"
