@@ -667,3 +667,17 @@ def test_an_enum_no_value_of_which_is_named_lists_the_nearest_by_meaning_first()
     listed = copied(service, offered_values(["Vorrei prenotare la revisione per l'auto il 12 aprile 2027."]))
     enum = listed["properties"]["service"]["enum"]
     assert sorted(enum) == sorted(service["properties"]["service"]["enum"]) and enum[0] == "roadworthiness_test"
+
+
+def test_chinese_and_japanese_names_are_offered_without_a_date_s_or_time_s_numbers():
+    film = {"type": "object", "properties": {"film": {"type": "string"}, "pet_name": {"type": "string"}}}
+    props = copied(film, offered_values(["帮我买两张2027年1月23日晚上七点半《流浪地球3》的票"]))["properties"]
+    assert "流浪地球3" in props["film"]["enum"] and not [s for s in props["film"]["enum"] if "2027年" in s]
+    props = copied(film, offered_values(["毎日午後6時にココにご飯を30グラムあげて。"]))["properties"]
+    assert "ココ" in props["pet_name"]["enum"]  # a name in katakana, which the dictionary reads as "here"
+    assert not [s for s in props["pet_name"]["enum"] if s.startswith(("時", "午後6"))]
+
+
+def test_a_korean_length_with_a_suffix_is_read():
+    source = next(s for s in SOURCES if s.name == "durations")
+    assert source.offers("duration_minutes", {"type": "integer"}, offered_values(["영어 수업 한 시간짜리 잡아 줘"])) == [60]

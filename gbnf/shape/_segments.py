@@ -12,6 +12,9 @@ import threading
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
+_KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
+"""A word in katakana alone: a name or a loanword, never a particle or a pronoun as written
+("ココ", a dog's name, though the dictionary reads it as "here")."""
 _JAPANESE_FUNCTION = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白", "代名詞"})
 """SudachiPy's parts of speech that are no value's first or last word."""
 _CHINESE_FUNCTION = frozenset(
@@ -38,8 +41,8 @@ def cjk_words(run: str) -> tuple[tuple[int, int, bool], ...]:
 def _japanese(run: str) -> tuple[tuple[int, int, bool], ...]:
     with _LOCK:
         morphemes = [(m.begin(), m.end(), m.part_of_speech()[0]) for m in _sudachi().tokenize(run)]
-    return tuple((start, end, pos in _JAPANESE_FUNCTION) for start, end, pos in morphemes
-                 if any(c.isalnum() for c in run[start:end]))
+    return tuple((start, end, pos in _JAPANESE_FUNCTION and not _KATAKANA.fullmatch(run[start:end]))
+                 for start, end, pos in morphemes if any(c.isalnum() for c in run[start:end]))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -31,6 +31,7 @@ from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import offered_values, read_request, terms
 from gbnf.shape._segments import has_cjk
 from gbnf.shape._values import (
+    HAN_NUMERALS,
     NUMBER,
     NUMBER_WORDS,
     Labels,
@@ -563,11 +564,12 @@ def _asks_for_date(name: str | None, description: str) -> bool:
 @functools.lru_cache(maxsize=64)
 def _dated(strings: tuple[str, ...]) -> frozenset[str]:
     """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`,
-    or written from today: :func:`~gbnf.shape._dates.from_today`) and those that share words with
+    or written from today: :func:`~gbnf.shape._dates.from_today`), the Chinese and Japanese ones
+    that write a date's or a time's number (:data:`_CJK_CALENDAR`), and those that share words with
     one (:func:`_overlap`): "March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
     "Germany from March", "2022 to April", "Oslo tomorrow", "Lyon next"."""
     dates = [_WORD.findall(string) for string in strings if written_date(string) or from_today(string)]
-    found = {string for string in strings if has_cjk(string) and dates_at(string)}  # "2027年1月23日晚上七点"
+    found = {string for string in strings if has_cjk(string) and (dates_at(string) or _CJK_CALENDAR.search(string))}
     for string in strings if dates else ():
         words = _WORD.findall(string)
         if any(_overlap(words, date) for date in dates):
@@ -575,6 +577,10 @@ def _dated(strings: tuple[str, ...]) -> frozenset[str]:
     return frozenset(found)
 
 
+_CJK_CALENDAR = re.compile(rf"(?:\d|{HAN_NUMERALS})[年月日号號点點時时]|^[年月日号號点點時时分]|"
+                           rf"(?:午前|午後|上午|下午|晚上|早上)\s*(?:\d|{HAN_NUMERALS})")
+"""A number of a date or a time of day as Chinese and Japanese write it ("2027年", "23日", "七点",
+"午後6"), or a stretch that starts inside one ("時にココ"): no name ("2027年1月23日晚上")."""
 _WORD = re.compile(r"\w+")
 """A word as :func:`_overlap` compares them: as written, case kept (``word_key`` would fold
 "tuesday" into a date's "Tuesday")."""

@@ -56,8 +56,9 @@ _WORDED = {
 }
 """Lengths written in words alone, without a number, in the languages the stage reads."""
 _LONGEST_FIRST = sorted(_WORDED, key=len, reverse=True)
-_WORDED_RE = re.compile(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, _LONGEST_FIRST)) + r")(?![^\W\d_])",
+_WORDED_RE = re.compile(r"(?<![A-Za-zÀ-ɏ])(?:" + "|".join(map(re.escape, _LONGEST_FIRST)) + r")(?![A-Za-zÀ-ɏ])",
                         re.IGNORECASE)
+"""A length written in words, not inside a longer Latin word (Korean writes a suffix on: "한 시간짜리")."""
 _JOINED = re.compile(r"[\s,]*(?:and|et|und|y|e|en)?[\s,]*", re.IGNORECASE)
 """What may stand between two lengths that are one ("1 hour 30 minutes", "an hour and 15 minutes")."""
 _HAN = re.compile(rf"({HAN_NUMERALS})(?=个?(?:分|小时|小時|時間|秒|天|周|週|晚|泊))")
