@@ -26,7 +26,7 @@ from gbnf.shape._dates import (
     written_dates,
     written_moments,
 )
-from gbnf.shape._directions import marked, pairs, time_pair, time_role
+from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import offered_values, read_request, terms
 from gbnf.shape._segments import has_cjk
@@ -143,8 +143,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = picked(kept, key, values) if latest else kept
         return {**out, "enum": kept} if kept else out
 
-    directed = _lone_ends(_in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values),
-                                         values))
+    directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
 
@@ -292,28 +291,6 @@ def _in_time_order(shaped: Any, values: Values) -> Any:
                 end: [day for day in dated[end] if day != days[0]]}
     return {**shaped, "properties": {**properties, **{key: {**properties[key], "enum": enum}
                                                       for key, enum in kept.items() if enum}}}
-
-
-def _lone_ends(shaped: Any) -> Any:
-    """``shaped`` whose one top-level property that starts a span of time (``start_time``),
-    where no other ends it, keeps the earliest of the times of day it lists: "de 8h à 16h"
-    starts at 08:00."""
-    properties = shaped.get("properties") if isinstance(shaped, dict) else None
-    if not isinstance(properties, dict):
-        return shaped
-    timed = {key: part["enum"] for key, part in properties.items() if isinstance(part, dict)
-             and isinstance(part.get("enum"), list) and len(part["enum"]) > 1
-             and all(isinstance(value, str) and _CLOCK.fullmatch(value) for value in part["enum"])}
-    roles = {key: time_role(key) for key in properties}
-    kept: dict[str, Any] = {}
-    for key, times in timed.items():
-        if roles[key] == "start" and list(roles.values()).count("start") == 1 and "end" not in roles.values():
-            kept[key] = {**properties[key], "enum": [sorted(times)[0]]}
-    return {**shaped, "properties": {**properties, **kept}} if kept else shaped
-
-
-_CLOCK = re.compile(r"[0-2]\d:[0-5]\d(?::[0-5]\d)?")
-"""A time of day as a pattern takes it ("08:00", "16:30:00"): such values sort as they follow."""
 
 
 def _days_after(day: str, count: int) -> str:

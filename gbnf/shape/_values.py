@@ -520,7 +520,7 @@ def counted(text: str) -> Labels:
     found: list[tuple[str, Number]] = []
     for match in NUMBER.finditer(written):
         noun = _NOUN.match(written, match.end())
-        if noun:
+        if noun and noun.group(1).lower() not in _ORDINAL_ENDINGS:  # "3rd" counts nothing
             found.append((noun.group(1).lower(), _read(match.group())))
     for match in _PEOPLE_COUNTED.finditer(text):  # "三个人", "4명", "一人で"
         number = match.group(1)
@@ -528,6 +528,7 @@ def counted(text: str) -> Labels:
     return tuple(found)
 
 
+_ORDINAL_ENDINGS = frozenset(words("ordinal_endings"))
 PERSON = "people"
 """What a count of people counts, in any language (:data:`_PEOPLE_COUNTED`)."""
 _PEOPLE_COUNTED = re.compile(rf"(\d+|{HAN_NUMERALS})\s*(?:个|個)?(?:人|名|位|명|사람)")
