@@ -679,3 +679,15 @@ def test_chinese_and_japanese_names_are_offered_without_a_date_s_or_time_s_numbe
 def test_a_korean_length_with_a_suffix_is_read():
     source = next(s for s in SOURCES if s.name == "durations")
     assert source.offers("duration_minutes", {"type": "integer"}, offered_values(["영어 수업 한 시간짜리 잡아 줘"])) == [60]
+
+
+def test_a_phone_number_is_no_list_of_numbers_and_a_time_is_no_code():
+    roaming = Tool("buy_roaming_pass", "Buy a roaming pass for a phone number.", {
+        "type": "object", "required": ["phone_number", "days"],
+        "properties": {"phone_number": {"type": "string", "pattern": "^\\+[0-9]{8,15}$"}, "days": {"type": "integer"}}})
+    asked = Conversation((("user", "Un bono de roaming de 30 días en el número +34 612 34 56 78, por favor."),),
+                         (roaming,), "required")
+    assert shape(asked).least == 1
+    plate = {"type": "object", "properties": {"registration": {"type": "string", "pattern": "^[A-Z0-9]{4,8}$"}}}
+    found = copied(plate, offered_values(["Kenteken 12-XKL-3, ik breng hem om 8 uur."]))["properties"]["registration"]
+    assert found["enum"] == ["12XKL3"]

@@ -401,11 +401,17 @@ _NUMBERED_NAME = re.compile(r"\b\d+(?=\s+[A-Z][a-z][\w'.-]*\s+[A-Z])")
 abbreviation ("123 Main St", "2150 Shattuck Ave", "3 Below Theaters"; not "10 AM PST")."""
 
 
+_PHONE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}(?:[ .-]?\(?\d{1,5}\)?){2,}(?!\w)")
+"""A phone number written with its country's code ("+34 612 34 56 78", "0044 7700 900123")."""
+
+
 def without_parts(text: str) -> str:
     """``text`` with the digits that are parts of something else blanked out, so that they are
     not counted as values: those of a formula ("the derivative of 3x^2 + 2x - 1", "2 m^3": not
     2 and 1, nor 3) and those that end or start a name ("compatible with Windows 10", "a ride
-    from 2020 Addison Street")."""
+    from 2020 Addison Street"), and those of a phone number written with its country's code
+    ("+34 612 34 56 78": no list of four)."""
+    text = _PHONE.sub(lambda match: " " * len(match.group()), text)
     text = _FORMULA.sub(lambda match: " " * len(match.group()), text)
     text = _NUMBERED_NAME.sub(lambda match: " " * len(match.group()), text)
     return _NAMED_NUMBER.sub(lambda match: match.group(1) + " " * len(match.group(2)), text)

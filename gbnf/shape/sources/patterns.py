@@ -12,6 +12,7 @@ from gbnf.shape._codes import code_kind
 from gbnf.shape._language import every_function_word
 from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source, fitting
+from gbnf.shape.sources.times import written_times
 
 _EDGES = "\"'`.,;:!?¿¡«»()[]{}<>“”‘’「」『』（）。、，！？：；"
 _DIGIT = re.compile(r"\d")
@@ -70,7 +71,8 @@ def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str]) -> 
     ``RX0092817``, "1017 ab" as ``1017AB``; "0044" leads like "+"), the longest run of groups
     first, but for numbers that are each a code alone ("orders 48213 48214"); and the groups of
     each, which are no codes alone. A group holds a digit or is three letters at most, and is
-    no function word; one group of a code at least holds a digit."""
+    no function word; one group of a code at least holds a digit, and a time of day is none
+    ("8 uur")."""
     found: list[str] = []
     parts: set[str] = set()
     for text in texts:
@@ -82,8 +84,8 @@ def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str]) -> 
                     if used.intersection(range(start, start + size)) or all(
                             group.isdigit() and fits(group) for group in groups):
                         continue  # "orders 48213 48214": numbers that are each a code alone, not one together
-                    if not any(_DIGIT.search(group) for group in groups):
-                        continue  # "The one", "EDB MAN": words, or codes each alone
+                    if not any(_DIGIT.search(group) for group in groups) or written_times(" ".join(groups)):
+                        continue  # "The one", "EDB MAN": words, or codes each alone; "8 uur": a time
                     form = next((form for form in _group_forms(groups) if fits(form)), None)
                     if form is not None:
                         found.append(form)
