@@ -254,10 +254,11 @@ def test_when_the_retries_run_out_under_auto_the_model_is_asked_once_more_for_te
     assert line.startswith("chatcmpl-1 answered in text") and "missing required args" in line
 
 
-def test_a_call_that_ran_past_its_token_limit_is_asked_again_with_shorter_strings_and_lists():
+def test_a_call_that_ran_past_its_token_limit_is_asked_again_with_shorter_strings_and_lists_and_fewer_calls():
     request = parse_request({"messages": ASK, "tools": [WEATHER], "tool_choice": "required"},
                             replace(MODEL_DECIDES, copy_values=False))
     assert "stringChar{0,64}" in request.short_grammar and "stringChar{0,64}" not in request.grammar
+    assert "toolCalls" in request.grammar and "toolCalls" not in request.short_grammar  # one call, as asked
     grammars: list[str] = []
 
     async def complete(messages, grammar, sampling, sink):

@@ -154,12 +154,13 @@ class Shaped:
     @property
     def short_grammar(self) -> str | None:
         """The grammar for a call asked again after a reply ran past its token limit, strings
-        and arrays capped at :data:`SHORT_CAPS` (None: no tools)."""
+        and arrays capped at :data:`SHORT_CAPS` and the calls at those the words ask for (a small
+        model repeats a call until the limit cuts it; None: no tools)."""
         if self.key is None:
             return None
         chars, items, digits = self.key.caps
         short = (min(chars or SHORT_CAPS[0], SHORT_CAPS[0]), min(items or SHORT_CAPS[1], SHORT_CAPS[1]), digits)
-        return grammar_of(replace(self.key, caps=short))
+        return grammar_of(replace(self.key, caps=short, most=self.key.least))
 
     def asked_apart(self, calls: Sequence[tuple[str, dict[str, Any]]], called: Called = (),
                     bare: bool = False) -> tuple[str, Called] | None:
