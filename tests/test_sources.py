@@ -691,3 +691,13 @@ def test_a_phone_number_is_no_list_of_numbers_and_a_time_is_no_code():
     plate = {"type": "object", "properties": {"registration": {"type": "string", "pattern": "^[A-Z0-9]{4,8}$"}}}
     found = copied(plate, offered_values(["Kenteken 12-XKL-3, ik breng hem om 8 uur."]))["properties"]["registration"]
     assert found["enum"] == ["12XKL3"]
+
+
+def test_a_follow_up_keeps_what_the_call_sent_where_it_names_nothing_new():
+    full = '{"status": "full", "waitlist_length": 2}'
+    properties = _follow_up(full, "Ugh. Fine, put me on the waitlist for it, and one more note.")
+    assert (properties["date"]["enum"], properties["time"]["enum"], properties["guests"]["enum"]) == (
+        ["2027-02-10"], ["09:00"], [2])
+    assert _follow_up(full, "Then make it 3 guests.")["guests"]["enum"] == [3]
+    assert _follow_up(full, "Make that 4 instead.")["guests"]["enum"][0] == 4  # the new one first
+    assert _follow_up(full, "Then on 2027-02-11.")["date"]["enum"] == ["2027-02-11"]

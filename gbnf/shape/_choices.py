@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gbnf.shape._values import Number, Option, Values, named_strings, value_texts
+from gbnf.shape._english import STEMMER
+from gbnf.shape._values import Number, Option, Values, argument_words, named_strings, value_texts
 
 _WORDS = {
     "earlier": r"early|earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|m[áa]s temprano|"
@@ -61,7 +62,7 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
     ``result`` (the tool's message after it, as JSON) answers with others in their place: a
     time or a date where the result writes others of that kind ("09:00 is taken": free slots
     08:30, 11:15, 15:40), or a value whose argument's name the result gives another value too
-    ("room_type": "twin")."""
+    (:func:`_under`: "room_type": "twin"; "available_window_seats" for a ``seat``)."""
     try:
         calls = json.loads(call)
         answer = json.loads(re.sub(r"^[\w.-]+ result: ", "", result, count=1))
@@ -74,18 +75,28 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
             for key, value in one["arguments"].items()
             if isinstance(value, str | int | float) and not isinstance(value, bool)]
     return tuple(dict.fromkeys(value for key, value in sent if (kind := _kind(value)) is not None and any(
-        _kind(text) == kind and text != _text(value) for text in said) or by_key.get(key, set()) - {_text(value)}))
+        _kind(text) == kind and text != _text(value) for text in said) or _under(key, by_key) - {_text(value)}))
 
 
-def sent_values(call: str) -> tuple[tuple[str, str], ...]:
-    """The string arguments ``call`` (an assistant's message: its calls as JSON) sent, by name."""
+def _under(key: str, by_key: dict[str, set[str]]) -> set[str]:
+    """The values a result writes under argument ``key``'s name, or a longer one with its words
+    (``seat``: ``available_window_seats``)."""
+    mine = {STEMMER.stemWord(word) for word in argument_words(key)}
+    return {value for name, found in by_key.items()
+            if mine <= {STEMMER.stemWord(word) for word in argument_words(name)} for value in found}
+
+
+def sent_values(call: str) -> tuple[tuple[str, str | Number], ...]:
+    """The string and number arguments ``call`` (an assistant's message: its calls as JSON) sent,
+    by name."""
     try:
         calls = json.loads(call)
     except ValueError:
         return ()
     calls = calls if isinstance(calls, list) else [calls]
     return tuple((key, value) for one in calls if isinstance(one, dict) and isinstance(one.get("arguments"), dict)
-                 for key, value in one["arguments"].items() if isinstance(value, str))
+                 for key, value in one["arguments"].items()
+                 if isinstance(value, str | int | float) and not isinstance(value, bool))
 
 
 def kept_strings(found: Sequence[str], key: str | None, values: Values) -> list[str]:
@@ -94,7 +105,8 @@ def kept_strings(found: Sequence[str], key: str | None, values: Values) -> list[
     sent argument ``key`` a string, that string and the names the last message writes inside its
     sentences ("Prenez la moins chère alors" names none, so the artist stays the one sent);
     ``found`` otherwise ("Could you also send up a bottle of still water?")."""
-    sent = [value for name, value in values.sent if name == key and value not in values.refused]
+    sent = [value for name, value in values.sent if name == key and isinstance(value, str)
+            and value not in values.refused]
     if not sent or not values.texts or not (values.refused or picks(values.texts[0])):
         return list(found)
     names = {name for _, name in named_strings(values.texts[0])}
@@ -114,12 +126,14 @@ def sent_arguments(call: str) -> dict[str, frozenset[str]]:
 
 
 def _values_by_key(value: Any, found: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
-    """The scalar values a JSON ``value`` holds, by the key they are written under, anywhere in it."""
+    """The scalar values a JSON ``value`` holds, by the key they are written under (in a list
+    there too), anywhere in it."""
     found = {} if found is None else found
     if isinstance(value, dict):
         for key, item in value.items():
-            if isinstance(item, str | int | float) and not isinstance(item, bool):
-                found.setdefault(key, set()).add(_text(item))
+            for one in item if isinstance(item, list) else [item]:  # "free_seats": ["12F", "15A"]
+                if isinstance(one, str | int | float) and not isinstance(one, bool):
+                    found.setdefault(key, set()).add(_text(one))
             _values_by_key(item, found)
     elif isinstance(value, list):
         for item in value:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
-from gbnf.shape._choices import day_part, kept_strings, picked
+from gbnf.shape._choices import day_part, kept_strings, picked, picks
 from gbnf.shape._codes import CODE_WORDS
 from gbnf.shape._counts import counts_argument
 from gbnf.shape._dates import (
@@ -42,6 +42,7 @@ from gbnf.shape._values import (
     labels_argument,
     listed_strings,
     names_argument,
+    numbers_named,
     overlaps,
     quotations,
     shared_value,
@@ -112,6 +113,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
+        if latest and (sent := _as_sent(out, key, values, latest) or _counted_last(out, key, latest)):
+            return {**out, "enum": sent}
         if listed_strings(out):
             _, named = candidates("enum", key, out, values)
             if latest:  # a follow-up: what the last message names, unless it picks among the options
@@ -146,6 +149,40 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
+
+
+def _as_sent(part: dict[str, Any], key: str | None, values: Values, latest: Values) -> list[Any]:
+    """The value the call before a follow-up sent argument ``key`` (taking ``part``, not a free
+    string), where its result refused none and the last message (``latest``) offers none of its
+    own (an enum's value in its words, a code, a date; a number it names as that argument's,
+    counts as such, or writes "instead"): "Ugh. Fine, put me on the waitlist for it" keeps the
+    yoga class, its date and its time; none otherwise."""
+    if key is None or not values.sent or free_string(part):
+        return []
+    valid = validity(part, part)
+    sent = [value for name, value in values.sent if name == key and value not in values.refused and valid(value)]
+    if not sent:
+        return []
+    if listed_strings(part):  # by its words, or by meaning where it says "instead": "in pounds and cups instead"
+        source = candidates("enum", key, part, latest)[0]
+        said = source == "enum-words" or bool(source) and "instead" in picks(latest.texts[0])
+    elif part.get("type") in ("integer", "number"):  # "un paquete más", "after nine": no count of it
+        last = read_request(latest.texts[0])
+        said = bool(_counted_last(part, key, latest)) or "instead" in picks(last.text) and bool(last.numbers)
+    else:
+        said = bool(part_offers(key, part, latest))
+    return [] if said else sent
+
+
+def _counted_last(part: dict[str, Any], key: str | None, latest: Values) -> list[Any]:
+    """The numbers the last message of a follow-up (``latest``) names as number argument ``key``'s
+    or writes before what it counts ("Then make it 3 guests."), that ``part`` takes."""
+    if key is None or part.get("type") not in ("integer", "number"):
+        return []
+    last = read_request(latest.texts[0])
+    valid = validity(part, part)
+    found = [*numbers_named(last.labels, key), *(number for noun, number in last.counts if counts_argument(noun, key))]
+    return [number for number in dict.fromkeys(found) if valid(number)]
 
 
 def _latest(values: Values) -> Values | None:

@@ -75,7 +75,7 @@ class Values:
     texts: tuple[str, ...] = ()
     refused: tuple[str | Number, ...] = ()
     options: tuple[Option, ...] = ()
-    sent: tuple[tuple[str, str], ...] = ()
+    sent: tuple[tuple[str, str | Number], ...] = ()
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
