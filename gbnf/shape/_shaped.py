@@ -50,7 +50,6 @@ from gbnf.shape._values import (
 )
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.durations import days_written
-from gbnf.shape.sources.enum_meaning import nearest_first
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
 from gbnf.shape.sources.times import written_times
 
@@ -81,8 +80,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     (``values``), where any of them satisfies the part (a part none satisfies stays as it was):
     values copied from a request, not made up. Each part asks the sources of its kind
     (:data:`gbnf.shape.sources.SOURCES`, in order; the first that offers anything gives them): an
-    enum of strings is narrowed to the values named, or else lists the nearest by meaning first
-    (:func:`~gbnf.shape.sources.enum_meaning.nearest_first`); a string that takes a code or a typed form
+    enum of strings is narrowed to the values named; a string that takes a code or a typed form
     takes those; a free string (one whose description does not say its value encodes what the
     request writes, :func:`_encoded`) takes the globs, dates, formulas, shaped stretches, places
     with their region, cities (for a city) or else stretches; an integer or number the numbers or else its stated
@@ -121,7 +119,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
                 _, mine = candidates("enum", key, out, latest)
                 chosen = picked(named, key, values)
                 named = chosen if chosen != named else picked(mine or named, key, values)
-            return {**out, "enum": named or nearest_first(out, values)}
+            return {**out, "enum": named} if named else out
         if kind == "array" and isinstance(items, dict) and listed_strings(items):
             return {"uniqueItems": True, **out} if len(items["enum"]) >= out.get("minItems", 0) else out
         described = str(out.get("description", ""))

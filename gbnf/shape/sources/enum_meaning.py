@@ -40,7 +40,7 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
     if not phrases:
         return []
     listed = list(part["enum"])
-    closeness = _closeness(listed, phrases)
+    closeness = (phrase_vectors([identifier_words(v).lower() for v in listed]) @ phrase_vectors(phrases).T).max(axis=1)
     ranked = sorted(map(float, closeness), reverse=True)
     best = ranked[0]
     if best < NAMED and not (best >= CLEAR and len(ranked) > 1 and best - ranked[1] >= APART):
@@ -54,20 +54,3 @@ SOURCE = Source(
             {"type": "string", "enum": ["kitchen", "bedroom", "bathroom", "office"]}, ("bathroom",)),
     enum_values_meant)
 
-
-def _closeness(listed: list[str], phrases: list[str]) -> Any:
-    """How close each of ``listed`` (an enum's values) is to the closest of ``phrases``."""
-    return (phrase_vectors([identifier_words(v).lower() for v in listed]) @ phrase_vectors(phrases).T).max(axis=1)
-
-
-def nearest_first(part: dict[str, Any], values: Values) -> list[str]:
-    """The values of an enum of strings that no source names, the closest by meaning to a short
-    stretch of the conversation first (a small model writes the first value it is shown where
-    nothing says which: "bakfiets" puts ``cargo`` before ``city``); as listed where it lists
-    none, too many, or the conversation has no short stretch."""
-    listed = list(part.get("enum") or ())
-    phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
-    if not listed_strings(part) or len(listed) > MOST_VALUES or not phrases:
-        return listed
-    closeness = _closeness(listed, phrases)
-    return [value for _, value in sorted(zip(map(float, -closeness), listed), key=lambda pair: pair[0])]

@@ -54,7 +54,7 @@ def patterns_written(name: str | None, part: dict[str, Any], values: Values) -> 
             continue  # "2027" of "10 mai 2027" is no house number
         forms = (token, *((token.upper(),) if _DIGIT.search(token) else ()))
         found.append(next((form for form in forms if fits(form)), None))
-    grouped, parts = _grouped_codes(values.texts, fits, stops) if "pattern" in part else ([], set())
+    grouped, parts = _grouped_codes(values.texts, fits, stops, values.in_dates) if "pattern" in part else ([], set())
     return list(dict.fromkeys(form for form in [*grouped, *found]
                               if form and form not in parts and form.lower() not in parts))
 
@@ -64,7 +64,8 @@ _SEPARATORS = frozenset(" .-/")
 _MOST_GROUPS = 6
 
 
-def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str]) -> tuple[list[str], set[str]]:
+def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str],
+                   dated: tuple[int | float, ...] = ()) -> tuple[list[str], set[str]]:
     """The codes written in groups, each after one space, dot, hyphen or slash, that the pattern
     takes once the groups are written together, with a hyphen, or as written, in capitals too
     ("+44 7700 900 123" as ``+447700900123``, "ST 0087" as ``ST-0087``, "RX-0092817" as
@@ -72,7 +73,7 @@ def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str]) -> 
     first, but for numbers that are each a code alone ("orders 48213 48214"); and the groups of
     each, which are no codes alone. A group holds a digit or is three letters at most, and is
     no function word; one group of a code at least holds a digit, and a time of day is none
-    ("8 uur")."""
+    ("8 uur"), nor a run with a number written only in dates (``dated``: "Mai 2027")."""
     found: list[str] = []
     parts: set[str] = set()
     for text in texts:
@@ -84,8 +85,9 @@ def _grouped_codes(texts: tuple[str, ...], fits: Any, stops: frozenset[str]) -> 
                     if used.intersection(range(start, start + size)) or all(
                             group.isdigit() and fits(group) for group in groups):
                         continue  # "orders 48213 48214": numbers that are each a code alone, not one together
-                    if not any(_DIGIT.search(group) for group in groups) or written_times(" ".join(groups)):
-                        continue  # "The one", "EDB MAN": words, or codes each alone; "8 uur": a time
+                    if not any(_DIGIT.search(group) for group in groups) or written_times(" ".join(groups)) \
+                            or any(group.isdecimal() and int(group) in dated for group in groups):
+                        continue  # "The one", "EDB MAN": words, or codes each alone; "8 uur": a time; "Mai 2027"
                     form = next((form for form in _group_forms(groups) if fits(form)), None)
                     if form is not None:
                         found.append(form)
