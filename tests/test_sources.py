@@ -695,3 +695,19 @@ def test_a_follow_up_keeps_what_the_call_sent_where_it_names_nothing_new():
     assert _follow_up(full, "Then make it 3 guests.")["guests"]["enum"] == [3]
     assert _follow_up(full, "Make that 4 instead.")["guests"]["enum"][0] == 4  # the new one first
     assert _follow_up(full, "Then on 2027-02-11.")["date"]["enum"] == ["2027-02-11"]
+
+
+def test_a_question_after_a_call_is_answered_in_text_where_it_brings_no_value_a_tool_needs():
+    feeder = Tool("schedule_pet_feeding", "Schedule the automatic pet feeder.", {
+        "type": "object", "required": ["pet_name", "time", "portion_grams"],
+        "properties": {"pet_name": {"type": "string"}, "portion_grams": {"type": "integer"},
+                       "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
+    before = (("user", "Feed Bruno 40 grams at 08:00 every day."),
+              ("assistant", '{"name": "schedule_pet_feeding", "arguments": {"pet_name": "Bruno", "time": "08:00", '
+                            '"portion_grams": 40}}'),
+              ("tool", '{"status": "scheduled"}'))
+    asked = shape(Conversation((*before, ("user", "Is 40 grams a day actually enough for a grown beagle, though?")),
+                               (feeder,)))
+    assert asked.reply == "text"
+    again = shape(Conversation((*before, ("user", "Could you make it 50 grams at 09:00 instead?")), (feeder,)))
+    assert again.reply != "text"

@@ -48,7 +48,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         if shaping.model_relevance and relevance is None and not required:
             scored = tuple(scored_tools(list(offered), request, decision, near))
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
-        fitting = [t for t in offered if required or heard is None or not lacks_values(t, heard)]
+        told = replace(request.values, today=heard.today, said_today=heard.said_today) \
+            if heard is not None and request.asks_to_know else heard  # a question brings its own values
+        fitting = [t for t in offered if required or told is None or not lacks_values(t, told)]
         if decision.kind == "text" and not required:
             offered = ()
             why = f"the request is unrelated to every tool{lead}"

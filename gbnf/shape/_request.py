@@ -122,6 +122,15 @@ class Request:
         return labelled(self.text)
 
     @cached_property
+    def asks_to_know(self) -> bool:
+        """Whether its last sentence asks a question rather than for something to be done: it
+        ends with a question mark and starts with no request ("Can you...", "Peux-tu...", "请")
+        nor a turn back to what was said ("And tomorrow?", "What about Tuesday?"): "How often
+        does a diesel need an oil change?", "Is 40 grams a day enough for a beagle?"."""
+        last = sentences(self.text)[-1].strip() if self.text.strip() else ""
+        return last.endswith(("?", "？")) and not _REQUEST_START.match(last)
+
+    @cached_property
     def counts(self) -> Labels:
         """Each of its numbers with the word written right after it, what it counts ("2 rooms":
         :func:`~gbnf.shape.rules.counted`)."""
@@ -217,6 +226,17 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequ
                   texts=tuple(one.text for one in read))
 
 
+_REQUEST_START = re.compile(
+    r"(?:can|could|would|will|may|please|kindly|and|also|what about|how about|what if|"
+    r"peux|pouvez|pourrais|pourriez|voudrais|et|"
+    r"puedes|puede|podrías|podría|podrías|y|qué tal|"
+    r"kannst|können|könntest|könnten|würdest|würden|und|"
+    r"puoi|può|potresti|potrebbe|e|"
+    r"kun|kunt|kunnen|zou|en|"
+    r"請|请|帮|幫|能不能|可以|麻烦|麻煩)(?![^\W\d_])|.*(?:ください|くれ|줄래|줘|주세요|주실)",
+    re.IGNORECASE)
+"""How a question that asks for something to be done, or turns back to what was said, starts (or,
+in Japanese and Korean, ends)."""
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 """A year, which a text that says what day today is writes."""
 
