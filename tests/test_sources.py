@@ -711,3 +711,29 @@ def test_a_question_after_a_call_is_answered_in_text_where_it_brings_no_value_a_
     assert asked.reply == "text"
     again = shape(Conversation((*before, ("user", "Could you make it 50 grams at 09:00 instead?")), (feeder,)))
     assert again.reply != "text"
+
+
+CINEMA = Tool("buy_cinema_tickets", "Buy tickets for a film at the cinema.", {
+    "type": "object", "required": ["film", "date", "showtime"],
+    "properties": {"film": {"type": "string"}, "date": {"type": "string", "format": "date"},
+                   "showtime": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
+CONCERT_TICKETS = Tool("buy_concert_tickets", "Buy tickets for a concert.", {
+    "type": "object", "required": ["artist", "date"],
+    "properties": {"artist": {"type": "string"}, "date": {"type": "string", "format": "date"}}})
+TAXI = Tool("book_taxi", "Book a taxi ride to an address.", {
+    "type": "object", "required": ["destination", "pickup_time"],
+    "properties": {"destination": {"type": "string"},
+                   "pickup_time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
+
+
+def test_a_follow_up_is_answered_by_the_tool_of_the_call_before_unless_it_asks_for_another():
+    before = (("user", "Two tickets for Dune on 2027-01-15 at 20:00."),
+              ("assistant", '{"name": "buy_cinema_tickets", "arguments": {"film": "Dune", "date": "2027-01-15", '
+                            '"showtime": "20:00"}}'),
+              ("tool", '{"status": "sold_out", "other_showtimes": ["17:30", "22:10"]}'))
+    tools = (CONCERT_TICKETS, CINEMA, TAXI)
+    late = shape(Conversation((*before, ("user", "Take the late one then.")), tools))
+    assert [t.name for t in late.offered] == ["buy_cinema_tickets"]
+    assert late.tools[0].parameters["properties"]["showtime"]["enum"] == ["22:10"]
+    taxi = shape(Conversation((*before, ("user", "Now book me a taxi to Central Station at 19:15.")), tools))
+    assert [t.name for t in taxi.offered] == ["book_taxi"]

@@ -17,7 +17,14 @@ from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
 from gbnf.shape._relevance import decide_reply, near_best, scored_tools
-from gbnf.shape._request import conversation_day, offered_values, part_values, read_request, without_the_day
+from gbnf.shape._request import (
+    Request,
+    conversation_day,
+    offered_values,
+    part_values,
+    read_request,
+    without_the_day,
+)
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
 from gbnf.shape._unasked import codes_given, lacks_values, values_for_all
@@ -71,6 +78,10 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             why = f"the last message writes a value for each typed argument these tools require{lead}"
         else:
             why = f"the request may or may not need a tool: the model decides{lead}"
+        same = _same_tool(conversation, request, fitting, near is not None) if offered and decided else None
+        if same is not None and tuple(offered) != (same,):
+            offered = (same,)
+            why = f"a follow-up of the call before, answered by its tool{lead}"
     reply: Reply = "call" if required and offered else "either" if offered else "text"
     bias = copy_bias([last], shaping.copy_bias) if offered and shaping.copy_bias and from_user else ()
     prose = choice == "auto" and not required and shaping.prose_tokens is not None
@@ -136,6 +147,21 @@ def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     return replace(values, today=day, said_today=said, off=shaping.sources_off,
                    refused=refused(*answered) if answered else (), options=options(answered[1]) if answered else (),
                    sent=sent_values(answered[0]) if answered else ())
+
+
+def _same_tool(conversation: Conversation, request: Request, fitting: Sequence[Tool], meaning: bool) -> Tool | None:
+    """The tool of the call before, where a tool's result answered it, it takes the values the
+    conversation offers (``fitting``), and the last message alone (``request``) asks for no
+    other tool ("Take the late one then.": the cinema's, not the concert's; "Now get me a taxi":
+    the taxi's); None otherwise."""
+    answered = answered_call(conversation.messages)
+    names = set(sent_arguments(answered[0])) if answered else set()
+    same = next((t for t in fitting if t.name in names), None) if len(names) == 1 else None
+    if same is None:
+        return None
+    tools = list(conversation.tools)
+    alone = decide_reply(tools, request, closeness(tools, request) if meaning else None, None)
+    return None if alone.kind == "call" and same not in alone.tools else same
 
 
 def answered_call(messages: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
