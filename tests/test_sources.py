@@ -737,3 +737,18 @@ def test_a_follow_up_is_answered_by_the_tool_of_the_call_before_unless_it_asks_f
     assert late.tools[0].parameters["properties"]["showtime"]["enum"] == ["22:10"]
     taxi = shape(Conversation((*before, ("user", "Now book me a taxi to Central Station at 19:15.")), tools))
     assert [t.name for t in taxi.offered] == ["book_taxi"]
+
+
+def test_a_request_that_names_a_tool_s_enum_value_in_its_words_goes_to_that_tool():
+    gym = Tool("book_gym_class", "Book a place in a gym class.", {
+        "type": "object", "required": ["class_type", "date", "time"],
+        "properties": {"class_type": {"type": "string", "enum": ["yoga", "pilates", "hiit", "spinning", "boxing"]},
+                       "date": {"type": "string", "format": "date"},
+                       "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
+    feeder = Tool("schedule_pet_feeding", "Schedule the automatic pet feeder to release a portion of food.", {
+        "type": "object", "required": ["pet_name", "time"],
+        "properties": {"pet_name": {"type": "string"},
+                       "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
+    asked = Conversation((("user", "HIIT at 18:30 on 2027-04-01 please, and don't put me on any waiting list."),),
+                         (feeder, gym))
+    assert [t.name for t in shape(asked).offered] == ["book_gym_class"]

@@ -7,6 +7,7 @@ a value nobody gave."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ import numpy as np
 from gbnf._text import identifier_words
 from gbnf.shape._counts import counts_argument
 from gbnf.shape._meaning import phrase_vectors
-from gbnf.shape._request import Request
+from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import part_offers
 from gbnf.shape._tool_words import is_numeric
 from gbnf.shape._values import Values, free_string
@@ -145,3 +146,22 @@ def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
         return candidates("enum", key, part, values)[0] == "enum-words"
     source, found = candidates("typed", key, part, values)
     return source in ("patterns", "codes") and any(_code_written(str(value)) for value in found)
+
+
+def values_written(tool: Tool, values: Values, tools: Sequence[Tool]) -> int:
+    """How many values of ``tool``'s required enums the conversation (``values``) names in their
+    words, each once, that name no other of ``tools`` (a gym class's "HIIT"; not a ferry's
+    ``car`` in "Rent me an economy car", which a car rental's name has): evidence of the tool
+    that dates and times, which any request writes, are not ("HIIT at 18:30": the gym's
+    ``class_type``, not a pet feeder's ``time``). Codes are not counted: a loose pattern
+    (``^[A-Z0-9]{5,8}$``) takes words of any request."""
+    props = tool.parameters.get("properties") or {}
+    others = {word for other in tools if other.name != tool.name for word in terms(other.name)}
+    found: set[str] = set()
+    for key in tool.parameters.get("required") or ():
+        part = props.get(key)
+        if isinstance(part, dict) and isinstance(part.get("enum"), list):
+            source, named = candidates("enum", key, part, values)
+            if source == "enum-words" and not others & {word for value in named for word in terms(str(value))}:
+                found.update(map(str, named))
+    return len(found)
