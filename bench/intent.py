@@ -46,13 +46,17 @@ from gbnf.plan import openai_tools
 from gbnf.tools import Tool
 
 HERE = Path(__file__).resolve().parent
-SETS = {"heldout": (HERE / "intent" / "heldout.json", HERE / "intent" / "tools", ()),
-        "dev": (HERE / "intent" / "dev.json", HERE / "tools", ("search_web",)),
-        "several": (HERE / "intent" / "several.json", HERE / "intent" / "tools", ()),
-        "chats": (HERE / "chats" / "heldout.json", HERE / "chats" / "tools", ()),
-        "chats-dev": (HERE / "chats" / "dev" / "chats.json", HERE / "chats" / "dev" / "tools", ()),
-        "chats-dev2": (HERE / "chats" / "dev2" / "chats.json", HERE / "chats" / "dev2" / "tools", ())}
-"""Each set: its cases, its tools' folder, and the tools of that folder it leaves out."""
+_DEV, _DEV2 = HERE / "chats" / "dev", HERE / "chats" / "dev2"
+SETS = {"heldout": ((HERE / "intent" / "heldout.json",), (HERE / "intent" / "tools",), ()),
+        "dev": ((HERE / "intent" / "dev.json",), (HERE / "tools",), ("search_web",)),
+        "several": ((HERE / "intent" / "several.json",), (HERE / "intent" / "tools",), ()),
+        "chats": ((HERE / "chats" / "heldout.json",), (HERE / "chats" / "tools",), ()),
+        "chats-dev": ((_DEV / "chats.json",), (_DEV / "tools",), ()),
+        "chats-dev2": ((_DEV2 / "chats.json",), (_DEV2 / "tools",), ()),
+        "chats-dev-all": ((_DEV / "chats.json", _DEV2 / "chats.json"), (_DEV / "tools", _DEV2 / "tools"), ())}
+"""Each set: its cases' files, its tools' folders, and the tools of those it leaves out
+(``chats-dev-all``: both development sets' chats with all twenty of their tools offered, as the
+held-out chats offer theirs)."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --shaping meaning=false": ("--shaping", "meaning=false"),
             "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off"),
             "gbnf serve --shaping sources_off=durations": ("--shaping", "sources_off=durations")}
@@ -62,14 +66,14 @@ NOTE = " Use it only when the user asks for what it does; it returns its result 
 
 def set_tools(name: str, noted: bool = False) -> list[Tool]:
     """The tools a set's requests are sent with, each description followed by :data:`NOTE` when ``noted``."""
-    _, folder, left_out = SETS[name]
+    _, folders, left_out = SETS[name]
     return [replace(t, description=t.description + NOTE) if noted else t
-            for t in load_manifests(folder) if t.name not in left_out]
+            for folder in folders for t in load_manifests(folder) if t.name not in left_out]
 
 
 def cases(name: str) -> list[dict[str, Any]]:
     """A set's cases."""
-    return json.loads(SETS[name][0].read_text(encoding="utf-8"))
+    return [case for path in SETS[name][0] for case in json.loads(path.read_text(encoding="utf-8"))]
 
 
 def ask(client: openai.OpenAI, case: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
