@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gbnf.shape._english import STEMMER
-from gbnf.shape._values import Number, Option, Values, argument_words, named_strings, value_texts
+from gbnf.shape._values import RESULT_LEAD, Number, Option, Values, argument_words, named_strings, value_texts
 
 _WORDS = {
     "earlier": r"early|earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|m[áa]s temprano|"
@@ -63,18 +63,12 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
     time or a date where the result writes others of that kind ("09:00 is taken": free slots
     08:30, 11:15, 15:40), or a value whose argument's name the result gives another value too
     (:func:`_under`: "room_type": "twin"; "available_window_seats" for a ``seat``)."""
-    try:
-        calls = json.loads(call)
-        answer = json.loads(re.sub(r"^[\w.-]+ result: ", "", result, count=1))
-    except ValueError:
+    answer = _answer(result)
+    if answer is None:
         return ()
-    calls = calls if isinstance(calls, list) else [calls]
     said = value_texts(answer)
     by_key = _values_by_key(answer)
-    sent = [(key, value) for one in calls if isinstance(one, dict) and isinstance(one.get("arguments"), dict)
-            for key, value in one["arguments"].items()
-            if isinstance(value, str | int | float) and not isinstance(value, bool)]
-    return tuple(dict.fromkeys(value for key, value in sent if (kind := _kind(value)) is not None and any(
+    return tuple(dict.fromkeys(value for key, value in sent_values(call) if (kind := _kind(value)) is not None and any(
         _kind(text) == kind and text != _text(value) for text in said) or _under(key, by_key) - {_text(value)}))
 
 
@@ -89,14 +83,7 @@ def _under(key: str, by_key: dict[str, set[str]]) -> set[str]:
 def sent_values(call: str) -> tuple[tuple[str, str | Number], ...]:
     """The string and number arguments ``call`` (an assistant's message: its calls as JSON) sent,
     by name."""
-    try:
-        calls = json.loads(call)
-    except ValueError:
-        return ()
-    calls = calls if isinstance(calls, list) else [calls]
-    return tuple((key, value) for one in calls if isinstance(one, dict) and isinstance(one.get("arguments"), dict)
-                 for key, value in one["arguments"].items()
-                 if isinstance(value, str | int | float) and not isinstance(value, bool))
+    return tuple((key, value) for one in _calls(call) for key, value in one["arguments"].items() if _scalar(value))
 
 
 def kept_strings(found: Sequence[str], key: str | None, values: Values) -> list[str]:
@@ -116,13 +103,7 @@ def kept_strings(found: Sequence[str], key: str | None, values: Values) -> list[
 def sent_arguments(call: str) -> dict[str, frozenset[str]]:
     """The names of the arguments each tool was called with in ``call`` (an assistant's message:
     its calls as JSON), by the tool's name."""
-    try:
-        calls = json.loads(call)
-    except ValueError:
-        return {}
-    calls = calls if isinstance(calls, list) else [calls]
-    return {one["name"]: frozenset(one["arguments"]) for one in calls if isinstance(one, dict)
-            and isinstance(one.get("name"), str) and isinstance(one.get("arguments"), dict)}
+    return {one["name"]: frozenset(one["arguments"]) for one in _calls(call) if isinstance(one.get("name"), str)}
 
 
 def _values_by_key(value: Any, found: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
@@ -132,7 +113,7 @@ def _values_by_key(value: Any, found: dict[str, set[str]] | None = None) -> dict
     if isinstance(value, dict):
         for key, item in value.items():
             for one in item if isinstance(item, list) else [item]:  # "free_seats": ["12F", "15A"]
-                if isinstance(one, str | int | float) and not isinstance(one, bool):
+                if _scalar(one):
                     found.setdefault(key, set()).add(_text(one))
             _values_by_key(item, found)
     elif isinstance(value, list):
@@ -144,10 +125,6 @@ def _values_by_key(value: Any, found: dict[str, set[str]] | None = None) -> dict
 def options(result: str) -> tuple[Option, ...]:
     """The options a tool's ``result`` lists: each object of a list in it, as its scalar values
     by key (``alternatives: [{"room_type": "suite", "price_eur_per_night": 310}, ...]``)."""
-    try:
-        answer = json.loads(re.sub(r"^[\w.-]+ result: ", "", result, count=1))
-    except ValueError:
-        return ()
     found: list[Option] = []
 
     def walk(value: Any) -> None:
@@ -156,11 +133,10 @@ def options(result: str) -> tuple[Option, ...]:
                 walk(item)
         elif isinstance(value, list):
             objects = [item for item in value if isinstance(item, dict)]
-            found.extend(tuple((key, item) for key, item in one.items() if isinstance(item, str | int | float))
-                         for one in objects)
+            found.extend(tuple((key, item) for key, item in one.items() if _scalar(item)) for one in objects)
             for item in value:
                 walk(item)
-    walk(answer)
+    walk(_answer(result))
     return tuple(found)
 
 
@@ -234,3 +210,26 @@ def _sort_key(value: Any) -> str:
 def _text(value: Any) -> str:
     """A value as a result's texts write it (:func:`~gbnf.shape._values.value_texts`)."""
     return value if isinstance(value, str) else json.dumps(value)
+
+
+def _answer(result: str) -> Any:
+    """A tool's result as JSON (None where it is no JSON), without the lead ``gbnf serve`` writes."""
+    try:
+        return json.loads(RESULT_LEAD.sub("", result, count=1))
+    except ValueError:
+        return None
+
+
+def _calls(call: str) -> list[dict[str, Any]]:
+    """The calls an assistant's message writes as JSON, each with its ``arguments`` an object."""
+    try:
+        calls = json.loads(call)
+    except ValueError:
+        return []
+    return [one for one in (calls if isinstance(calls, list) else [calls])
+            if isinstance(one, dict) and isinstance(one.get("arguments"), dict)]
+
+
+def _scalar(value: Any) -> bool:
+    """Whether ``value`` is a string or a number (not a boolean)."""
+    return isinstance(value, str | int | float) and not isinstance(value, bool)

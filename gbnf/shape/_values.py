@@ -635,14 +635,14 @@ def result_texts(content: str) -> list[str]:
     """The texts of a tool's result as a message writes it (``get_weather result: {...}`` as
     ``gbnf serve`` writes one, or bare): those of its JSON (:func:`value_texts`), or the whole
     result where it is no JSON."""
-    result = _RESULT_LEAD.sub("", content, count=1)
+    result = RESULT_LEAD.sub("", content, count=1)
     try:
         return value_texts(json.loads(result))
     except ValueError:
         return [result]
 
 
-_RESULT_LEAD = re.compile(r"^[\w.-]+ result: ")
+RESULT_LEAD = re.compile(r"^[\w.-]+ result: ")
 """How ``gbnf serve`` writes the start of a tool's result in the conversation it reads."""
 
 
