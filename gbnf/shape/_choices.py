@@ -69,7 +69,7 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
     said = value_texts(answer)
     by_key = _values_by_key(answer)
     return tuple(dict.fromkeys(value for key, value in sent_values(call) if (kind := _kind(value)) is not None and any(
-        _kind(text) == kind and text != _text(value) for text in said) or _under(key, by_key) - {_text(value)}))
+        _kind(text) == kind and text != _as_text(value) for text in said) or _under(key, by_key) - {_as_text(value)}))
 
 
 def _under(key: str, by_key: dict[str, set[str]]) -> set[str]:
@@ -83,7 +83,8 @@ def _under(key: str, by_key: dict[str, set[str]]) -> set[str]:
 def sent_values(call: str) -> tuple[tuple[str, str | Number], ...]:
     """The string and number arguments ``call`` (an assistant's message: its calls as JSON) sent,
     by name."""
-    return tuple((key, value) for one in _calls(call) for key, value in one["arguments"].items() if _scalar(value))
+    return tuple((key, value) for one in _calls(call) for key, value in one["arguments"].items()
+                 if _plain_scalar(value))
 
 
 def kept_strings(found: Sequence[str], key: str | None, values: Values) -> list[str]:
@@ -113,8 +114,8 @@ def _values_by_key(value: Any, found: dict[str, set[str]] | None = None) -> dict
     if isinstance(value, dict):
         for key, item in value.items():
             for one in item if isinstance(item, list) else [item]:  # "free_seats": ["12F", "15A"]
-                if _scalar(one):
-                    found.setdefault(key, set()).add(_text(one))
+                if _plain_scalar(one):
+                    found.setdefault(key, set()).add(_as_text(one))
             _values_by_key(item, found)
     elif isinstance(value, list):
         for item in value:
@@ -133,7 +134,7 @@ def options(result: str) -> tuple[Option, ...]:
                 walk(item)
         elif isinstance(value, list):
             objects = [item for item in value if isinstance(item, dict)]
-            found.extend(tuple((key, item) for key, item in one.items() if _scalar(item)) for one in objects)
+            found.extend(tuple((key, item) for key, item in one.items() if _plain_scalar(item)) for one in objects)
             for item in value:
                 walk(item)
     walk(_answer(result))
@@ -147,7 +148,7 @@ def picked(found: Sequence[Any], key: str | None, values: Values) -> list[Any]:
     if not values.refused and not values.options or len(found) < 2:
         return list(found)
     last = values.texts[0] if values.texts else ""
-    kept = [value for value in found if value not in values.refused or _text(value) in last] or list(found)
+    kept = [value for value in found if value not in values.refused or _as_text(value) in last] or list(found)
     words = picks(last)
     for pick in ("cheaper", "dearer"):
         if pick in words:
@@ -192,8 +193,8 @@ def _cheapest(found: Sequence[Any], key: str | None, listed: Sequence[Option], d
     if len(priced) < 2 or key is None:
         return []
     chosen = (max if dearest else min)(priced, key=lambda pair: pair[0])[1]
-    mine = {_text(value) for name, value in chosen if name == key}
-    return [value for value in found if _text(value) in mine]
+    mine = {_as_text(value) for name, value in chosen if name == key}
+    return [value for value in found if _as_text(value) in mine]
 
 
 def _hour(value: Any) -> int | None:
@@ -207,7 +208,7 @@ def _sort_key(value: Any) -> str:
     return re.sub(r"(?<!\d)(\d):", r"0\1:", value)
 
 
-def _text(value: Any) -> str:
+def _as_text(value: Any) -> str:
     """A value as a result's texts write it (:func:`~gbnf.shape._values.value_texts`)."""
     return value if isinstance(value, str) else json.dumps(value)
 
@@ -230,6 +231,6 @@ def _calls(call: str) -> list[dict[str, Any]]:
             if isinstance(one, dict) and isinstance(one.get("arguments"), dict)]
 
 
-def _scalar(value: Any) -> bool:
+def _plain_scalar(value: Any) -> bool:
     """Whether ``value`` is a string or a number (not a boolean)."""
     return isinstance(value, str | int | float) and not isinstance(value, bool)

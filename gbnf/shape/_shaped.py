@@ -334,7 +334,7 @@ def _days_after(day: str, count: int) -> str:
     return date.isoformat() + day[10:]
 
 
-def _timed(string: str) -> bool:
+def _writes_time(string: str) -> bool:
     """Whether ``string`` writes a time of day in digits ("10:30", "오후 4시에 경복궁")."""
     return any(c.isdigit() for c in string) and bool(written_times(string))
 
@@ -359,7 +359,7 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
     """A free string's candidates ``found`` after the checks :func:`copied` names."""
     if not _asks_for_date(key, described):  # the dates and their stretches go to one that does
         found = [string for string in found if string not in dated or string in quoted] or found
-        found = [string for string in found if not (_timed(string) or day_part(string)) or string in quoted] \
+        found = [string for string in found if not (_writes_time(string) or day_part(string)) or string in quoted] \
             or found  # "10:30" and "오후" are no dish
     if not _numbered(key or ""):  # "2013" is no act's name, "twelve" no recipe's
         found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
