@@ -2,6 +2,7 @@
 the table, and the conversation's day that dates from today count from."""
 
 import datetime
+import time
 from pathlib import Path
 
 import pytest
@@ -752,3 +753,39 @@ def test_a_request_that_names_a_tool_s_enum_value_in_its_words_goes_to_that_tool
     asked = Conversation((("user", "HIIT at 18:30 on 2027-04-01 please, and don't put me on any waiting list."),),
                          (feeder, gym))
     assert [t.name for t in shape(asked).offered] == ["book_gym_class"]
+
+
+def test_odd_inputs_cost_no_time_and_break_nothing():
+    started = time.monotonic()
+    offered_values(["Track parcel 00" + "2" * 40 + "X please", "the one " * 3000])  # no phone, no pronoun scan
+    assert time.monotonic() - started < 5
+    stay = {"type": "object", "properties": {"check_in": {"type": "string", "pattern": "^[0-9-]{10}$"},
+                                             "check_out": {"type": "string", "format": "date"}}}
+    for text in ("Check in 2027-02-30 for three nights", "Check in 2027-08-14 for 99999999 nights"):
+        copied(stay, offered_values([text]))  # no day, or past the calendar: no crash
+    assert shape(Conversation((), (STAY,))).reply == "text"
+
+
+def test_a_city_is_not_imposed_where_a_smaller_place_is_named_too():
+    train = {"type": "object", "properties": {"to_city": {"type": "string"}}}
+    offered = copied(train, offered_values(["Book a train from Zurich to Zermatt"]))["properties"]["to_city"]["enum"]
+    assert "Zermatt" in offered
+
+
+def test_chinese_addresses_and_lines_are_names_and_a_little_is_no_time():
+    place = {"type": "object", "properties": {"address": {"type": "string"}}}
+    for text, name in [("送到中山路100号", "中山路100号"), ("坐地铁1号线去", "1号线")]:
+        assert any(name in s for s in copied(place, offered_values([text]))["properties"]["address"]["enum"]), text
+
+
+def test_a_confirmation_refuses_nothing_and_a_call_of_another_tool_keeps_nothing():
+    confirmed = '{"status": "confirmed", "start": "09:00", "end": "09:30"}'
+    assert _follow_up(confirmed, "Make it 3 guests instead.")["time"]["enum"] == ["09:00"]
+    reminder = Tool("create_reminder", "Create a reminder.", {
+        "type": "object", "required": ["time"],
+        "properties": {"time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
+    messages = (("user", "Wake me at 07:00."),
+                ("assistant", '{"name": "set_alarm", "arguments": {"time": "07:00"}}'),
+                ("tool", '{"status": "set"}'), ("user", "And remind me to call Anna at 18:30."))
+    shaped = shape(Conversation(messages, (reminder,), "required"))
+    assert shaped.tools[0].parameters["properties"]["time"]["enum"] == ["18:30"]

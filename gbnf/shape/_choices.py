@@ -16,22 +16,22 @@ from gbnf.shape._english import STEMMER
 from gbnf.shape._values import RESULT_LEAD, Number, Option, Values, argument_words, named_strings, value_texts
 
 _WORDS = {
-    "earlier": r"early|earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|m[áa]s temprano|"
-               r"el primero|la primera|fr[üu]her[en]?|fr[üu]heste[n]?|eerder|eerste|pi[ùu] presto|早一点|早一點|更早|"
-               r"最早|早い方|早いほう|더 일찍|가장 이른",
-    "later": r"late|later|latest|last one|plus tard|la derni[èe]re|le dernier|m[áa]s tarde|el [úu]ltimo|"
+    "earlier": r"early one|earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|"
+               r"m[áa]s temprano|el primero|la primera|fr[üu]her[en]?|fr[üu]heste[n]?|eerder|eerste|pi[ùu] presto|"
+               r"早一点|早一點|更早|最早|早い方|早いほう|더 일찍|가장 이른",
+    "later": r"late one|later|latest|last one|plus tard|la derni[èe]re|le dernier|m[áa]s tarde|el [úu]ltimo|"
              r"la [úu]ltima|sp[äa]ter[en]?|sp[äa]teste[n]?|laatste|pi[ùu] tardi|晚一点|晚一點|更晚|最晚|遅い方|"
              r"遅いほう|더 늦은|늦은 거",
     "morning": r"morning|matin|por la mañana|de la mañana|vormittag|ochtend|mattina|上午|早上|午前|오전",
     "afternoon": r"afternoon|apr[èe]s-midi|por la tarde|de la tarde|nachmittag|middag|pomeriggio|下午|午後|오후",
-    "evening": r"evening|soir|soirée|noche|abend|avond|sera|晚上|夜|저녁",
+    "evening": r"evening|soir|soirée|noche|abend|avond|di sera|晚上|夜|저녁",
     "cheaper": r"cheaper|cheapest|less expensive|moins ch[èe]re?|m[áa]s barat[ao]|g[üu]nstiger[en]?|"
                r"g[üu]nstigste[n]?|billiger[en]?|billigste[n]?|goedkoper|goedkoopste|pi[ùu] economic[oa]|更便宜|"
                r"最便宜|便宜的|安い方|安いほう|더 싼|제일 싼|저렴한",
     "dearer": r"more expensive|most expensive|dearer|dearest|pricier|priciest|plus ch[èe]re?|m[áa]s car[ao]|"
               r"teurer[en]?|teuerste[n]?|duurder|"
               r"duurste|pi[ùu] car[oa]|更贵|最贵|高い方|더 비싼",
-    "instead": r"instead|[àa] la place|plut[ôo]t|en su lugar|en cambio|stattdessen|lieber|invece|in plaats daarvan|"
+    "instead": r"instead|[àa] la place|plut[ôo]t|en su lugar|en cambio|stattdessen|invece|in plaats daarvan|"
                r"改成|换成|換成|代わりに|대신",
 }
 """The words of a follow-up that pick one value, by what they pick (``instead``: one value
@@ -41,7 +41,7 @@ _SAID = {pick: re.compile(rf"(?<![A-Za-zÀ-ɏ])(?:{words})(?![A-Za-zÀ-ɏ])", re
 """Each pick's words, not inside a longer Latin word ("matinée"; Chinese and Japanese write no spaces)."""
 _HOURS = {"morning": (0, 12), "afternoon": (12, 18), "evening": (17, 24)}
 """The hours (from, to) of each part of the day."""
-_TIME = re.compile(r"(?:^|T)([01]?\d|2[0-3]):([0-5]\d)")
+_TIME = re.compile(r"(?:^|T)([01]?\d|2[0-3]):([0-5]\d)(?:\s*([ap])\.?m\.?)?", re.IGNORECASE)
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _PRICE_WORDS = re.compile(r"price|cost|fare|fee|rate|amount|eur|usd|gbp|total", re.IGNORECASE)
 
@@ -59,17 +59,33 @@ def picks(text: str) -> frozenset[str]:
 
 def refused(call: str, result: str) -> tuple[str | Number, ...]:
     """The argument values of the ``call`` (an assistant's message: its calls as JSON) that its
-    ``result`` (the tool's message after it, as JSON) answers with others in their place: a
-    time or a date where the result writes others of that kind ("09:00 is taken": free slots
-    08:30, 11:15, 15:40), or a value whose argument's name the result gives another value too
-    (:func:`_under`: "room_type": "twin"; "available_window_seats" for a ``seat``)."""
+    ``result`` (the tool's message after it, as JSON) answers with others in their place: where
+    the result says the call failed (:data:`_FAILED`: "taken", "sold_out", "unavailable") or does
+    not write the value again, a time or a date of which it writes others ("09:00 is taken":
+    free slots 08:30, 11:15, 15:40), or a value whose argument's name the result gives another
+    value too (:func:`_under`: "room_type": "twin"; "available_window_seats" for a ``seat``). A
+    result that confirms ("start": "09:00", "end": "09:30") refuses nothing it echoes."""
     answer = _answer(result)
     if answer is None:
         return ()
     said = value_texts(answer)
     by_key = _values_by_key(answer)
-    return tuple(dict.fromkeys(value for key, value in sent_values(call) if (kind := _kind(value)) is not None and any(
-        _kind(text) == kind and text != _as_text(value) for text in said) or _under(key, by_key) - {_as_text(value)}))
+    failed = any(_FAILED.search(text) for text in [*said, *by_key])
+    found = []
+    for _, key, value in sent_values(call):
+        written = _as_text(value)
+        if written in said and not failed:
+            continue
+        kind = _kind(value)
+        if kind is not None and any(_kind(text) == kind and text != written for text in said) \
+                or _under(key, by_key) - {written}:
+            found.append(value)
+    return tuple(dict.fromkeys(found))
+
+
+_FAILED = re.compile(r"(?<![a-z])(?:unavailable|not[ _]available|taken|full|sold[ _]?out|no[ _]slots?|error|failed|"
+                     r"declined|rejected|closed|occupied|booked[ _]out|none[ _]left)(?![a-z])", re.IGNORECASE)
+"""Words of a result that says a call failed."""
 
 
 def _under(key: str, by_key: dict[str, set[str]]) -> set[str]:
@@ -80,25 +96,24 @@ def _under(key: str, by_key: dict[str, set[str]]) -> set[str]:
             if mine <= {STEMMER.stemWord(word) for word in argument_words(name)} for value in found}
 
 
-def sent_values(call: str) -> tuple[tuple[str, str | Number], ...]:
-    """The string and number arguments ``call`` (an assistant's message: its calls as JSON) sent,
-    by name."""
-    return tuple((key, value) for one in _calls(call) for key, value in one["arguments"].items()
+def sent_values(call: str) -> tuple[tuple[str, str, str | Number], ...]:
+    """The string and number arguments ``call`` (an assistant's message: its calls as JSON) sent:
+    each call's tool, the argument's name and its value."""
+    return tuple((str(one.get("name")), key, value) for one in _calls(call) for key, value in one["arguments"].items()
                  if _plain_scalar(value))
 
 
-def kept_strings(found: Sequence[str], key: str | None, values: Values) -> list[str]:
+def kept_strings(found: Sequence[str], key: str | None, values: Values, sent: Sequence[tuple[str, Any]]) -> list[str]:
     """A free string's candidates ``found`` in a follow-up that picks among what a result offered
     (its result refused a value, or its words pick one: :func:`picks`): where the call before
-    sent argument ``key`` a string, that string and the names the last message writes inside its
-    sentences ("Prenez la moins chère alors" names none, so the artist stays the one sent);
-    ``found`` otherwise ("Could you also send up a bottle of still water?")."""
-    sent = [value for name, value in values.sent if name == key and isinstance(value, str)
-            and value not in values.refused]
-    if not sent or not values.texts or not (values.refused or picks(values.texts[0])):
+    sent argument ``key`` a string (``sent``: the arguments it sent this tool), that string and
+    the names the last message writes inside its sentences ("Prenez la moins chère alors" names
+    none, so the artist stays the one sent); ``found`` otherwise ("Could you also send up a bottle of still water?")."""
+    mine = [value for name, value in sent if name == key and isinstance(value, str) and value not in values.refused]
+    if not mine or not values.texts or not (values.refused or picks(values.texts[0])):
         return list(found)
     names = {name for _, name in named_strings(values.texts[0])}
-    return list(dict.fromkeys([*sent, *(string for string in found if string in names)]))
+    return list(dict.fromkeys([*mine, *(string for string in found if string in names)]))
 
 
 def sent_arguments(call: str) -> dict[str, frozenset[str]]:
@@ -198,14 +213,19 @@ def _cheapest(found: Sequence[Any], key: str | None, listed: Sequence[Option], d
 
 
 def _hour(value: Any) -> int | None:
-    """The hour of a time (or date-time) written as ``HH:MM``; None for anything else."""
+    """The hour of a time (or date-time) written as ``HH:MM``, on 24 hours ("3:40 PM": 15); None
+    for anything else."""
     match = _TIME.search(value) if isinstance(value, str) else None
-    return int(match.group(1)) if match else None
+    if match is None:
+        return None
+    hour, half = int(match.group(1)) % (12 if match.group(3) else 24), (match.group(3) or "").lower()
+    return hour + 12 if half == "p" else hour
 
 
 def _sort_key(value: Any) -> str:
-    """A time or date as it sorts in time (``9:05`` as ``09:05``)."""
-    return re.sub(r"(?<!\d)(\d):", r"0\1:", value)
+    """A time or date as it sorts in time ("9:05" as ``09:05``, "1:15 PM" as ``13:15``)."""
+    match = _TIME.search(value) if _kind(value) == "time" else None
+    return f"{_hour(value):02d}:{match.group(2)}" if match else value
 
 
 def _as_text(value: Any) -> str:

@@ -235,8 +235,6 @@ CLOCK_TIMES = re.compile(
 """An hour of the clock with its minutes, and what puts it before or after noon."""
 
 
-
-
 def without_dates(text: str, stretches: Sequence[str]) -> str:
     """``text`` with the dates and times it writes blanked out, so that their digits are not
     counted as values: the ``stretches`` (a request's, :func:`~gbnf.shape.rules.spans`) that are
@@ -524,7 +522,6 @@ def _squeezed_counts() -> dict[str, int]:
     """:func:`_day_counts` by their phrases without spaces: "3日後" and "3일후" are written with
     none where the CLDR writes "{0} 日後"."""
     return {phrase.replace(" ", ""): days for phrase, days in _day_counts().items()}
-
 
 
 _COUNT = re.compile(r"\d{1,3}")

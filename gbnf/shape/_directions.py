@@ -29,7 +29,7 @@ _BEFORE_TARGET = ("to", "into", "towards", "until", "till", "through", "nach", "
                   "往", "至", "成", "为", "→")
 """Words written right before a value that mark where it goes (a word of both lists marks neither)."""
 _PHRASE_SOURCE = ("instead of", "rather than", "au lieu de", "au lieu d'", "en lugar de", "en vez de", "statt",
-                  "anstatt", "invece di", "anziché", "in plaats van", "而不是", "不是")
+                  "invece di", "anziché", "in plaats van", "而不是")
 """Words written right before a value that mark it as the one replaced: where it comes from ("for
 twelve people instead of four")."""
 _AFTER_SOURCE = ("から", "より", "에서", "부터", "'den", "'dan", "'ten", "'tan", "den", "dan", "ten", "tan")
@@ -65,12 +65,12 @@ def time_pair(keys: Sequence[str]) -> tuple[str, str] | None:
     """Among property names ``keys``, the one that starts a span of time and the one that ends
     it (``pickup_date`` and ``return_date``; ``checkIn`` and ``checkOut``), where exactly one of
     each is named so; None otherwise."""
-    starts = [key for key in keys if time_role(key) == "start"]
-    ends = [key for key in keys if time_role(key) == "end"]
+    starts = [key for key in keys if _time_role(key) == "start"]
+    ends = [key for key in keys if _time_role(key) == "end"]
     return (starts[0], ends[0]) if len(starts) == len(ends) == 1 else None
 
 
-def time_role(key: str) -> str | None:
+def _time_role(key: str) -> str | None:
     """``start`` or ``end`` where ``key``'s words (each, and each two written as one) name one
     end of a span of time and not the other."""
     words = [word.lower() for word in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", key)]

@@ -130,6 +130,8 @@ def followed_request(messages: Sequence[tuple[str, str]]) -> str:
     """What the last user message asks, as the call or prose is decided by: the message, after
     the user's message before it where a tool answered between them ("What's on at 8?", a
     result, "Take the late one then."): a follow-up speaks of what the earlier turn asked."""
+    if not messages:
+        return ""
     last = messages[-1][1]
     users = [i for i, (role, _) in enumerate(messages[:-1]) if role == "user"]
     if users and any(role == "tool" for role, _ in messages[users[-1]:-1]):
@@ -139,14 +141,16 @@ def followed_request(messages: Sequence[tuple[str, str]]) -> str:
 
 def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
     """What the arguments of the reply to a user's last message may be copied from: that
-    message's values first, then those of the user's earlier messages, of the earlier calls'
+    message's values first, then those of the user's earlier messages (the latest first), of the earlier calls'
     arguments and of the tools' results (each string whole too:
     :func:`~gbnf.shape._values.result_texts`, :func:`~gbnf.shape._values.call_texts`); dates
     from today counted from the conversation's day (:func:`~gbnf.shape._request.conversation_day`),
     the sources ``shaping`` switches off left out; the values the latest answered call sent that
     its result refused, and the options that result lists (:mod:`gbnf.shape._choices`)."""
     messages = conversation.messages
-    earlier = [content for role, content in messages[:-1] if role == "user"]
+    if not messages:
+        return replace(Values(), off=shaping.sources_off)
+    earlier = [content for role, content in reversed(messages[:-1]) if role == "user"]  # latest first
     results = [text for role, content in messages[:-1] for text in
                (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)
@@ -173,11 +177,14 @@ def _same_tool(conversation: Conversation, request: Request, fitting: Sequence[T
 
 
 def answered_call(messages: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
-    """The latest call before the last message that a tool's result answered: the assistant's
-    message and the result's; None where there is none."""
+    """The call a tool's result answered since the user's message before the last: the
+    assistant's message and the result's; None where there is none (a call turns ago is no
+    follow-up's)."""
     answered = [i for i in range(1, len(messages) - 1)
                 if messages[i][0] == "tool" and messages[i - 1][0] == "assistant"]
-    return (messages[answered[-1] - 1][1], messages[answered[-1]][1]) if answered else None
+    if not answered or any(role == "user" for role, _ in messages[answered[-1]:-1]):
+        return None
+    return messages[answered[-1] - 1][1], messages[answered[-1]][1]
 
 
 def _still_asked(asked: Asked | None, sent: frozenset[str]) -> Asked | None:
@@ -200,7 +207,8 @@ def _decisions(shaped: Shaped, why: str, skip: tuple[Asked | None, ...], explain
                                         if asked is not None and asked.left},
                            "calls": {"least": shaped.least, "most": shaped.most}}
     if explain:
-        tools = [replace(t, parameters=copied(t.parameters, offered_only, echoes=t.echoes)) for t in shaped.tools] \
+        tools = [replace(t, parameters=copied(t.parameters, offered_only, echoes=t.echoes, tool=t.name))
+                 for t in shaped.tools] \
             if offered_only is not None else shaped.tools
         out["values"] = {tool.name: _argument_values(tool.parameters) for tool in tools}
         if offered_only is not None:

@@ -227,13 +227,12 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequ
 
 
 _REQUEST_START = re.compile(
-    r"(?:can|could|would|will|may|please|kindly|and|also|what about|how about|what if|"
+    r"(?:can|could|would|will you|may|please|kindly|and|also|what about|how about|what if|"
     r"peux|pouvez|pourrais|pourriez|voudrais|et|"
-    r"puedes|puede|podrías|podría|podrías|y|qué tal|"
+    r"puedes|puede|podrías|podría|y|qué tal|"
     r"kannst|können|könntest|könnten|würdest|würden|und|"
-    r"puoi|può|potresti|potrebbe|e|"
-    r"kun|kunt|kunnen|zou|en|"
-    r"請|请|帮|幫|能不能|可以|麻烦|麻煩)(?![^\W\d_])|.*(?:ください|くれ|줄래|줘|주세요|주실)",
+    r"puoi|può|potresti|potrebbe|"
+    r"kun|kunt|kunnen|zou)(?![A-Za-zÀ-ɏ])|(?:請|请|帮|幫|能不能|可以|麻烦|麻煩)|.*(?:ください|くれ|줄래|줘|주세요|주실)",
     re.IGNORECASE)
 """How a question that asks for something to be done, or turns back to what was said, starts (or,
 in Japanese and Korean, ends)."""

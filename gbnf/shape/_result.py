@@ -198,8 +198,8 @@ class Shaped:
         final = self.plan.final_tool if self.plan is not None else None
         if self.values is None:
             return list(tools)
-        return [t if t.name == final else replace(t, parameters=copied(t.parameters, self.values, echoes=t.echoes))
-                for t in tools]
+        return [t if t.name == final else
+                replace(t, parameters=copied(t.parameters, self.values, echoes=t.echoes, tool=t.name)) for t in tools]
 
     def apart_steps(self, calls: Sequence[tuple[str, dict[str, Any]]], tools: Sequence[Tool],
                     called: Called = ()) -> tuple[Called, list[Tool]] | None:
@@ -269,7 +269,8 @@ def shaped_tool(pool: Pool, name: str, asked: Asked | None, chosen: Values | Non
     tool = pool.tools[name]
     parameters = as_asked(tool.parameters, asked)
     if chosen is not None:
-        parameters = copied(parameters, chosen, echoes=tool.echoes, declared=tool.parameters.get("required") or ())
+        parameters = copied(parameters, chosen, echoes=tool.echoes, declared=tool.parameters.get("required") or (),
+                            tool=name)
     return replace(tool, parameters=bounded(parameters, *caps))
 
 

@@ -31,7 +31,6 @@ from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import offered_values, read_request, terms
 from gbnf.shape._segments import has_cjk
 from gbnf.shape._values import (
-    HAN_NUMERALS,
     NUMBER,
     NUMBER_WORDS,
     Labels,
@@ -75,7 +74,7 @@ def bounded(schema: Any, chars: int | None, items: int | None, digits: int | Non
 
 
 def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset(),
-           declared: Collection[str] | None = None) -> Any:
+           declared: Collection[str] | None = None, tool: str | None = None) -> Any:
     """``schema`` with each part held to the candidate values the conversation offers it
     (``values``), where any of them satisfies the part (a part none satisfies stays as it was):
     values copied from a request, not made up. Each part asks the sources of its kind
@@ -106,13 +105,14 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     30, not 50), unless it is also written as that one's or unnamed; so is a name written right
     after (or, quoted, right before) the name of one of its string properties (``names``,
     :func:`~gbnf.shape.rules.named_strings`)."""
-    dated = _dated(values.strings)
+    dated = _dated(values.strings, values.texts)
     latest = _latest(values)
+    sent = [(key, value) for name, key, value in values.sent if name == tool]  # what the call before sent this tool
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
-        if latest and (sent := _as_sent(out, key, values, latest) or _counted_last(out, key, latest)):
-            return {**out, "enum": sent}
+        if latest and (kept := _as_sent(out, key, values, sent, latest) or _counted_last(out, key, latest)):
+            return {**out, "enum": kept}
         if listed_strings(out):
             _, named = candidates("enum", key, out, values)
             if latest:  # a follow-up: what the last message names, unless it picks among the options
@@ -130,7 +130,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
                 _, found = candidates("string", key, out, values)
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
-                found = kept_strings(found, key, values) if latest else found
+                found = kept_strings(found, key, values, sent) if latest else found
         elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
             _, found = candidates("number", key, out, values)
             if not _asks_for_date(key, described) and not _calendar_named(key or ""):
@@ -149,27 +149,37 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     return held if declared is None else _without_repeats(held, declared)
 
 
-def _as_sent(part: dict[str, Any], key: str | None, values: Values, latest: Values) -> list[Any]:
+def _as_sent(part: dict[str, Any], key: str | None, values: Values, sent: Sequence[tuple[str, Any]],
+             latest: Values) -> list[Any]:
     """The value the call before a follow-up sent argument ``key`` (taking ``part``, not a free
     string), where its result refused none and the last message (``latest``) offers none of its
     own (an enum's value in its words, a code, a date; a number it names as that argument's,
-    counts as such, or writes "instead"): "Ugh. Fine, put me on the waitlist for it" keeps the
+    counts as such, writes in digits, or with "instead"), for the same tool (``sent``: the
+    arguments the call before sent it): "Ugh. Fine, put me on the waitlist for it" keeps the
     yoga class, its date and its time; none otherwise."""
-    if key is None or not values.sent or free_string(part):
+    typed = listed_strings(part) or part.get("type") in ("integer", "number") or \
+        part.get("type") == "string" and not free_string(part)
+    if key is None or not sent or not typed:
         return []
     valid = validity(part, part)
-    sent = [value for name, value in values.sent if name == key and value not in values.refused and valid(value)]
-    if not sent:
+    mine = [value for name, value in sent if name == key and value not in values.refused and valid(value)]
+    if not mine:
         return []
     if listed_strings(part):  # by its words, or by meaning where it says "instead": "in pounds and cups instead"
         source = candidates("enum", key, part, latest)[0]
         said = source == "enum-words" or bool(source) and "instead" in picks(latest.texts[0])
     elif part.get("type") in ("integer", "number"):  # "un paquete más", "after nine": no count of it
         last = read_request(latest.texts[0])
-        said = bool(_counted_last(part, key, latest)) or "instead" in picks(last.text) and bool(last.numbers)
+        said = bool(_counted_last(part, key, latest)) or bool(_DIGITS.findall(last._dateless)) \
+            or "instead" in picks(last.text) and bool(last.numbers)
     else:
         said = bool(part_offers(key, part, latest))
-    return [] if said else sent
+    return [] if said else mine
+
+
+_DIGITS = re.compile(r"(?<![\d:.])\d+(?:[.,]\d+)?(?![\d:])")
+"""A number written in digits outside a time ("order 3 cokes" changes a count; "after nine" does
+not name one)."""
 
 
 def _counted_last(part: dict[str, Any], key: str | None, latest: Values) -> list[Any]:
@@ -184,11 +194,12 @@ def _counted_last(part: dict[str, Any], key: str | None, latest: Values) -> list
 
 
 def _latest(values: Values) -> Values | None:
-    """The values of the conversation's latest text alone (its first: the last message), where
-    it has earlier ones: a value of a kind (an enum's, a code, a date, a time) that the last
-    message writes is asked over one an earlier turn wrote ("the same plan, but for Korea":
-    ``KR``, not the earlier call's ``JP``). None where there is one text."""
-    if len(values.texts) < 2:
+    """The values of the conversation's latest text alone (its first: the last message), in a
+    follow-up of a call (one that ``sent`` values): a value of a kind (an enum's, a code, a date,
+    a time) that the last message writes is asked over one an earlier turn wrote ("the same
+    plan, but for Korea": ``KR``, not the earlier call's ``JP``). None elsewhere (a plan's step
+    reads its query and results, not a chat's turns)."""
+    if len(values.texts) < 2 or not values.sent:
         return None
     return replace(offered_values(values.texts[:1]), today=values.today, said_today=values.said_today,
                    off=values.off)
@@ -320,7 +331,7 @@ def _in_time_order(shaped: Any, values: Values) -> Any:
     start, end = pair
     days = sorted({*dated[start], *dated[end]})
     if len(days) == 1:
-        kept = {end: list(dict.fromkeys(_days_after(days[0], n) for n in days_written(values.texts)))}
+        kept = {end: list(dict.fromkeys(day for n in days_written(values.texts) if (day := _days_after(days[0], n))))}
     else:
         kept = {start: [day for day in dated[start] if day != days[-1]],
                 end: [day for day in dated[end] if day != days[0]]}
@@ -328,9 +339,13 @@ def _in_time_order(shaped: Any, values: Values) -> Any:
                                                       for key, enum in kept.items() if enum}}}
 
 
-def _days_after(day: str, count: int) -> str:
-    """The ISO 8601 date (or date-time, its time kept) ``count`` days after ``day``."""
-    date = datetime.date.fromisoformat(day[:10]) + datetime.timedelta(days=count)
+def _days_after(day: str, count: int) -> str | None:
+    """The ISO 8601 date (or date-time, its time kept) ``count`` days after ``day``; None where
+    either is no day ("2027-02-30") or the sum passes the calendar."""
+    try:
+        date = datetime.date.fromisoformat(day[:10]) + datetime.timedelta(days=count)
+    except (ValueError, OverflowError):
+        return None
     return date.isoformat() + day[10:]
 
 
@@ -574,25 +589,50 @@ def _asks_for_date(name: str | None, description: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _dated(strings: tuple[str, ...]) -> frozenset[str]:
+def _dated(strings: tuple[str, ...], texts: Sequence[str] = ()) -> frozenset[str]:
     """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`,
     or written from today: :func:`~gbnf.shape._dates.from_today`), the Chinese and Japanese ones
     that write a date's or a time's number (:data:`_CJK_CALENDAR`), and those that share words with
     one (:func:`_overlap`): "March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
-    "Germany from March", "2022 to April", "Oslo tomorrow", "Lyon next"."""
-    dates = [_WORD.findall(string) for string in strings if written_date(string) or from_today(string)]
+    "Germany from March", "2022 to April", "Oslo tomorrow", "Lyon next"; and those that end where
+    a date begins or begin where one ends, in ``texts`` (:func:`_crosses`: "Rosalía el 15" of
+    "Rosalía el 15 de octubre", "11/2027, palco" of "22/11/2027, palco"; not "Studio 5" of "Studio 5
+    on 5 July")."""
+    dates = [(string, _WORD.findall(string)) for string in strings if written_date(string) or from_today(string)]
     found = {string for string in strings if has_cjk(string) and (dates_at(string) or _CJK_CALENDAR.search(string))}
     for string in strings if dates else ():
         words = _WORD.findall(string)
-        if any(_overlap(words, date) for date in dates):
+        if any(_overlap(words, date) or _crosses(string, written, texts) for written, date in dates):
             found.add(string)
     return frozenset(found)
 
 
-_CJK_CALENDAR = re.compile(rf"(?:\d|{HAN_NUMERALS})[年月日号號点點時时]|^[年月日号號点點時时分]|"
-                           rf"(?:午前|午後|上午|下午|晚上|早上)\s*(?:\d|{HAN_NUMERALS})")
-"""A number of a date or a time of day as Chinese and Japanese write it ("2027年", "23日", "七点",
-"午後6"), or a stretch that starts inside one ("時にココ"): no name ("2027年1月23日晚上")."""
+def _crosses(string: str, date: str, texts: Sequence[str]) -> bool:
+    """Whether ``string`` is written in one of ``texts`` across an end of ``date`` written there
+    (it starts before the date and ends inside it, or starts inside it and ends after)."""
+    for text in texts:
+        for start in _places(text, string):
+            end = start + len(string)
+            if any(start < at < end < at + len(date) or at < start < at + len(date) < end
+                   for at in _places(text, date)):
+                return True
+    return False
+
+
+def _places(text: str, part: str) -> list[int]:
+    """Where ``part`` is written in ``text``."""
+    found, at = [], text.find(part)
+    while at >= 0:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
+
+
+_CJK_CALENDAR = re.compile(r"\d[年月日]|月\d+[号號]|(?:\d|[二两兩三四五六七八九十])[点點時时]|^[年月日号號点點時时分]|"
+                           r"(?:午前|午後|上午|下午|晚上|早上)\s*(?:\d|[一二两兩三四五六七八九十])")
+"""A number of a date or a time of day as Chinese and Japanese write it ("2027年", "23日", "1月5号",
+"七点", "午後6"), or a stretch that starts inside one ("時にココ"): no name ("2027年1月23日晚上"); not a
+street's number ("中山路100号"), a line's ("1号线"), nor "一点", "a little" ("便宜一点")."""
 _WORD = re.compile(r"\w+")
 """A word as :func:`_overlap` compares them: as written, case kept (``word_key`` would fold
 "tuesday" into a date's "Tuesday")."""
@@ -600,15 +640,13 @@ _WORD = re.compile(r"\w+")
 
 def _overlap(mine: list[str], dated: list[str]) -> bool:
     """Whether the words of a stretch (``mine``) and of a date (``dated``) overlap: one holds the
-    other, or the stretch ends with the date's first words or starts with its last ones, where
-    either those or the stretch have a word with letters (a month's name: "Germany from March";
-    a day's number after a name: "Rosalía el 15" of "el 15 de octubre"; not "1" of "October 1"
-    in ``1-523-1713``)."""
+    other, or the stretch ends with the date's first words or starts with its last ones, a word
+    with letters among them (a month's name: "Germany from March"; not "1" of "October 1" in
+    ``1-523-1713``)."""
     counts = range(1, min(len(mine), len(dated)) + 1)
     edges = [(mine[-count:], dated[:count]) for count in counts] + [(mine[:count], dated[-count:]) for count in counts]
-    lettered = not all(word.isdigit() for word in mine)
     return _holds(mine, dated) or _holds(dated, mine) \
-        or any(ours == theirs and (lettered or not all(word.isdigit() for word in ours)) for ours, theirs in edges)
+        or any(ours == theirs and not all(word.isdigit() for word in ours) for ours, theirs in edges)
 
 
 def _holds(words: list[str], part: list[str]) -> bool:

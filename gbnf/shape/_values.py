@@ -58,7 +58,7 @@ class Values:
     off (:data:`gbnf.shape.sources.SOURCES`); ``texts``, the texts they were read from, in
     order (a source that reads its own kind of value, a time, reads these); in a follow-up, the
     values the last call sent that its result ``refused``, the ``options`` the result lists,
-    and the strings the call ``sent`` by argument (:mod:`gbnf.shape._choices`). Hashable: a
+    and the strings and numbers the call ``sent``, by tool and argument (:mod:`gbnf.shape._choices`). Hashable: a
     shaped grammar is kept by it."""
 
     strings: tuple[str, ...] = ()
@@ -75,7 +75,7 @@ class Values:
     texts: tuple[str, ...] = ()
     refused: tuple[str | Number, ...] = ()
     options: tuple[Option, ...] = ()
-    sent: tuple[tuple[str, str | Number], ...] = ()
+    sent: tuple[tuple[str, str, str | Number], ...] = ()
 
 _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
@@ -282,7 +282,7 @@ def _pronoun(text: str, word: re.Match[str]) -> bool:
     """Whether ``word`` (a number word of ``text``) is "one" standing for a thing named before,
     after "the", "that", "this"... and up to two words ("the cheaper one", "that one", "the
     earlier English one"): no number."""
-    return word.group().lower() == "one" and _POINTED.search(text, 0, word.start()) is not None
+    return word.group().lower() == "one" and _POINTED.search(text, max(0, word.start() - 60), word.start()) is not None
 
 
 _POINTED = re.compile(r"\b(?:the|that|this|which|another|each)\s+(?:[^\W\d_]+\s+){0,2}$", re.IGNORECASE)
@@ -401,8 +401,10 @@ _NUMBERED_NAME = re.compile(r"\b\d+(?=\s+[A-Z][a-z][\w'.-]*\s+[A-Z])")
 abbreviation ("123 Main St", "2150 Shattuck Ave", "3 Below Theaters"; not "10 AM PST")."""
 
 
-_PHONE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}(?:[ .-]?\(?\d{1,5}\)?){2,}(?!\w)")
-"""A phone number written with its country's code ("+34 612 34 56 78", "0044 7700 900123")."""
+_PHONE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}(?:[ .-]\(?\d{1,7}\)?){2,6}+(?![\w.])")
+"""A phone number written with its country's code and groups apart ("+34 612 34 56 78", "0044
+7700 900123"): each group after a space, dot or hyphen, so no long run of digits is split two
+ways (and "+100" or "+15.5" is no phone number)."""
 
 
 def without_parts(text: str) -> str:
@@ -537,8 +539,9 @@ def counted(text: str) -> Labels:
 _ORDINAL_ENDINGS = frozenset(words("ordinal_endings"))
 PERSON = "people"
 """What a count of people counts, in any language (:data:`_PEOPLE_COUNTED`)."""
-_PEOPLE_COUNTED = re.compile(rf"(\d+|{HAN_NUMERALS})\s*(?:个|個)?(?:人|名|位|명|사람)")
-"""A number of people as Chinese, Japanese and Korean write it, a counter after it ("三个人", "4명")."""
+_PEOPLE_COUNTED = re.compile(rf"(\d+|{HAN_NUMERALS})\s*(?:个|個)?(?:人|名|位|명|사람)(?![民数數])")
+"""A number of people as Chinese, Japanese and Korean write it, a counter after it ("三个人", "4명";
+not "2000人民币", yuan, nor "2位数", digits)."""
 
 
 _NOUN = re.compile(r"[ -]?(?:[^\W\d_]+-)*([A-Za-zÀ-ɏ]{2,}|[^\W\d_]{2,})")

@@ -4,6 +4,7 @@ people or more, in any language it lists, :func:`~gbnf.shape._places.city_countr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gbnf._text import identifier_words
@@ -18,11 +19,24 @@ _CITY_WORDS = frozenset({"city", "cities", "town"})
 
 def cities_named(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """Where the argument's name or description says "city" or "town", the stretches that name a
-    city, alone or with its region (none written in small letters: "mobile" is no Mobile)."""
+    city, alone or with its region (none written in small letters: "mobile" is no Mobile); none
+    where the conversation writes another name after a word that leads a place (:data:`_PLACED`)
+    that is no known city nor region ("from Zurich to Zermatt": Zermatt has fewer than 15,000
+    people, so the stretches are offered)."""
     said = set(identifier_words(name or "").lower().split()) | set(str(part.get("description", "")).lower().split())
     if not said & _CITY_WORDS:
         return []
-    return [string for string in values.strings if not string[:1].islower() and _a_city(string)]
+    found = [string for string in values.strings if not string[:1].islower() and _a_city(string)]
+    placed = {match.group(1) for text in values.texts for match in _PLACED.finditer(text)}
+    if any(not _a_city(written) and not is_region(written) for written in placed):
+        return []
+    return found
+
+
+_PLACED = re.compile(r"\b(?:in|to|from|at|into|nach|von|vom|ab|à|au|aux|de|a|en|da|di|per|naar|van|bis|para|hacia|"
+                     r"desde|vers|até|para)\s+([A-ZÀ-Ý][\w'-]*(?:\s+[A-ZÀ-Ý][\w'-]*)*)")
+"""A name written after a word that leads a place, in the languages the stage reads ("to
+Zermatt", "nach Zermatt", "à Zermatt")."""
 
 
 def _a_city(string: str) -> bool:

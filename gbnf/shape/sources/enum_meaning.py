@@ -53,4 +53,3 @@ SOURCE = Source(
     Example("Mach die Heizung im Badezimmer an", "room",
             {"type": "string", "enum": ["kitchen", "bedroom", "bathroom", "office"]}, ("bathroom",)),
     enum_values_meant)
-
