@@ -2,14 +2,21 @@
 the table, and the conversation's day that dates from today count from."""
 
 import datetime
-import time
 from pathlib import Path
 
 import pytest
 
 from gbnf.errors import GbnfError
 from gbnf.shape import Conversation, Shaping, shape
-from gbnf.shape.rules import copied, counted, counts_argument, offered_values, without_the_day
+from gbnf.shape.rules import (
+    copied,
+    counted,
+    counts_argument,
+    offered_values,
+    read_request,
+    without_parts,
+    without_the_day,
+)
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
 from gbnf.tools import Tool
 
@@ -755,10 +762,10 @@ def test_a_request_that_names_a_tool_s_enum_value_in_its_words_goes_to_that_tool
     assert [t.name for t in shape(asked).offered] == ["book_gym_class"]
 
 
-def test_odd_inputs_cost_no_time_and_break_nothing():
-    started = time.monotonic()
-    offered_values(["Track parcel 00" + "2" * 40 + "X please", "the one " * 3000])  # no phone, no pronoun scan
-    assert time.monotonic() - started < 5
+def test_odd_inputs_break_nothing():
+    digits = "Track parcel +1" + "2" * 40 + "X please"
+    assert without_parts(digits) == digits  # a run of digits is no phone number (nor read two ways: no hang)
+    assert read_request("Call +34 612 34 56 78 for 2 nights").number_lists == ((2,),)  # a phone number is
     stay = {"type": "object", "properties": {"check_in": {"type": "string", "pattern": "^[0-9-]{10}$"},
                                              "check_out": {"type": "string", "format": "date"}}}
     for text in ("Check in 2027-02-30 for three nights", "Check in 2027-08-14 for 99999999 nights"):

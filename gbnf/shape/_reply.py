@@ -46,8 +46,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
            "none": "the client allows no call", "auto": "the model decides"}[choice]
     decided = False
     scored: tuple[Tool, ...] = ()
-    heard = conversation_values(conversation, shaping) if from_user and (shaping.decide or shaping.copy_values
-                                                                          or explain) else None
+    answered = answered_call(conversation.messages)
+    heard = conversation_values(conversation, shaping, answered) if from_user and (
+        shaping.decide or shaping.copy_values or explain) else None
     if shaping.decide and choice in ("auto", "required") and from_user and offered:
         topic = read_request(without_the_day(followed_request(conversation.messages)))
         near = closeness(list(offered), topic) if shaping.meaning else None
@@ -55,8 +56,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         if shaping.model_relevance and relevance is None and not required:
             scored = tuple(scored_tools(list(offered), request, decision, near))
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
-        told = replace(request.values, today=heard.today, said_today=heard.said_today) \
-            if heard is not None and request.asks_to_know else heard  # a question brings its own values
+        alone = replace(request.values, today=heard.today, said_today=heard.said_today) if heard is not None else None
+        told = alone if request.asks_to_know else heard  # a question brings its own values
         fitting = [t for t in offered if required or told is None or not lacks_values(t, told)]
         if decision.kind == "text" and not required:
             offered = ()
@@ -80,20 +81,19 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
                 why = (f"the request asks for what these tools do{lead}" if asked else
                        f"the request asks for a tool, and writes the codes these take{lead}")
             offered, required, decided = tuple(chosen), True, True
-        elif heard is not None and (complete := [t for t in fitting if values_for_all(
-                t, replace(request.values, today=heard.today, said_today=heard.said_today))]):
+        elif alone is not None and (complete := [t for t in fitting if values_for_all(t, alone)]):
             offered, required, decided = tuple(near_best(complete, list(offered), near)), True, True
             why = f"the last message writes a value for each typed argument these tools require{lead}"
         else:
             why = f"the request may or may not need a tool: the model decides{lead}"
-        same = _same_tool(conversation, request, fitting, near is not None) if offered and decided else None
+        same = _same_tool(conversation.tools, answered, request, fitting, near is not None) \
+            if offered and decided else None
         if same is not None and tuple(offered) != (same,):
             offered = (same,)
             why = f"a follow-up of the call before, answered by its tool{lead}"
     reply: Reply = "call" if required and offered else "either" if offered else "text"
     bias = copy_bias([last], shaping.copy_bias) if offered and shaping.copy_bias and from_user else ()
     prose = choice == "auto" and not required and shaping.prose_tokens is not None
-    answered = answered_call(conversation.messages)
     sent = sent_arguments(answered[0]) if answered else {}
     skip = tuple(_still_asked(asked_of(t, request), sent.get(t.name, frozenset()))
                  if shaping.asked_only and from_user else None for t in offered)
@@ -139,14 +139,16 @@ def followed_request(messages: Sequence[tuple[str, str]]) -> str:
     return last
 
 
-def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
+def conversation_values(conversation: Conversation, shaping: Shaping,
+                        answered: tuple[str, str] | None) -> Values:
     """What the arguments of the reply to a user's last message may be copied from: that
     message's values first, then those of the user's earlier messages (the latest first), of the earlier calls'
     arguments and of the tools' results (each string whole too:
     :func:`~gbnf.shape._values.result_texts`, :func:`~gbnf.shape._values.call_texts`); dates
     from today counted from the conversation's day (:func:`~gbnf.shape._request.conversation_day`),
     the sources ``shaping`` switches off left out; the values the latest answered call sent that
-    its result refused, and the options that result lists (:mod:`gbnf.shape._choices`)."""
+    its result refused, and the options that result lists (``answered``: that call and its
+    result, :func:`answered_call`; :mod:`gbnf.shape._choices`)."""
     messages = conversation.messages
     if not messages:
         return replace(Values(), off=shaping.sources_off)
@@ -155,23 +157,22 @@ def conversation_values(conversation: Conversation, shaping: Shaping) -> Values:
                (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)
     day, said = conversation_day(messages, conversation.today)
-    answered = answered_call(messages)
     return replace(values, today=day, said_today=said, off=shaping.sources_off,
                    refused=refused(*answered) if answered else (), options=options(answered[1]) if answered else (),
                    sent=sent_values(answered[0]) if answered else ())
 
 
-def _same_tool(conversation: Conversation, request: Request, fitting: Sequence[Tool], meaning: bool) -> Tool | None:
-    """The tool of the call before, where a tool's result answered it, it takes the values the
-    conversation offers (``fitting``), and the last message alone (``request``) asks for no
-    other tool ("Take the late one then.": the cinema's, not the concert's; "Now get me a taxi":
-    the taxi's); None otherwise."""
-    answered = answered_call(conversation.messages)
+def _same_tool(tools: Sequence[Tool], answered: tuple[str, str] | None, request: Request, fitting: Sequence[Tool],
+               meaning: bool) -> Tool | None:
+    """The tool of the call before (``answered``, :func:`answered_call`), where it takes the
+    values the conversation offers (``fitting``) and the last message alone (``request``) asks
+    for none of the other ``tools`` ("Take the late one then.": the cinema's, not the concert's;
+    "Now get me a taxi": the taxi's); None otherwise."""
     names = set(sent_arguments(answered[0])) if answered else set()
     same = next((t for t in fitting if t.name in names), None) if len(names) == 1 else None
     if same is None:
         return None
-    tools = list(conversation.tools)
+    tools = list(tools)
     alone = decide_reply(tools, request, closeness(tools, request) if meaning else None, None)
     return None if alone.kind == "call" and same not in alone.tools else same
 

@@ -28,7 +28,7 @@ from gbnf.shape._dates import (
 )
 from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
-from gbnf.shape._request import offered_values, read_request, terms
+from gbnf.shape._request import read_request, terms
 from gbnf.shape._segments import has_cjk
 from gbnf.shape._values import (
     NUMBER,
@@ -201,7 +201,7 @@ def _latest(values: Values) -> Values | None:
     reads its query and results, not a chat's turns)."""
     if len(values.texts) < 2 or not values.sent:
         return None
-    return replace(offered_values(values.texts[:1]), today=values.today, said_today=values.said_today,
+    return replace(read_request(values.texts[0]).values, today=values.today, said_today=values.said_today,
                    off=values.off)
 
 

@@ -99,13 +99,15 @@ def codes_given(tool: Tool, values: Values) -> bool:
     patterns or codes sources: ``^RX[0-9]{7}$``, a postcode, a country) that the conversation
     (``values``) writes: evidence of the tool beyond a date or a time, which any request may write."""
     props = tool.parameters.get("properties") or {}
-    for key in tool.parameters.get("required") or ():
-        part = props.get(key)
-        if isinstance(part, dict) and part.get("type") == "string" and "pattern" in part:
-            source, found = candidates("typed", key, part, values)
-            if source in ("patterns", "codes") and any(_code_written(str(value)) for value in found):
-                return True
-    return False
+    return any(isinstance(part := props.get(key), dict) and part.get("type") == "string" and "pattern" in part
+               and _code_offered(key, part, values) for key in tool.parameters.get("required") or ())
+
+
+def _code_offered(key: str, part: dict[str, Any], values: Values) -> bool:
+    """Whether the patterns or codes source offers argument ``key`` (taking ``part``) a value
+    that reads as a code (:func:`_code_written`)."""
+    source, found = candidates("typed", key, part, values)
+    return source in ("patterns", "codes") and any(_code_written(str(value)) for value in found)
 
 
 def _code_written(value: str) -> bool:
@@ -144,8 +146,7 @@ def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
     write, nor a value read by meaning alone."""
     if isinstance(part.get("enum"), list):
         return candidates("enum", key, part, values)[0] == "enum-words"
-    source, found = candidates("typed", key, part, values)
-    return source in ("patterns", "codes") and any(_code_written(str(value)) for value in found)
+    return _code_offered(key, part, values)
 
 
 def values_written(tool: Tool, values: Values, tools: Sequence[Tool]) -> int:

@@ -42,6 +42,7 @@ from gbnf.shape._values import (
     strings_named,
     value_texts,
     without_count,
+    without_parts,
 )
 
 __all__ = ["ALONE", "CALL_LEAD", "MARGIN", "RELATED", "TEXT_LEAD", "Asked", "Decision", "Request", "Values",
@@ -52,4 +53,4 @@ __all__ = ["ALONE", "CALL_LEAD", "MARGIN", "RELATED", "TEXT_LEAD", "Asked", "Dec
            "named_strings", "number_runs", "numbers", "numbers_named", "offered_values", "own_values", "part_values",
            "pool_decisions", "rank_tools", "read_request", "repeated_value", "scored_tools", "select_tools", "spans",
            "strings_named", "switched_on", "tool_document", "unasked", "units_written", "value_texts", "without_count",
-           "without_the_day"]
+           "without_parts", "without_the_day"]
