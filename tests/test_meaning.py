@@ -358,3 +358,17 @@ def test_a_period_the_request_names_gives_a_number_as_one_written_does(query, ki
     request = read_request(query)
     decision = decide_reply([AIR, WEATHER], request, closeness([AIR, WEATHER], request))
     assert decision.kind == kind and decision.tools[0] is AIR
+
+
+def _ticket_tool(name: str, takes: str) -> Tool:
+    return Tool(name, "Buy tickets.", {"type": "object", "properties": {takes: {"type": "string"},
+                                                                        "date": {"type": "string"}}})
+
+
+@pytest.mark.parametrize(("query", "first"), [("Two tickets for the film Oppenheimer on Friday", 0),
+                                              ("Zwei Karten für den Film Oppenheimer am Samstag", 0),
+                                              ("Four tickets to see the band Coldplay live", 1)])
+def test_a_tool_is_placed_by_what_it_takes_as_well_as_by_what_it_does(query, first):
+    tools = [_ticket_tool("buy_cinema_tickets", "film"), _ticket_tool("buy_concert_tickets", "artist")]
+    near = closeness(tools, read_request(query)).tools  # the same description: only the name and arguments differ
+    assert near[first] > near[1 - first]

@@ -626,9 +626,10 @@ def test_a_request_that_writes_each_typed_value_a_tool_requires_calls_it():
     asked = "Réservez-moi une suite à Rome, arrivée le 20 juin 2027 et départ le 23 juin, pour deux personnes."
     shaped = shape(Conversation((("user", asked),), (SUITE, GARAGE)))
     assert shaped.reply == "call" and [t.name for t in shaped.offered] == ["book_hotel_room"]
-    thanks = (("user", asked), ("assistant", '{"name": "book_hotel_room", "arguments": {"city": "Rome"}}'),
-              ("tool", '{"status": "booked"}'), ("user", "Parfait, merci beaucoup !"))
-    assert shape(Conversation(thanks, (SUITE, GARAGE))).reply != "call"  # the earlier turns wrote the values
+    for closing in ("Parfait, merci beaucoup !", "谢谢！", "Thanks, that's all."):
+        thanks = (("user", asked), ("assistant", '{"name": "book_hotel_room", "arguments": {"city": "Rome"}}'),
+                  ("tool", '{"status": "booked"}'), ("user", closing))
+        assert shape(Conversation(thanks, (SUITE, GARAGE))).reply == "text", closing  # the earlier turns wrote the values
 
 
 def test_a_count_of_days_from_today_is_read_with_or_without_spaces():
