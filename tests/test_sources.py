@@ -199,6 +199,8 @@ def test_a_length_a_tool_result_gives_as_a_number_alone_is_offered_beside_those_
     ("vingt-deux euros pour le dîner", [22]), ("三张票", [3]), ("两个人", [2]), ("十二个", [12]), ("二泊で", [2]),
     ("Sei so nett", []), ("three tickets", [3]), ("one thousand two hundred and six", [1206]),
     ("twenty-five minutes", [25]), ("two or three people", [2, 3]),
+    ("drei Nächte", [3]), ("quinze minutes", [15]), ("大人4名", [4]), ("我们4个人", [4]), ("2泊3日", [2, 3]),
+    ("네 명", [4]), ("표 두 장 주세요", [2]), ("세 시간", [3]), ("MTR-700214", []),
 ])
 def test_numbers_written_in_words_of_other_languages_are_offered(text, written):
     assert list(offered_values([text]).numbers) == written

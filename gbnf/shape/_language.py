@@ -74,6 +74,16 @@ def worded_languages(text: str) -> tuple[str, ...]:
     return tuple(_CODES[name] for name, count in counts.items() if count == best) if best else ()
 
 
+def unknown_latin(text: str) -> tuple[str, ...]:
+    """Every language of :data:`_CODES` where ``text`` is written in the Latin script, reads as
+    no language (no function words: "drei Nächte", "dos entradas") and is not English: its number
+    words are read in each of them ("drei" is a number in German alone)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if not _latin(words) or is_english(text) or worded_languages(text) or foreign_function_words(text):
+        return ()
+    return tuple(_CODES.values())
+
+
 def reads_as_other_language(text: str) -> bool:
     """Whether ``text`` reads as a language other than English: written in another script
     (Chinese, Japanese, Korean...), or with another language's function words; a few words

@@ -18,7 +18,7 @@ from gbnf._text import identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
 from gbnf.shape._dates import days_from_today, moments, month_name
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
-from gbnf.shape._language import foreign_function_words, worded_languages
+from gbnf.shape._language import foreign_function_words, unknown_latin, worded_languages
 from gbnf.shape._segments import cjk_words, has_cjk
 
 LONGEST = 8
@@ -104,12 +104,16 @@ _TITLES = frozenset(words("abbreviations"))
 """Words written before a name that leave it whole (``Dr John Smith``: ``John Smith`` too)."""
 _SENTENCE_START = re.compile(r"[.?!\n。？！]")
 """What, between two words, makes the second a sentence's first."""
-NUMBER = re.compile(r"(?<![\w.])(?<![^\W\d_]\^)(?<![^\W\d_]\^-)(?<![^\W\d_]-)"
-                    r"-?(?!0\d\d)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]*\d)")
+_CJK = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+"""Kana, Han and Hangul, as a regular expression's class."""
+NUMBER = re.compile(rf"(?<![^\W{_CJK}])(?<!\.)(?<![^\W\d_]\^)(?<![^\W\d_]\^-)(?<![^\W\d_]-)"
+                    r"-?(?!0\d\d)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
+                    rf"(?!(?:[^\W{_CJK}]|\.)*\d)")
 """A number as written: digits, thousands grouped by commas, a decimal point, an exponent; not
 the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value, nor
 three digits or more led by a zero, a code (account ``00125648``, zip code ``02139``), nor the
-digits of a code written with letters and a hyphen (``MTR-700214``, ``COVID-19``)."""
+digits of a code written with letters and a hyphen (``MTR-700214``, ``COVID-19``). Chinese, Japanese
+and Korean write a number right after a word ("大人4名", "我们4个人"): those letters may lead one."""
 NUMBER_WORDS = table("numbers")
 """The numbers written as one word ("three": 3), read as values and, after "these", as counts of calls."""
 _LIST_GAP = re.compile(rf"(?:{either('ordinal_endings')})?[\s,;\[\]()]*"
@@ -275,7 +279,8 @@ def numbers(text: str) -> list[int | float]:
     worded = [NUMBER_WORDS[match.group().lower()] for match in _NUMBER_WORD.finditer(text)
               if not any(start <= match.start() < end for start, end in runs) and not _pronoun(text, match)]
     unread: list[Number] = list(worded)
-    return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text)
+    return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text) \
+        + _korean_worded(text)
 
 
 def _pronoun(text: str, word: re.Match[str]) -> bool:
@@ -300,11 +305,13 @@ def _foreign_worded(text: str) -> list[Number]:
     """The numbers ``text`` writes in words, two and more (text2num: "un", "ein" are articles as
     often as numbers), in the language it reads as (:func:`~gbnf.shape._language.worded_languages`:
     "drei", "vingt-deux", "dos") or else, in runs of English number words, English ("one thousand
-    two hundred and six")."""
+    two hundred and six"), and in a short text that reads as no language, each language's
+    (:func:`~gbnf.shape._language.unknown_latin`: "drei Nächte")."""
     found: list[Number] = []
     languages = worded_languages(text)
-    for language, part in [(language, text) for language in languages] or [("en", run.group()) for run in
-                                                                            _ENGLISH_RUN.finditer(text)]:
+    parts = [(language, text) for language in languages] or [
+        *(("en", run.group()) for run in _ENGLISH_RUN.finditer(text)), *((code, text) for code in unknown_latin(text))]
+    for language, part in parts:
         written = alpha2digit(part, language, threshold=2)
         digits = [_read(match.group()) for match in NUMBER.finditer(part)]
         found += [n for n in (_read(match.group()) for match in NUMBER.finditer(written)) if not _take(digits, n)]
@@ -337,6 +344,18 @@ _HAN_NUMBER = re.compile(rf"({HAN_NUMERALS})(?=[{_COUNTERS}])")
 def _han_worded(text: str) -> list[Number]:
     """The numbers ``text`` writes in Han numerals before a counter, up to 999 ("三张", "十二个")."""
     return [han_number(match.group(1)) for match in _HAN_NUMBER.finditer(text)]
+
+
+_KOREAN_NUMBERS = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5, "여섯": 6,
+                   "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "열한": 11, "열두": 12, "스무": 20}
+_KOREAN_NUMBER = re.compile(rf"(?<![가-힣])({'|'.join(sorted(_KOREAN_NUMBERS, key=len, reverse=True))})"
+                            r"\s?(?=명|장|개|시간|잔|권|대|마리|병|그릇|박|달|주)")
+"""A number in Korean's own numerals before a counter ("네 명", "표 두 장", "세 시간")."""
+
+
+def _korean_worded(text: str) -> list[Number]:
+    """The numbers ``text`` writes in Korean's own numerals before a counter, up to 20."""
+    return [_KOREAN_NUMBERS[match.group(1)] for match in _KOREAN_NUMBER.finditer(text)]
 
 
 def han_number(numerals: str) -> int:
