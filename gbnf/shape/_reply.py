@@ -75,11 +75,10 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             why = f"the request offers no value some required argument of each tool it asks for takes{lead}"
         elif decision.kind == "call":
             chosen = asked or near_best(coded, list(offered), near)
-            written = {t.name: values_written(t, heard, offered) for t in fitting} if heard is not None else {}
+            written = {t.name: values_written(t, heard, offered) for t in chosen} if heard is not None else {}
             most = max(written.values(), default=0)
             if most and any(written[t.name] < most for t in chosen):  # "HIIT at 18:30": the gym's class
-                chosen = [t for t in chosen if written[t.name] == most] or \
-                    near_best([t for t in fitting if written[t.name] == most], list(offered), near)
+                chosen = [t for t in chosen if written[t.name] == most]
                 why = f"the request names the values these tools take, more than the others{lead}"
             else:
                 why = (f"the request asks for what these tools do{lead}" if asked else
