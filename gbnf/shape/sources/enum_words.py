@@ -18,11 +18,15 @@ def _word_keys(strings: tuple[str, ...]) -> frozenset[str]:
 
 
 def enum_values_named(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
-    """The values of an enum of strings that a stretch names, loosely (case, spaces, ``_``)."""
+    """The values of an enum of strings that a stretch names, loosely (case, spaces, ``_``);
+    of values alike but for their case ("AA", "Aa", "aa"), those a stretch writes as they are."""
     if not listed_strings(part):
         return []
     keys = _word_keys(values.strings)
-    return [value for value in part["enum"] if word_key(value) in keys]
+    named = [value for value in part["enum"] if word_key(value) in keys]
+    exact = [value for value in named if value in values.strings]
+    alike = len({word_key(value) for value in named}) < len(named)
+    return exact if alike and exact else named
 
 
 SOURCE = Source(
