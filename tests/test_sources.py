@@ -806,12 +806,3 @@ def test_of_enum_values_alike_but_for_their_case_the_one_written_as_it_is_is_nam
     genotype = {"type": "string", "enum": ["AA", "Aa", "aa"]}
     assert source.offers("genotype", genotype, offered_values(["The frequency of the AA genotype?"])) == ["AA"]
     assert source.offers("genotype", genotype, offered_values(["The frequency of the aA genotype?"])) == genotype["enum"]
-
-
-def test_a_question_that_names_no_value_of_a_required_enum_is_answered_in_text():
-    lesson = Tool("book_lesson", "Book a language lesson.", {
-        "type": "object", "required": ["language"],
-        "properties": {"language": {"type": "string", "enum": ["german", "spanish", "korean"]}}})
-    asked = shape(Conversation((("user", "How long does it take to learn a language?"),), (lesson,)))
-    booked = shape(Conversation((("user", "Can you book me a Korean lesson?"),), (lesson,)))
-    assert asked.reply == "text" and booked.reply == "call"

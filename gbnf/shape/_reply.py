@@ -61,7 +61,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
         alone = replace(request.values, today=heard.today, said_today=heard.said_today) if heard is not None else None
         told = alone if request.asks_to_know else heard  # a question brings its own values
-        fitting = [t for t in offered if required or told is None or not lacks_values(t, told, request.asks_to_know)]
+        fitting = [t for t in offered if required or told is None or not lacks_values(t, told)]
         if decision.kind == "text" and not required:
             offered = ()
             why = ("the message after the tool's result asks nothing more of a tool" if closing else

@@ -116,14 +116,13 @@ def _code_written(value: str) -> bool:
     return any(c.isdigit() for c in value) or value.isupper() and value.isalpha() and len(value) <= 4
 
 
-def lacks_values(tool: Tool, values: Values, enums: bool = False) -> bool:
+def lacks_values(tool: Tool, values: Values) -> bool:
     """Whether the conversation (``values``) offers no value for some required argument of
-    ``tool`` that takes a kind of value (a code, a time, a date, a pattern; with ``enums``, an
-    enum too): a call would make that value up ("Is 40 grams a day enough for a beagle?" beside
-    a feeder that takes a time)."""
+    ``tool`` that takes a kind of value (a code, a time, a date, a pattern): a call would make
+    that value up ("Is 40 grams a day enough for a beagle?" beside a feeder that takes a time)."""
     props = tool.parameters.get("properties") or {}
     required = [key for key in tool.parameters.get("required") or () if isinstance(props.get(key), dict)]
-    return any(_typed(props[key]) and (enums or not isinstance(props[key].get("enum"), list))
+    return any(_typed(props[key]) and not isinstance(props[key].get("enum"), list)
                and not _asked_for(key, props[key], values, None) for key in required)
 
 
