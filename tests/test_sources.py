@@ -806,3 +806,22 @@ def test_of_enum_values_alike_but_for_their_case_the_one_written_as_it_is_is_nam
     genotype = {"type": "string", "enum": ["AA", "Aa", "aa"]}
     assert source.offers("genotype", genotype, offered_values(["The frequency of the AA genotype?"])) == ["AA"]
     assert source.offers("genotype", genotype, offered_values(["The frequency of the aA genotype?"])) == genotype["enum"]
+
+
+GYM = Tool("book_gym_class", "Book a place in a gym class.", {
+    "type": "object", "required": ["class_type", "date", "time"],
+    "properties": {"class_type": {"type": "string", "enum": ["yoga", "pilates", "zumba", "spinning"]},
+                   "date": {"type": "string", "format": "date"},
+                   "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
+RECIPE = Tool("scale_recipe", "Scale a recipe to another number of servings.", {
+    "type": "object", "required": ["recipe", "servings"],
+    "properties": {"recipe": {"type": "string"}, "servings": {"type": "integer"}}})
+
+
+@pytest.mark.parametrize("asked", ["Ist Zumba für Anfänger mit Knieproblemen überhaupt geeignet?",
+                                   "Is pilates or yoga better for back pain?", "Le yoga, c'est bon pour le dos ?"])
+def test_a_request_near_a_tool_that_gives_none_of_the_typed_values_it_requires_gets_text(asked):
+    shaped = shape(Conversation((("user", asked),), (GYM, RECIPE, GARAGE)))
+    assert shaped.reply == "text", shaped.decisions["why"]
+    booked = shape(Conversation((("user", "Zumba am 2027-05-05 um 18:30, bitte."),), (GYM, RECIPE, GARAGE)))
+    assert [t.name for t in booked.offered] == ["book_gym_class"]

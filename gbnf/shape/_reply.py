@@ -12,7 +12,7 @@ from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
 from gbnf.shape._choices import options, picks, refused, sent_arguments, sent_values
 from gbnf.shape._items import asked_items, items_in_turn
-from gbnf.shape._meaning import closeness
+from gbnf.shape._meaning import Closeness, closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
@@ -87,6 +87,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         elif alone is not None and (complete := [t for t in fitting if values_for_all(t, alone)]):
             offered, required, decided = tuple(near_best(complete, list(offered), near)), True, True
             why = f"the last message writes a value for each typed argument these tools require{lead}"
+        elif near is not None and not required and _closest(offered, near) not in fitting:
+            offered = ()
+            why = f"the tool closest by meaning needs a value the request does not give{lead}"
         else:
             why = f"the request may or may not need a tool: the model decides{lead}"
         same = _same_tool(conversation.tools, answered, request, fitting, near is not None) \
@@ -136,6 +139,11 @@ def closes(tools: list[Tool], request: Request) -> bool:
     "Parfait, merci beaucoup !", "谢谢！") and picks nothing among what the result offered
     (:func:`~gbnf.shape._choices.picks`: "Take the late one then." picks)."""
     return closeness(tools, request).lead < TEXT_LEAD and not picks(request.text)
+
+
+def _closest(tools: Sequence[Tool], near: Closeness) -> Tool:
+    """The one of ``tools`` closest by meaning (``near``, over them)."""
+    return tools[max(range(len(tools)), key=lambda i: near.tools[i])]
 
 
 def followed_request(messages: Sequence[tuple[str, str]]) -> str:
