@@ -825,3 +825,12 @@ def test_a_request_near_a_tool_that_gives_none_of_the_typed_values_it_requires_g
     assert shaped.reply == "text", shaped.decisions["why"]
     booked = shape(Conversation((("user", "Zumba am 2027-05-05 um 18:30, bitte."),), (GYM, RECIPE, GARAGE)))
     assert [t.name for t in booked.offered] == ["book_gym_class"]
+
+
+def test_korean_words_are_read_without_their_particles_and_endings():
+    values = offered_values(["2027년 9월 3일 오후 4시에 경복궁 가이드 투어를 영어로 성인 4명 예약해 줘."])
+    assert "경복궁" in values.strings and "영어" in values.strings
+    assert not any(s.endswith(("줘", "에", "를", "로", "해")) for s in values.strings)
+    code = {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 code of the language"}
+    source = next(s for s in SOURCES if s.name == "codes")
+    assert source.offers("language", code, offered_values(["영어로 투어를 예약해 주세요."])) == ["en"]

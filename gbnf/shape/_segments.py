@@ -1,7 +1,9 @@
-"""Words of Chinese and Japanese text, which writes no spaces between them: Japanese (text with
-kana) by SudachiPy's dictionary, Chinese by jieba's. Each word comes with where it lies and
-whether it is a function word (a particle, an auxiliary, a pronoun), which starts and ends no
-value ("上海明天天气怎么样？": 上海, 明天, 天气, 怎么样; a value is 上海, not the sentence)."""
+"""Words of Chinese, Japanese and Korean text: the first two write no spaces between words, and
+Korean writes its particles and endings onto them ("영어로": 영어, "in English"). Japanese (text
+with kana) is split by SudachiPy's dictionary, Chinese by jieba's, Korean (Hangul) by Kiwi's
+model (kiwipiepy). Each word comes with where it lies and whether it is a function word (a
+particle, an ending, an auxiliary, a pronoun), which starts and ends no value
+("上海明天天气怎么样？": 上海, 明天, 天气, 怎么样; a value is 上海, not the sentence)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import threading
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
 _KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
 """A word in katakana alone: a name or a loanword, never a particle or a pronoun as written
 ("ココ", a dog's name, though the dictionary reads it as "here")."""
@@ -23,18 +26,45 @@ _CHINESE_FUNCTION = frozenset(
     "能 能不能 可以 要 想 会 这 那 这个 那个 个 就 也 都 还 又 再 很 最 啦 并 或 或者 还是 然后 "
     "把它 一个 有 没有 是否".split())
 """Chinese function words, which no value starts or ends with."""
+_KOREAN_FUNCTION = ("J", "E", "V", "XSV", "XSA", "NP", "SF", "SP", "SS", "SE", "SO", "SW")
+"""Kiwi's tags (or their first letters) of what is no value's first or last word: particles
+(J...), endings (E...), verbs, adjectives, the copula and auxiliaries (V...), the suffixes that
+make a verb of a noun, pronouns and punctuation. Bound nouns end values ("9월 5일", "3명")."""
 _LOCK = threading.Lock()  # requests are read in worker threads; the tokenizers are not shared safely
 
 
 def has_cjk(text: str) -> bool:
-    """Whether ``text`` writes Chinese or Japanese (Han characters or kana)."""
-    return _CJK.search(text) is not None
+    """Whether ``text`` writes Chinese, Japanese or Korean (Han characters, kana or Hangul)."""
+    return _CJK.search(text) is not None or _HANGUL.search(text) is not None
 
 
-def cjk_words(run: str) -> tuple[tuple[int, int, bool], ...]:
-    """The words of ``run`` (text without spaces), each as (start, end, is a function word), in
-    order; punctuation left out."""
-    return _japanese(run) if _KANA.search(run) else _chinese(run)
+def cjk_words(run: str, text: str = "", at: int = 0) -> tuple[tuple[int, int, bool], ...]:
+    """The words of ``run`` (text without spaces, found at ``at`` in ``text``, the whole of
+    which Korean is read in: "주" of "예약해 주세요" is an auxiliary, not "give"), each as (start,
+    end, is a function word) within ``run``, in order; punctuation left out."""
+    if _KANA.search(run):
+        return _japanese(run)
+    if not _HANGUL.search(run):
+        return _chinese(run)
+    whole = text or run
+    return tuple((start - at, end - at, function) for start, end, function in _korean(whole)
+                 if at <= start and end <= at + len(run))
+
+
+@functools.lru_cache(maxsize=1024)
+def _korean(text: str) -> tuple[tuple[int, int, bool], ...]:
+    """The morphemes of Korean ``text``; those written in one syllable ("할": 하 and ㄹ) as one,
+    a function word where all of them are."""
+    with _LOCK:
+        tokens = [(t.start, t.start + t.len, t.tag.startswith(_KOREAN_FUNCTION)) for t in _kiwi().tokenize(text)]
+    merged: list[tuple[int, int, bool]] = []
+    for start, end, function in tokens:
+        if merged and start < merged[-1][1]:
+            first, last, both = merged[-1]
+            merged[-1] = (first, max(last, end), both and function)
+        else:
+            merged.append((start, end, function))
+    return tuple(word for word in merged if any(c.isalnum() for c in text[word[0]:word[1]]))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -72,7 +102,18 @@ def _jieba():  # type: ignore[no-untyped-def]
     return tokenizer
 
 
+@functools.cache
+def _kiwi():  # type: ignore[no-untyped-def]
+    """Kiwi's Korean analyser, its model loaded (about 1 s, once; 2 s more on the first text)."""
+    from kiwipiepy import Kiwi
+
+    kiwi = Kiwi(num_workers=-1)
+    kiwi.tokenize("워밍업")
+    return kiwi
+
+
 def warm() -> None:
-    """Load both dictionaries now."""
+    """Load the three dictionaries now."""
     _sudachi()
     _jieba()
+    _kiwi()

@@ -591,8 +591,8 @@ def _asks_for_date(name: str | None, description: str) -> bool:
 @functools.lru_cache(maxsize=64)
 def _dated(strings: tuple[str, ...], texts: Sequence[str] = ()) -> frozenset[str]:
     """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`,
-    or written from today: :func:`~gbnf.shape._dates.from_today`), the Chinese and Japanese ones
-    that write a date's or a time's number (:data:`_CJK_CALENDAR`), and those that share words with
+    or written from today: :func:`~gbnf.shape._dates.from_today`), the Chinese, Japanese and Korean
+    ones that write a date's or a time's number (:data:`_CJK_CALENDAR`), and those that share words with
     one (:func:`_overlap`): "March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
     "Germany from March", "2022 to April", "Oslo tomorrow", "Lyon next"; and those that end where
     a date begins or begin where one ends, in ``texts`` (:func:`_crosses`: "Rosalía el 15" of
@@ -629,10 +629,12 @@ def _places(text: str, part: str) -> list[int]:
 
 
 _CJK_CALENDAR = re.compile(r"\d[年月日]|月\d+[号號]|(?:\d|[二两兩三四五六七八九十])[点點時时]|^[年月日号號点點時时分]|"
-                           r"(?:午前|午後|上午|下午|晚上|早上)\s*(?:\d|[一二两兩三四五六七八九十])")
-"""A number of a date or a time of day as Chinese and Japanese write it ("2027年", "23日", "1月5号",
-"七点", "午後6"), or a stretch that starts inside one ("時にココ"): no name ("2027年1月23日晚上"); not a
-street's number ("中山路100号"), a line's ("1号线"), nor "一点", "a little" ("便宜一点")."""
+                           r"(?:午前|午後|上午|下午|晚上|早上)\s*(?:\d|[一二两兩三四五六七八九十])|"
+                           r"\d[년월일시]|(?:오전|오후|저녁|아침|새벽)\s*\d")
+"""A number of a date or a time of day as Chinese, Japanese and Korean write it ("2027年", "23日",
+"1月5号", "七点", "午後6", "9월", "오전 10"), or a stretch that starts inside one ("時にココ"): no
+name ("2027年1月23日晚上"); not a street's number ("中山路100号"), a line's ("1号线"), nor "一点",
+"a little" ("便宜一点")."""
 _WORD = re.compile(r"\w+")
 """A word as :func:`_overlap` compares them: as written, case kept (``word_key`` would fold
 "tuesday" into a date's "Tuesday")."""

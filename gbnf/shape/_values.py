@@ -156,7 +156,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     for match in _WORD.finditer(text):
         word = match.group()
         if has_cjk(word):
-            for start, end, particle in cjk_words(word):
+            for start, end, particle in cjk_words(word, text, match.start()):
                 if particle:
                     function.add(len(bounds))
                 bounds.append((match.start() + start, match.start() + end))
