@@ -46,17 +46,18 @@ from gbnf.plan import openai_tools
 from gbnf.tools import Tool
 
 HERE = Path(__file__).resolve().parent
-_DEV, _DEV2 = HERE / "chats" / "dev", HERE / "chats" / "dev2"
+_DEV, _DEV2, _DEV3 = HERE / "chats" / "dev", HERE / "chats" / "dev2", HERE / "chats" / "dev3"
 SETS = {"heldout": ((HERE / "intent" / "heldout.json",), (HERE / "intent" / "tools",), ()),
         "dev": ((HERE / "intent" / "dev.json",), (HERE / "tools",), ("search_web",)),
         "several": ((HERE / "intent" / "several.json",), (HERE / "intent" / "tools",), ()),
         "chats": ((HERE / "chats" / "heldout.json",), (HERE / "chats" / "tools",), ()),
         "chats-dev": ((_DEV / "chats.json",), (_DEV / "tools",), ()),
         "chats-dev2": ((_DEV2 / "chats.json",), (_DEV2 / "tools",), ()),
-        "chats-dev-all": ((_DEV / "chats.json", _DEV2 / "chats.json"), (_DEV / "tools", _DEV2 / "tools"), ())}
+        "chats-dev-all": ((_DEV / "chats.json", _DEV2 / "chats.json"), (_DEV / "tools", _DEV2 / "tools"), ()),
+        "chats-dev3": ((_DEV3 / "chats.json",), (_DEV / "tools", _DEV2 / "tools"), ())}
 """Each set: its cases' files, its tools' folders, and the tools of those it leaves out
 (``chats-dev-all``: both development sets' chats with all twenty of their tools offered, as the
-held-out chats offer theirs)."""
+held-out chats offer theirs; ``chats-dev3``: requests to call or not over the same twenty)."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --shaping meaning=false": ("--shaping", "meaning=false"),
             "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off"),
             "gbnf serve --shaping sources_off=durations": ("--shaping", "sources_off=durations")}
@@ -167,7 +168,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per kind of request: how many, acted with the right tool and arguments, the right tool,
     abstained; and seconds."""
     out: dict[str, Any] = {}
-    for kind in ("paraphrase", "direct", "other language", "several calls", "typed", "free", "follow-up", "dated",
+    for kind in ("paraphrase", "direct", "other language", "several calls", "typed", "asks", "free", "follow-up", "dated",
                  "no tool", "near domain", "need a tool", "need none"):
         chosen = [r for r in rows if (r["kind"] not in NO_TOOL if kind == "need a tool" else r["kind"] in NO_TOOL
                                       if kind == "need none" else r["kind"] == kind)]
