@@ -29,7 +29,7 @@ _CHINESE_FUNCTION = frozenset(
 _KOREAN_FUNCTION = ("J", "E", "V", "XSV", "XSA", "NP", "SF", "SP", "SS", "SE", "SO", "SW")
 """Kiwi's tags (or their first letters) of what is no value's first or last word: particles
 (J...), endings (E...), verbs, adjectives, the copula and auxiliaries (V...), the suffixes that
-make a verb of a noun, pronouns and punctuation. Bound nouns end values ("9월 5일", "3명")."""
+make a verb of a noun, pronouns and punctuation."""
 _LOCK = threading.Lock()  # requests are read in worker threads; the tokenizers are not shared safely
 
 
@@ -54,16 +54,18 @@ def cjk_words(run: str, text: str = "", at: int = 0) -> tuple[tuple[int, int, bo
 @functools.lru_cache(maxsize=1024)
 def _korean(text: str) -> tuple[tuple[int, int, bool], ...]:
     """The morphemes of Korean ``text``; those written in one syllable ("할": 하 and ㄹ) as one,
-    a function word where all of them are."""
+    a function word where all of them are, and a bound noun (a counter) with the word it is
+    written onto ("9월", "3명"); one written apart ("할 수 있다") is a function word."""
     with _LOCK:
-        tokens = [(t.start, t.start + t.len, t.tag.startswith(_KOREAN_FUNCTION)) for t in _kiwi().tokenize(text)]
+        tokens = [(t.start, t.start + t.len, t.tag) for t in _kiwi().tokenize(text)]
     merged: list[tuple[int, int, bool]] = []
-    for start, end, function in tokens:
-        if merged and start < merged[-1][1]:
-            first, last, both = merged[-1]
+    for start, end, tag in tokens:
+        function = tag.startswith(_KOREAN_FUNCTION)
+        if merged and (start < merged[-1][1] or tag == "NNB" and start == merged[-1][1]):
+            first, last, both = merged[-1]  # one syllable, or a counter written onto its number ("9월", "3명")
             merged[-1] = (first, max(last, end), both and function)
         else:
-            merged.append((start, end, function))
+            merged.append((start, end, function or tag == "NNB"))
     return tuple(word for word in merged if any(c.isalnum() for c in text[word[0]:word[1]]))
 
 
