@@ -834,3 +834,15 @@ def test_korean_words_are_read_without_their_particles_and_endings():
     code = {"type": "string", "pattern": "^[a-z]{2}$", "description": "ISO 639-1 code of the language"}
     source = next(s for s in SOURCES if s.name == "codes")
     assert source.offers("language", code, offered_values(["영어로 투어를 예약해 주세요."])) == ["en"]
+
+
+@pytest.mark.parametrize(("request_", "listed", "named"), [
+    ("Un biglietto per i Måneskin, palco VIP.", ["front_of_stage", "vip_box", "lower_tier"], ["vip_box"]),
+    ("Find a family therapist in Berkeley", ["Psychologist", "Family Counselor", "Psychiatrist"], ["Family Counselor"]),
+    ("Switch off the light in room 4", ["kitchen", "living_room", "bedroom"], []),  # the argument's own word
+    ("The upper one", ["upper_tier", "lower_tier"], ["upper_tier"]),
+    ("Any tier is fine", ["upper_tier", "lower_tier"], []),  # a word both values have
+])
+def test_an_enum_value_is_named_by_a_word_no_other_value_has(request_, listed, named):
+    source = next(s for s in SOURCES if s.name == "enum-words")
+    assert source.offers("room", {"type": "string", "enum": listed}, offered_values([request_])) == named

@@ -7,6 +7,7 @@ import functools
 from typing import Any
 
 from gbnf._text import word_key
+from gbnf.shape._language import every_function_word
 from gbnf.shape._values import Values, listed_strings
 from gbnf.shape.sources._source import Example, Source
 
@@ -17,16 +18,30 @@ def _word_keys(strings: tuple[str, ...]) -> frozenset[str]:
     return frozenset(word_key(string) for string in strings) - {""}
 
 
-def enum_values_named(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
+def enum_values_named(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The values of an enum of strings that a stretch names, loosely (case, spaces, ``_``);
-    of values alike but for their case ("AA", "Aa", "aa"), those a stretch writes as they are."""
+    of values alike but for their case ("AA", "Aa", "aa"), those a stretch writes as they are.
+    Where none is named whole, the one value a stretch writes a word of that no other value has
+    ("palco VIP": ``vip_box``, not ``front_of_stage``), but for the words of the argument's own
+    name (``living_room`` of ``room``) and function words."""
     if not listed_strings(part):
         return []
     keys = _word_keys(values.strings)
     named = [value for value in part["enum"] if word_key(value) in keys]
     exact = [value for value in named if value in values.strings]
     alike = len({word_key(value) for value in named}) < len(named)
-    return exact if alike and exact else named
+    return (exact if alike and exact else named) or _named_by_a_word(name, part["enum"], keys)
+
+
+def _named_by_a_word(name: str | None, listed: list[str], keys: frozenset[str]) -> list[str]:
+    """The one value of ``listed`` with a word of its own among ``keys`` (a request's stretches
+    as :func:`word_key` writes them), none where two or none have one (see :func:`enum_values_named`)."""
+    common = set(word_key(name or "").split()) | every_function_word()
+    words = [set(word_key(value).split()) for value in listed]
+    own = [{w for w in mine if len(w) >= 3 and w not in common
+            and not any(w in other for other in words if other is not mine)} for mine in words]
+    hit = [value for value, mine in zip(listed, own) if mine & keys]
+    return hit if len(hit) == 1 else []
 
 
 SOURCE = Source(
