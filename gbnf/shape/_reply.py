@@ -27,7 +27,7 @@ from gbnf.shape._request import (
 )
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
-from gbnf.shape._unasked import codes_given, lacks_values, values_for_all, values_written
+from gbnf.shape._unasked import lacks_values, values_for_all, values_written
 from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
@@ -69,20 +69,18 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         elif not fitting:
             offered = ()
             why = f"the request offers no value some required argument of each tool takes{lead}"
-        elif decision.kind == "call" and not (asked := [t for t in decision.tools if t in fitting]) and not (
-                coded := [t for t in fitting if heard is not None and codes_given(t, heard)]):
+        elif decision.kind == "call" and not (asked := [t for t in decision.tools if t in fitting]):
             offered = ()
             why = f"the request offers no value some required argument of each tool it asks for takes{lead}"
         elif decision.kind == "call":
-            chosen = asked or near_best(coded, list(offered), near)
+            chosen = asked
             written = {t.name: values_written(t, heard, offered) for t in chosen} if heard is not None else {}
             most = max(written.values(), default=0)
             if most and any(written[t.name] < most for t in chosen):  # "HIIT at 18:30": the gym's class
                 chosen = [t for t in chosen if written[t.name] == most]
                 why = f"the request names the values these tools take, more than the others{lead}"
             else:
-                why = (f"the request asks for what these tools do{lead}" if asked else
-                       f"the request asks for a tool, and writes the codes these take{lead}")
+                why = f"the request asks for what these tools do{lead}"
             offered, required, decided = tuple(chosen), True, True
         elif alone is not None and (complete := [t for t in fitting if values_for_all(t, alone)]):
             offered, required, decided = tuple(near_best(complete, list(offered), near)), True, True

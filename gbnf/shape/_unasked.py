@@ -94,15 +94,6 @@ def _typed(schema: dict[str, Any]) -> bool:
             or isinstance(enum, list) and any(isinstance(value, str) for value in enum))
 
 
-def codes_given(tool: Tool, values: Values) -> bool:
-    """Whether ``tool`` requires a code or an identifier (a string with a pattern, offered by the
-    patterns or codes sources: ``^RX[0-9]{7}$``, a postcode, a country) that the conversation
-    (``values``) writes: evidence of the tool beyond a date or a time, which any request may write."""
-    props = tool.parameters.get("properties") or {}
-    return any(isinstance(part := props.get(key), dict) and part.get("type") == "string" and "pattern" in part
-               and _code_offered(key, part, values) for key in tool.parameters.get("required") or ())
-
-
 def _code_offered(key: str, part: dict[str, Any], values: Values) -> bool:
     """Whether the patterns or codes source offers argument ``key`` (taking ``part``) a value
     that reads as a code (:func:`_code_written`)."""
@@ -141,7 +132,7 @@ def values_for_all(tool: Tool, values: Values) -> bool:
 
 def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
     """Whether the conversation writes argument ``key``'s value itself: an enum's value in its
-    words ("suite"), or a code (:func:`codes_given`); not a date or a time, which any request may
+    words ("suite"), or a code (:func:`_code_offered`); not a date or a time, which any request may
     write, nor a value read by meaning alone."""
     if isinstance(part.get("enum"), list):
         return candidates("enum", key, part, values)[0] == "enum-words"
