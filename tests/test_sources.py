@@ -846,3 +846,14 @@ def test_korean_words_are_read_without_their_particles_and_endings():
 def test_an_enum_value_is_named_by_a_word_no_other_value_has(request_, listed, named):
     source = next(s for s in SOURCES if s.name == "enum-words")
     assert source.offers("room", {"type": "string", "enum": listed}, offered_values([request_])) == named
+
+
+def test_a_question_that_gives_no_number_a_tool_requires_is_answered_in_text():
+    water = Tool("water_garden", "Water a zone of the garden.", {
+        "type": "object", "required": ["zone", "minutes"],
+        "properties": {"zone": {"type": "string", "enum": ["lawn", "greenhouse", "flower_bed"]},
+                       "minutes": {"type": "integer"}}})
+    for asked in ("Jak często podlewać pomidory w szklarni w lipcu?", "How long should I water the lawn in summer?"):
+        assert shape(Conversation((("user", asked),), (water, GARAGE))).reply == "text", asked
+    watered = shape(Conversation((("user", "Can you water the greenhouse for 20 minutes?"),), (water, GARAGE)))
+    assert watered.reply == "call"

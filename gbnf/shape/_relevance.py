@@ -194,8 +194,14 @@ def short_of_numbers(tool: Tool, request: Request) -> bool:
     ``request`` writes numbers (a period it names counts as one), or, in English, needs one where
     the request writes none."""
     needed = numbers_needed(tool)
-    written = len(request.numbers) + len(_PERIOD.findall(request.text))
+    written = numbers_given(request)
     return needed - written >= MISSING or (needed > 0 and not written and request.english)
+
+
+def numbers_given(request: Request) -> int:
+    """How many numbers ``request`` gives: those it writes, and a period it names ("the next
+    week")."""
+    return len(request.numbers) + len(_PERIOD.findall(request.text))
 
 
 RELATED = 0.0

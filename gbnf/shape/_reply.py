@@ -16,7 +16,7 @@ from gbnf.shape._meaning import Closeness, closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
-from gbnf.shape._relevance import TEXT_LEAD, Decision, decide_reply, near_best, scored_tools
+from gbnf.shape._relevance import TEXT_LEAD, Decision, decide_reply, near_best, numbers_given, scored_tools
 from gbnf.shape._request import (
     Request,
     conversation_day,
@@ -27,6 +27,7 @@ from gbnf.shape._request import (
 )
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
+from gbnf.shape._tool_words import numbers_needed
 from gbnf.shape._unasked import lacks_values, values_for_all, values_written
 from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
@@ -61,7 +62,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         lead = f" (lead by meaning {near.lead:+.3f})" if near is not None else ""
         alone = replace(request.values, today=heard.today, said_today=heard.said_today) if heard is not None else None
         told = alone if request.asks_to_know else heard  # a question brings its own values
-        fitting = [t for t in offered if required or told is None or not lacks_values(t, told)]
+        fitting = [t for t in offered if required or told is None or not (
+            lacks_values(t, told) or request.asks_to_know and numbers_needed(t) > 0 and not numbers_given(request))]
         if decision.kind == "text" and not required:
             offered = ()
             why = ("the message after the tool's result asks nothing more of a tool" if closing else
