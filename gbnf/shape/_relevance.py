@@ -208,7 +208,9 @@ RELATED = 0.0
 """A request no more likely after a tool's card than after a card for any request (its
 :class:`ModelRelevance` below this) is unrelated to that tool in the model's view."""
 SCORED = 3
-"""How many of the tools closest by meaning the model's relevance is read for (:func:`scored_tools`)."""
+"""How many of the tools closest by meaning the model's relevance is read for (:func:`scored_tools`),
+and whose fit to a request's values decides whether the model may call at all
+(:func:`~gbnf.shape._reply.reply_shape`)."""
 
 
 def scored_tools(tools: list[Tool], request: Request, decision: Decision, closeness: Closeness | None) -> list[Tool]:

@@ -16,7 +16,7 @@ from gbnf.shape._meaning import Closeness, closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
-from gbnf.shape._relevance import TEXT_LEAD, Decision, decide_reply, near_best, numbers_given, scored_tools
+from gbnf.shape._relevance import SCORED, TEXT_LEAD, Decision, decide_reply, near_best, numbers_given, scored_tools
 from gbnf.shape._request import (
     Request,
     conversation_day,
@@ -87,9 +87,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         elif alone is not None and (complete := [t for t in fitting if values_for_all(t, alone)]):
             offered, required, decided = tuple(near_best(complete, list(offered), near)), True, True
             why = f"the last message writes a value for each typed argument these tools require{lead}"
-        elif near is not None and not required and _closest(offered, near) not in fitting:
+        elif near is not None and not required and _none_near_fits(offered, near, fitting):
             offered = ()
-            why = f"the tool closest by meaning needs a value the request does not give{lead}"
+            why = f"the tools closest by meaning need values the request does not give{lead}"
         else:
             why = f"the request may or may not need a tool: the model decides{lead}"
         same = _same_tool(conversation.tools, answered, request, fitting, near is not None) \
@@ -141,9 +141,12 @@ def closes(tools: list[Tool], request: Request) -> bool:
     return closeness(tools, request).lead < TEXT_LEAD and not picks(request.text)
 
 
-def _closest(tools: Sequence[Tool], near: Closeness) -> Tool:
-    """The one of ``tools`` closest by meaning (``near``, over them)."""
-    return tools[max(range(len(tools)), key=lambda i: near.tools[i])]
+def _none_near_fits(tools: Sequence[Tool], near: Closeness, fitting: Sequence[Tool]) -> bool:
+    """Whether none of the :data:`~gbnf.shape._relevance.SCORED` of ``tools`` closest by meaning
+    (``near``, over them) is among ``fitting`` (those the request gives the typed values they
+    require)."""
+    closest = sorted(range(len(tools)), key=lambda i: -near.tools[i])[:SCORED]
+    return not any(tools[i] in fitting for i in closest)
 
 
 def followed_request(messages: Sequence[tuple[str, str]]) -> str:
