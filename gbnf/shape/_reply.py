@@ -90,7 +90,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         elif near is not None and not required and _none_near_fits(offered, near, fitting):
             offered = ()
             why = f"the tools closest by meaning need values the request does not give{lead}"
-        else:
+        else:  # the tools whose typed values the request gives, the closest by meaning first
+            score = dict(zip((t.name for t in offered), near.tools)) if near is not None else {}
+            offered = tuple(sorted((t for t in offered if t in fitting), key=lambda t: -score.get(t.name, 0.0)))
             why = f"the request may or may not need a tool: the model decides{lead}"
         same = _same_tool(conversation.tools, answered, request, fitting, near is not None) \
             if offered and decided else None
