@@ -106,6 +106,8 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
     ("Wake me at 5:15 please", ["05:15"]), ("at 7 pm", ["19:00"]), ("um 19 Uhr", ["19:00"]),
     ("à 19h30", ["19:30"]), ("下午3点半", ["15:30"]), ("午後3時に", ["15:00"]), ("오후 3시 30분", ["15:30"]),
     ("la 8 de la tarde", ["20:00"]), ("on 2025.03.04", []), ("at 12 am", ["00:00"]),
+    ("à 19 heures 30", ["19:30"]), ("alle ore 21", ["21:00"]), ("a las 19 horas", ["19:00"]), ("il 3 luglio alle 18", ["18:00"]),
+    ("à 8 heures et demie", ["08:30"]), ("pendant 2 heures", []), ("a las 5 personas", []),
 ])
 def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(text, times):
     source = next(s for s in SOURCES if s.name == "times")

@@ -1,6 +1,6 @@
 """Times of day the conversation writes, in any of several languages and clocks ("5:15", "7 pm",
-"19h30", "19 Uhr", "下午3点", "午後3時", "오후 3시"), written as the string's pattern or format asks
-(``05:15``, ``19:00:00``)."""
+"19h30", "19 Uhr", "à 19 heures 30", "alle ore 21", "下午3点", "午後3時", "오후 3시"), written as the
+string's pattern or format asks (``05:15``, ``19:00:00``)."""
 
 from __future__ import annotations
 
@@ -77,8 +77,24 @@ def _germanic_times(text: str) -> list[datetime.time]:
 
 
 def _in_digits(text: str) -> str:
-    """``text`` with its number words written in digits, and the Han numerals of an hour ("五点")."""
-    return _HAN_HOUR.sub(lambda match: str(han_number(match.group())), worded_in_digits(text))
+    """``text`` with its number words written in digits, the Han numerals of an hour ("五点"),
+    and an hour of the clock in French, Spanish, Portuguese or Italian words with its minutes
+    (:data:`_ROMANCE_HOUR`: "à 19 heures 30", "alle ore 21") as ``19:30``."""
+    text = _HAN_HOUR.sub(lambda match: str(han_number(match.group())), worded_in_digits(text))
+    return _ROMANCE_HOUR.sub(lambda match: f"{match['lead']}{match['hour']}:{match['minute'] or '00'}", text)
+
+
+_ROMANCE_HOUR = re.compile(
+    r"(?P<lead>\b(?:à|vers|dès|a\s+las?|hacia\s+las?|desde\s+las?|sobre\s+las?|às|pelas|alle\s+ore|alle|ore|"
+    r"verso\s+le|dalle|entro\s+le)\s+)(?P<hour>\d{1,2})"
+    r"(?:\s*(?:heures?|horas?|ore)\b(?:\s+(?:et\s+|y\s+|e\s+)?(?P<minute>[0-5]\d)\b)?"
+    r"|(?=\s*(?:$|[,.;!?)]|\s(?:de|du|di|da|del|della|in|et|e|ou|o|para|pour|per|por|en)\s)))"
+    r"(?!\s+(?:y|et|e)\s+(?:media|demie|mezza|meia|cuarto|quart|quarto|un\s+quart)\b)",
+    re.IGNORECASE)
+"""An hour after a word that says when ("à", "a las", "às", "alle", "ore"), with the word of the
+clock after it and its minutes, or none, where the sentence ends or goes on with a function
+word ("alle 19", "ore 21 per due", "a las 8 de la noche"): "pendant 2 heures", two hours long,
+has no such word before it, and "a las 5 personas" counts people."""
 
 
 _HAN_HOUR = re.compile(rf"(?<![早晚快慢多少好大小高低近远遠])(?:{HAN_NUMERALS})(?=[点點時时])")
