@@ -859,3 +859,13 @@ def test_a_question_that_gives_no_number_a_tool_requires_is_answered_in_text():
         assert shape(Conversation((("user", asked),), (water, GARAGE))).reply == "text", asked
     watered = shape(Conversation((("user", "Can you water the greenhouse for 20 minutes?"),), (water, GARAGE)))
     assert watered.reply == "call"
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("Kann ich am 5. Mai um 10 Uhr eine Yogastunde buchen?", False), ("Puis-je réserver une table ?", False),
+    ("¿Puedo reservar una mesa?", False), ("Posso prenotare un tavolo?", False), ("Czy mogę umówić lekcję?", False),
+    ("Kan ik een fiets huren?", False), ("Ist Zumba für Anfänger geeignet?", True),
+    ("¿Es bueno el yoga para la espalda?", True), ("Is pilates good for back pain?", True),
+])
+def test_a_question_that_asks_to_do_something_is_a_request_in_several_languages(text, asks):
+    assert read_request(text).asks_to_know is asks

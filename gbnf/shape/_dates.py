@@ -408,8 +408,9 @@ def _now_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{either('now_leads')})\s+([^.!?。]+?)\s*[.!?。]?", re.IGNORECASE)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
-"""Where a sentence ends: a Latin mark and a space, a Chinese or Japanese mark, a line's end."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\s\d\.)(?<!\s\d\d\.)\s+|(?<=[。！？])|\n+")
+"""Where a sentence ends: a Latin mark and a space, a Chinese or Japanese mark, a line's end; not
+the period of a day ("am 5. Mai"), after a word of one or two digits."""
 
 
 def sentences(text: str) -> list[str]:

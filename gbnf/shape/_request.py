@@ -127,7 +127,7 @@ class Request:
         ends with a question mark and starts with no request ("Can you...", "Peux-tu...", "请")
         nor a turn back to what was said ("And tomorrow?", "What about Tuesday?"): "How often
         does a diesel need an oil change?", "Is 40 grams a day enough for a beagle?"."""
-        last = sentences(self.text)[-1].strip() if self.text.strip() else ""
+        last = sentences(self.text)[-1].strip().lstrip("¿¡\"'«„“") if self.text.strip() else ""
         return last.endswith(("?", "？")) and not _REQUEST_START.match(last)
 
     @cached_property
@@ -228,11 +228,12 @@ def offered_values(texts: Sequence[str], most: int = MOST_STRETCHES, whole: Sequ
 
 _REQUEST_START = re.compile(
     r"(?:can|could|would|will you|may|please|kindly|and|also|what about|how about|what if|"
-    r"peux|pouvez|pourrais|pourriez|voudrais|et|"
-    r"puedes|puede|podrías|podría|y|qué tal|"
-    r"kannst|können|könntest|könnten|würdest|würden|und|"
-    r"puoi|può|potresti|potrebbe|"
-    r"kun|kunt|kunnen|zou)(?![A-Za-zÀ-ɏ])|(?:請|请|帮|幫|能不能|可以|麻烦|麻煩)|.*(?:ください|くれ|줄래|줘|주세요|주실)",
+    r"peux|pouvez|pourrais|pourriez|voudrais|puis|et|"
+    r"puedes|puede|puedo|podrías|podría|y|qué tal|"
+    r"kann|kannst|können|könntest|könnten|würdest|würden|und|"
+    r"puoi|può|posso|potresti|potrebbe|potrei|"
+    r"podes|pode|poderia|"
+    r"kan|kun|kunt|kunnen|zou|czy)(?![A-Za-zÀ-ɏ])|(?:請|请|帮|幫|能不能|可以|麻烦|麻煩)|.*(?:ください|くれ|줄래|줘|주세요|주실)",
     re.IGNORECASE)
 """How a question that asks for something to be done, or turns back to what was said, starts (or,
 in Japanese and Korean, ends)."""
