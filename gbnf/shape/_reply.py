@@ -28,7 +28,7 @@ from gbnf.shape._request import (
 from gbnf.shape._result import SHOWN_VALUES, Conversation, Key, Reply, Shaped, pool_key
 from gbnf.shape._shaped import copied
 from gbnf.shape._tool_words import numbers_needed
-from gbnf.shape._unasked import lacks_values, values_for_all, values_written
+from gbnf.shape._unasked import lacks_values, typed_taken, values_for_all, values_written
 from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
 from gbnf.tools import Tool
 
@@ -78,9 +78,13 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             chosen = asked
             written = {t.name: values_written(t, heard, offered) for t in chosen} if heard is not None else {}
             most = max(written.values(), default=0)
+            taken = {t.name: typed_taken(t, heard) for t in chosen} if heard is not None and len(chosen) > 1 else {}
             if most and any(written[t.name] < most for t in chosen):  # "HIIT at 18:30": the gym's class
                 chosen = [t for t in chosen if written[t.name] == most]
                 why = f"the request names the values these tools take, more than the others{lead}"
+            elif taken and min(taken.values()) < (top := max(taken.values())):  # a feeder's time, no recipe's
+                chosen = [t for t in chosen if taken[t.name] == top]
+                why = f"the request writes the codes, dates and times these tools take, more than the others{lead}"
             else:
                 why = f"the request asks for what these tools do{lead}"
             offered, required, decided = tuple(chosen), True, True

@@ -117,6 +117,16 @@ def lacks_values(tool: Tool, values: Values) -> bool:
                and not _asked_for(key, props[key], values, None) for key in required)
 
 
+def typed_taken(tool: Tool, values: Values) -> int:
+    """How many of ``tool``'s arguments that take a code, a date, a time or another typed form
+    (not an enum) the conversation (``values``) offers a value: of two tools a request asks for,
+    the one that takes more of what it writes ("40 grams at quarter to eight": a feeder's
+    ``time``, which a recipe scaler has no argument for)."""
+    props = tool.parameters.get("properties") or {}
+    return sum(_typed(part) and not isinstance(part.get("enum"), list) and _asked_for(key, part, values, None)
+               for key, part in props.items() if isinstance(part, dict))
+
+
 def values_for_all(tool: Tool, values: Values) -> bool:
     """Whether the conversation (``values``) offers a value for each of two or more required
     arguments of ``tool`` that take a kind of value (an enum, a code, a time, a date, a
