@@ -871,7 +871,7 @@ def test_a_question_that_asks_to_do_something_is_a_request_in_several_languages(
     assert read_request(text).asks_to_know is asks
 
 
-FEEDER = Tool("schedule_pet_feeding", "Schedule the automatic pet feeder to release a portion of food.", {
+TIMED_FEEDER = Tool("schedule_pet_feeding", "Schedule the automatic pet feeder to release a portion of food.", {
     "type": "object", "required": ["pet_name", "time", "portion_grams"],
     "properties": {"pet_name": {"type": "string"}, "portion_grams": {"type": "integer"},
                    "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}})
@@ -884,5 +884,5 @@ PET_MEAL = Tool("log_pet_meal", "Record how many grams of food a pet ate.", {
 
 def test_of_tools_a_request_asks_for_the_one_that_takes_more_of_its_typed_values_is_offered():
     asked = Conversation((("user", "Set the feeder so Biscuit gets 40 grams every day at quarter to eight."),),
-                         (PET_MEAL, FEEDER))
+                         (PET_MEAL, TIMED_FEEDER))
     assert [t.name for t in shape(asked).offered] == ["schedule_pet_feeding"]  # the meal log takes no time
