@@ -108,6 +108,8 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
     ("la 8 de la tarde", ["20:00"]), ("on 2025.03.04", []), ("at 12 am", ["00:00"]),
     ("à 19 heures 30", ["19:30"]), ("alle ore 21", ["21:00"]), ("a las 19 horas", ["19:00"]), ("il 3 luglio alle 18", ["18:00"]),
     ("à 8 heures et demie", ["08:30"]), ("pendant 2 heures", []), ("a las 5 personas", []),
+    ("alle 21 e 30", ["21:30"]), ("alle 3 di pomeriggio", ["15:00"]), ("vers 7 ou 8 personnes", []),
+    ("à 9 heures moins le quart", []),
 ])
 def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(text, times):
     source = next(s for s in SOURCES if s.name == "times")
@@ -202,7 +204,8 @@ def test_a_length_a_tool_result_gives_as_a_number_alone_is_offered_beside_those_
     ("Sei so nett", []), ("three tickets", [3]), ("one thousand two hundred and six", [1206]),
     ("twenty-five minutes", [25]), ("two or three people", [2, 3]),
     ("drei Nächte", [3]), ("quinze minutes", [15]), ("大人4名", [4]), ("我们4个人", [4]), ("2泊3日", [2, 3]),
-    ("네 명", [4]), ("표 두 장 주세요", [2]), ("세 시간", [3]), ("MTR-700214", []),
+    ("네 명", [4]), ("표 두 장 주세요", [2]), ("세 시간", [3]), ("MTR-700214", []), ("네 주문할게요", []),
+    ("근처에 한 병원 찾아줘", []), ("12ab3", []),
 ])
 def test_numbers_written_in_words_of_other_languages_are_offered(text, written):
     assert list(offered_values([text]).numbers) == written
@@ -630,6 +633,10 @@ def test_a_request_that_writes_each_typed_value_a_tool_requires_calls_it():
     asked = "Réservez-moi une suite à Rome, arrivée le 20 juin 2027 et départ le 23 juin, pour deux personnes."
     shaped = shape(Conversation((("user", asked),), (SUITE, GARAGE)))
     assert shaped.reply == "call" and [t.name for t in shaped.offered] == ["book_hotel_room"]
+    for picking in ("好的，那就20:30吧", "Va bene, quello delle 22:45.", "Dann die erste, bitte."):
+        chosen = (("user", asked), ("assistant", '{"name": "book_hotel_room", "arguments": {"city": "Rome"}}'),
+                  ("tool", '{"status": "full", "free": ["20:30", "22:45"]}'), ("user", picking))
+        assert shape(Conversation(chosen, (SUITE, GARAGE))).reply != "text", picking  # it picks among them
     for closing in ("Parfait, merci beaucoup !", "谢谢！", "Thanks, that's all."):
         thanks = (("user", asked), ("assistant", '{"name": "book_hotel_room", "arguments": {"city": "Rome"}}'),
                   ("tool", '{"status": "booked"}'), ("user", closing))
@@ -865,6 +872,7 @@ def test_a_question_that_gives_no_number_a_tool_requires_is_answered_in_text():
     ("Kann ich am 5. Mai um 10 Uhr eine Yogastunde buchen?", False), ("Puis-je réserver une table ?", False),
     ("¿Puedo reservar una mesa?", False), ("Posso prenotare un tavolo?", False), ("Czy mogę umówić lekcję?", False),
     ("Kan ik een fiets huren?", False), ("Ist Zumba für Anfänger geeignet?", True),
+    ("Czy 40 gramów dziennie wystarczy dla beagla?", True), ("We are 4. Can you book it?", False),
     ("¿Es bueno el yoga para la espalda?", True), ("Is pilates good for back pain?", True),
 ])
 def test_a_question_that_asks_to_do_something_is_a_request_in_several_languages(text, asks):

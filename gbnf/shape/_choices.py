@@ -17,11 +17,12 @@ from gbnf.shape._values import RESULT_LEAD, Number, Option, Values, argument_wor
 
 _WORDS = {
     "earlier": r"early one|earlier|earliest|sooner|soonest|first one|plus t[ôo]t|la premi[èe]re|le premier|"
-               r"m[áa]s temprano|el primero|la primera|fr[üu]her[en]?|fr[üu]heste[n]?|eerder|eerste|pi[ùu] presto|"
+               r"m[áa]s temprano|el primero|la primera|fr[üu]her[en]?|fr[üu]heste[n]?|erste[n]?|eerder|eerste|"
+               r"pi[ùu] presto|"
                r"早一点|早一點|更早|最早|早い方|早いほう|더 일찍|가장 이른",
     "later": r"late one|later|latest|last one|plus tard|la derni[èe]re|le dernier|m[áa]s tarde|el [úu]ltimo|"
-             r"la [úu]ltima|sp[äa]ter[en]?|sp[äa]teste[n]?|laatste|pi[ùu] tardi|晚一点|晚一點|更晚|最晚|遅い方|"
-             r"遅いほう|더 늦은|늦은 거",
+             r"la [úu]ltima|sp[äa]ter[en]?|sp[äa]teste[n]?|letzte[n]?|laatste|pi[ùu] tardi|晚一点|晚一點|更晚|最晚|"
+             r"遅い方|遅いほう|더 늦은|늦은 거",
     "morning": r"morning|matin|por la mañana|de la mañana|vormittag|ochtend|mattina|上午|早上|午前|오전",
     "afternoon": r"afternoon|apr[èe]s-midi|por la tarde|de la tarde|nachmittag|middag|pomeriggio|下午|午後|오후",
     "evening": r"evening|soir|soirée|noche|abend|avond|di sera|晚上|夜|저녁",

@@ -219,6 +219,7 @@ _WORDS = re.compile(r"[\w']+")
 
 
 AFTER_NOON = r"p\.?\s?m\.?|nachmittags|abends|de la tarde|de la noche|du soir|de l'après-midi|di sera|del pomeriggio" \
+    r"|di pomeriggio|di stasera|stasera" \
     r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra"
 """Words written after an hour that put it after noon ("7 pm", "7 Uhr abends", "7 de la tarde")."""
 _BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano"
@@ -408,14 +409,25 @@ def _now_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{either('now_leads')})\s+([^.!?。]+?)\s*[.!?。]?", re.IGNORECASE)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\s\d\.)(?<!\s\d\d\.)\s+|(?<=[。！？])|\n+")
-"""Where a sentence ends: a Latin mark and a space, a Chinese or Japanese mark, a line's end; not
-the period of a day ("am 5. Mai"), after a word of one or two digits."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+"""Where a sentence may end: a Latin mark and a space, a Chinese or Japanese mark, a line's end."""
+_DAY_END = re.compile(r"(?:^|\s)\d{1,2}\.$")
 
 
 def sentences(text: str) -> list[str]:
-    """``text``'s sentences, stripped, the empty left out."""
-    return [sentence.strip() for sentence in _SENTENCE_END.split(text) if sentence.strip()]
+    """``text``'s sentences, stripped, the empty left out; the period of a day followed by a
+    month's name or a lowercase word ends none ("am 5. Mai", "le 3. juin"), that of a count does
+    ("Table for 4. Can you book it?")."""
+    found: list[str] = []
+    for part in (part.strip() for part in _SENTENCE_END.split(text)):
+        if not part:
+            continue
+        first = part.split(maxsplit=1)[0]
+        if found and _DAY_END.search(found[-1]) and (first[0].islower() or month_name(first)):
+            found[-1] = f"{found[-1]} {part}"
+        else:
+            found.append(part)
+    return found
 
 
 def said_now(text: str) -> datetime.date | None:

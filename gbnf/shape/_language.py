@@ -76,8 +76,9 @@ def worded_languages(text: str) -> tuple[str, ...]:
 
 def unknown_latin(text: str) -> tuple[str, ...]:
     """Every language of :data:`_CODES` where ``text`` is written in the Latin script, reads as
-    no language (no function words: "drei Nächte", "dos entradas") and is not English: its number
-    words are read in each of them ("drei" is a number in German alone)."""
+    no language (no function words: "drei Nächte", "quinze minutes") and is not English: its
+    number words are read in each of them ("drei" is a number in German alone; a name may read
+    as one too: "Elf Bar")."""
     words = [w.lower() for w in _WORD.findall(text)]
     if not _latin(words) or is_english(text) or worded_languages(text) or foreign_function_words(text):
         return ()

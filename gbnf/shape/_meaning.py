@@ -135,10 +135,10 @@ def closeness(tools: Sequence[Tool], request: Request) -> Closeness:
             _CARDS[card] = vector
         for card in cards:
             _CARDS.move_to_end(card)
-        while len(_CARDS) > CARDS_KEPT:
-            _CARDS.popitem(last=False)
         firsts = np.array([_CARDS[does] for does, _ in pairs]) if pairs else np.zeros((0, vectors.shape[1]))
         matrix = np.array([_unit(_CARDS[does] + _CARDS[takes]) for does, takes in pairs]) if pairs else firsts
+        while len(_CARDS) > CARDS_KEPT:  # after reading them: a pool of more tools than it keeps is read whole
+            _CARDS.popitem(last=False)
     asked = vectors[0]
     named = frozenset().union(*(_name_words(t.name) for t in tools))
     own = (firsts @ capabilities.T).max(axis=0, initial=-1.0) >= SAME  # what a tool does, card to card

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from gbnf._text import mentions
 from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
@@ -54,7 +55,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         topic = read_request(without_the_day(followed_request(conversation.messages)))
         near = closeness(list(offered), topic) if shaping.meaning else None
         decision = decide_reply(list(offered), topic, near, relevance)
-        closing = answered is not None and near is not None and closes(list(offered), request)
+        closing = answered is not None and near is not None and closes(list(offered), request, answered[1])
         if closing:
             decision = Decision("text", [])
         if shaping.model_relevance and relevance is None and not required:
@@ -138,13 +139,16 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
 
 
-def closes(tools: list[Tool], request: Request) -> bool:
-    """Whether ``request``, the user's message after a tool's result, asks nothing more of a
-    tool: alone, it is unrelated to every one of ``tools`` by meaning (closer to the general
-    requests and replies no tool serves than :data:`~gbnf.shape._relevance.TEXT_LEAD` allows:
-    "Parfait, merci beaucoup !", "谢谢！") and picks nothing among what the result offered
-    (:func:`~gbnf.shape._choices.picks`: "Take the late one then." picks)."""
-    return closeness(tools, request).lead < TEXT_LEAD and not picks(request.text)
+def closes(tools: list[Tool], request: Request, result: str) -> bool:
+    """Whether ``request``, the user's message after a tool's ``result``, asks nothing more of a
+    tool: it writes no number and none of the result's values, picks nothing among what the result
+    offered (:func:`~gbnf.shape._choices.picks`: "Take the late one then." picks; "好的，那就20:30吧"
+    writes one), and alone it is unrelated to every one of ``tools`` by meaning (closer to the
+    general requests and replies no tool serves than :data:`~gbnf.shape._relevance.TEXT_LEAD`
+    allows: "Parfait, merci beaucoup !", "谢谢！")."""
+    if request.numbers or picks(request.text) or any(mentions(request.text, text) for text in result_texts(result)):
+        return False
+    return closeness(tools, request).lead < TEXT_LEAD
 
 
 def _none_near_fits(tools: Sequence[Tool], near: Closeness, fitting: Sequence[Tool]) -> bool:

@@ -233,7 +233,7 @@ _REQUEST_START = re.compile(
     r"kann|kannst|können|könntest|könnten|würdest|würden|und|"
     r"puoi|può|posso|potresti|potrebbe|potrei|"
     r"podes|pode|poderia|"
-    r"kan|kun|kunt|kunnen|zou|czy)(?![A-Za-zÀ-ɏ])|(?:請|请|帮|幫|能不能|可以|麻烦|麻煩)|.*(?:ください|くれ|줄래|줘|주세요|주실)",
+    r"kan|kun|kunt|kunnen|zou|czy(?=\s+(?:mog|moż|mógł|mogł)))(?![A-Za-zÀ-ɏ])|(?:請|请|帮|幫|能不能|可以|麻烦|麻煩)|.*(?:ください|くれ|줄래|줘|주세요|주실)",
     re.IGNORECASE)
 """How a question that asks for something to be done, or turns back to what was said, starts (or,
 in Japanese and Korean, ends)."""

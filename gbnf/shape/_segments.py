@@ -7,6 +7,7 @@ particle, an ending, an auxiliary, a pronoun), which starts and ends no value
 
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import re
@@ -46,9 +47,11 @@ def cjk_words(run: str, text: str = "", at: int = 0) -> tuple[tuple[int, int, bo
         return _japanese(run)
     if not _HANGUL.search(run):
         return _chinese(run)
-    whole = text or run
-    return tuple((start - at, end - at, function) for start, end, function in _korean(whole)
-                 if at <= start and end <= at + len(run))
+    words = _korean(text or run)
+    first = bisect.bisect_left(words, (at,))
+    last = bisect.bisect_left(words, (at + len(run),))
+    return tuple((start - at, end - at, function) for start, end, function in words[first:last]
+                 if end <= at + len(run))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -109,7 +112,7 @@ def _kiwi():  # type: ignore[no-untyped-def]
     """Kiwi's Korean analyser, its model loaded (about 1 s, once; 2 s more on the first text)."""
     from kiwipiepy import Kiwi
 
-    kiwi = Kiwi(num_workers=-1)
+    kiwi = Kiwi(num_workers=1)  # one worker: every call holds the lock
     kiwi.tokenize("워밍업")
     return kiwi
 

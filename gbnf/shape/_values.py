@@ -108,7 +108,7 @@ _CJK = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 """Kana, Han and Hangul, as a regular expression's class."""
 NUMBER = re.compile(rf"(?<![^\W{_CJK}])(?<!\.)(?<![^\W\d_]\^)(?<![^\W\d_]\^-)(?<![^\W\d_]-)"
                     r"-?(?!0\d\d)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
-                    rf"(?!(?:[^\W{_CJK}]|\.)*\d)")
+                    rf"(?!(?:[^\W\d{_CJK}]|\.)*+\d)")
 """A number as written: digits, thousands grouped by commas, a decimal point, an exponent; not
 the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value, nor
 three digits or more led by a zero, a code (account ``00125648``, zip code ``02139``), nor the
@@ -349,8 +349,10 @@ def _han_worded(text: str) -> list[Number]:
 _KOREAN_NUMBERS = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5, "여섯": 6,
                    "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "열한": 11, "열두": 12, "스무": 20}
 _KOREAN_NUMBER = re.compile(rf"(?<![가-힣])({'|'.join(sorted(_KOREAN_NUMBERS, key=len, reverse=True))})"
-                            r"\s?(?=명|장|개|시간|잔|권|대|마리|병|그릇|박|달|주)")
-"""A number in Korean's own numerals before a counter ("네 명", "표 두 장", "세 시간")."""
+                            r"\s?(?=(?:명|장|개|시간|잔|권|대|마리|병|그릇|박|달|주)"
+                            r"(?:[^가-힣]|$|이|가|을|를|은|는|에|의|도|만|으로|로|씩|짜리|요|이요|만요))")
+"""A number in Korean's own numerals before a counter that ends its word or takes a particle ("네
+명", "표 두 장", "세 시간"; not "네 주문할게요", "yes, I'll order", nor "한 병원", "a hospital")."""
 
 
 def _korean_worded(text: str) -> list[Number]:
@@ -637,9 +639,13 @@ array of numbers may take whole (a start and an end year), beside each number al
 
 
 def _read(number: str) -> Number:
-    """A number as written (thousands separated by commas) as JSON reads it."""
+    """A number as written (thousands separated by commas) as JSON reads it; one of more digits
+    than Python turns into an integer (4,300) as a float (infinite where it is past a float's range)."""
     number = number.replace(",", "")
-    return float(number) if any(c in number for c in ".eE") else int(number)
+    return float(number) if any(c in number for c in ".eE") or len(number) > _MOST_DIGITS else int(number)
+
+
+_MOST_DIGITS = 4000
 
 
 def value_texts(value: object) -> list[str]:

@@ -87,14 +87,18 @@ def _in_digits(text: str) -> str:
 _ROMANCE_HOUR = re.compile(
     r"(?P<lead>\b(?:à|vers|dès|a\s+las?|hacia\s+las?|desde\s+las?|sobre\s+las?|às|pelas|alle\s+ore|alle|ore|"
     r"verso\s+le|dalle|entro\s+le)\s+)(?P<hour>\d{1,2})"
-    r"(?:\s*(?:heures?|horas?|ore)\b(?:\s+(?:et\s+|y\s+|e\s+)?(?P<minute>[0-5]\d)\b)?"
-    r"|(?=\s*(?:$|[,.;!?)]|\s(?:de|du|di|da|del|della|in|et|e|ou|o|para|pour|per|por|en)\s)))"
-    r"(?!\s+(?:y|et|e)\s+(?:media|demie|mezza|meia|cuarto|quart|quarto|un\s+quart)\b)",
+    r"(?:\s*(?:heures?|horas?|ore)\b|(?=\s+(?:[0-5]\d\b|(?:et|e|y)\s+[0-5]\d\b)|\s*(?:$|[,.;!?)])"
+    r"|\s(?:de|du|di|da|del|della|in|para|pour|per|por|en)\s))"
+    r"(?:\s+(?:et\s+|y\s+|e\s+)?(?P<minute>[0-5]\d)\b)?"
+    r"(?!\s+(?:(?:y|et|e)\s+(?:media|demie|mezza|meia|cuarto|quart|quarto|un\s+quart|um\s+quarto|un\s+quarto)"
+    r"|moins|meno|menos)\b)",
     re.IGNORECASE)
 """An hour after a word that says when ("à", "a las", "às", "alle", "ore"), with the word of the
-clock after it and its minutes, or none, where the sentence ends or goes on with a function
-word ("alle 19", "ore 21 per due", "a las 8 de la noche"): "pendant 2 heures", two hours long,
-has no such word before it, and "a las 5 personas" counts people."""
+clock after it and its minutes ("à 19 heures 30", "alle 21 e 30"), or with none where the
+sentence ends or goes on with a preposition ("alle 19", "ore 21 per due", "a las 8 de la
+noche"); not the hour of a half, a quarter or a time to the hour ("alle 9 e mezza", "à 9 heures
+moins le quart"), which other rules read: "pendant 2 heures", two hours long, has no such word
+before it, and "a las 5 personas" and "vers 7 ou 8 personnes" count people."""
 
 
 _HAN_HOUR = re.compile(rf"(?<![早晚快慢多少好大小高低近远遠])(?:{HAN_NUMERALS})(?=[点點時时])")
