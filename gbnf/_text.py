@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -34,3 +35,9 @@ def identifier_words(text: str) -> str:
 def name_words(name: str) -> set[str]:
     """An identifier's words, lowercased: ``from_currency`` and ``fromCurrency`` -> {"from", "currency"}."""
     return set(word_key(identifier_words(name)).split())
+
+
+def own_words(word_sets: list[set[str]]) -> list[set[str]]:
+    """Each of ``word_sets``' words that no other of them has."""
+    counts = Counter(word for words in word_sets for word in words)
+    return [{word for word in words if counts[word] == 1} for words in word_sets]

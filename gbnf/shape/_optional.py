@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gbnf._text import mentions, name_words
+from gbnf._text import mentions, name_words, own_words
 from gbnf.compiler import ANNOTATIONS, compile_schema
 from gbnf.errors import SchemaError
 from gbnf.shape._dates import today_alone
@@ -23,7 +23,7 @@ from gbnf.shape._language import reads_as_other_language
 from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import described_forms
-from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, own_words, schema_type, schema_words
+from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, schema_type, schema_words
 from gbnf.shape._unasked import counted_for, typed_asked, unasked_by_meaning
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, free_string, numbers_named

@@ -24,13 +24,13 @@ from typing import Literal
 import bm25s
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
-from gbnf._text import identifier_words
+from gbnf._text import identifier_words, own_words
 from gbnf.shape._calls import asked_calls
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._meaning import Closeness
 from gbnf.shape._opposites import opposed_tools
 from gbnf.shape._request import Request, read_request, terms
-from gbnf.shape._tool_words import ACTIONS, CALL_WORDS, numbers_needed, own_words, tool_document
+from gbnf.shape._tool_words import ACTIONS, CALL_WORDS, numbers_needed, tool_document
 from gbnf.tools import Tool
 
 RELATIVE = 0.5
@@ -221,8 +221,16 @@ def scored_tools(tools: list[Tool], request: Request, decision: Decision, closen
     left to the model."""
     if decision.kind != "either" or closeness is None or not request.english:
         return []
-    nearest = sorted(range(len(tools)), key=lambda i: -closeness.tools[i])
-    return [tools[i] for i in nearest[:SCORED]]
+    return closest_first(tools, tools, closeness)[:SCORED]
+
+
+def closest_first(among: Sequence[Tool], tools: Sequence[Tool], closeness: Closeness | None) -> list[Tool]:
+    """``among`` (some of ``tools``), the closest by meaning first (``closeness``, over ``tools``;
+    ties and, without it, all in their order)."""
+    if closeness is None:
+        return list(among)
+    score = dict(zip((t.name for t in tools), closeness.tools))
+    return sorted(among, key=lambda t: -score[t.name])
 
 
 def near_best(among: list[Tool], tools: list[Tool], closeness: Closeness | None) -> list[Tool]:
@@ -232,7 +240,7 @@ def near_best(among: list[Tool], tools: list[Tool], closeness: Closeness | None)
         return among
     score = dict(zip((t.name for t in tools), closeness.tools))
     best = max(score[t.name] for t in among)
-    return sorted((t for t in among if score[t.name] >= best - NEAR), key=lambda t: -score[t.name])
+    return [t for t in closest_first(among, tools, closeness) if score[t.name] >= best - NEAR]
 
 
 def decide_reply(tools: list[Tool], request: Request, closeness: Closeness | None = None,

@@ -17,7 +17,16 @@ from gbnf.shape._meaning import Closeness, closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
 from gbnf.shape._options import Shaping
 from gbnf.shape._prompt import tools_offer
-from gbnf.shape._relevance import SCORED, TEXT_LEAD, Decision, decide_reply, near_best, numbers_given, scored_tools
+from gbnf.shape._relevance import (
+    SCORED,
+    TEXT_LEAD,
+    Decision,
+    closest_first,
+    decide_reply,
+    near_best,
+    numbers_given,
+    scored_tools,
+)
 from gbnf.shape._request import (
     Request,
     conversation_day,
@@ -55,7 +64,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         topic = read_request(without_the_day(followed_request(conversation.messages)))
         near = closeness(list(offered), topic) if shaping.meaning else None
         decision = decide_reply(list(offered), topic, near, relevance)
-        closing = answered is not None and near is not None and closes(list(offered), request, answered[1])
+        alone_near = closeness(list(offered), request) if answered is not None and near is not None else None
+        closing = answered is not None and alone_near is not None and closes(request, answered[1], alone_near)
         if closing:
             decision = Decision("text", [])
         if shaping.model_relevance and relevance is None and not required:
@@ -96,10 +106,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             offered = ()
             why = f"the tools closest by meaning need values the request does not give{lead}"
         else:  # the tools whose typed values the request gives, the closest by meaning first
-            score = dict(zip((t.name for t in offered), near.tools)) if near is not None else {}
-            offered = tuple(sorted((t for t in offered if t in fitting), key=lambda t: -score.get(t.name, 0.0)))
+            offered = tuple(closest_first([t for t in offered if t in fitting], offered, near))
             why = f"the request may or may not need a tool: the model decides{lead}"
-        same = _same_tool(conversation.tools, answered, request, fitting, near is not None) \
+        same = _same_tool(conversation.tools, answered, request, fitting, alone_near) \
             if offered and decided else None
         if same is not None and tuple(offered) != (same,):
             offered = (same,)
@@ -139,24 +148,23 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
 
 
-def closes(tools: list[Tool], request: Request, result: str) -> bool:
+def closes(request: Request, result: str, near: Closeness) -> bool:
     """Whether ``request``, the user's message after a tool's ``result``, asks nothing more of a
     tool: it writes no number and none of the result's values, picks nothing among what the result
     offered (:func:`~gbnf.shape._choices.picks`: "Take the late one then." picks; "好的，那就20:30吧"
-    writes one), and alone it is unrelated to every one of ``tools`` by meaning (closer to the
+    writes one), and alone it is unrelated to every tool by meaning (``near``: closer to the
     general requests and replies no tool serves than :data:`~gbnf.shape._relevance.TEXT_LEAD`
     allows: "Parfait, merci beaucoup !", "谢谢！")."""
     if request.numbers or picks(request.text) or any(mentions(request.text, text) for text in result_texts(result)):
         return False
-    return closeness(tools, request).lead < TEXT_LEAD
+    return near.lead < TEXT_LEAD
 
 
 def _none_near_fits(tools: Sequence[Tool], near: Closeness, fitting: Sequence[Tool]) -> bool:
     """Whether none of the :data:`~gbnf.shape._relevance.SCORED` of ``tools`` closest by meaning
     (``near``, over them) is among ``fitting`` (those the request gives the typed values they
     require)."""
-    closest = sorted(range(len(tools)), key=lambda i: -near.tools[i])[:SCORED]
-    return not any(tools[i] in fitting for i in closest)
+    return not any(tool in fitting for tool in closest_first(tools, tools, near)[:SCORED])
 
 
 def followed_request(messages: Sequence[tuple[str, str]]) -> str:
@@ -196,17 +204,16 @@ def conversation_values(conversation: Conversation, shaping: Shaping,
 
 
 def _same_tool(tools: Sequence[Tool], answered: tuple[str, str] | None, request: Request, fitting: Sequence[Tool],
-               meaning: bool) -> Tool | None:
+               near: Closeness | None) -> Tool | None:
     """The tool of the call before (``answered``, :func:`answered_call`), where it takes the
-    values the conversation offers (``fitting``) and the last message alone (``request``) asks
-    for none of the other ``tools`` ("Take the late one then.": the cinema's, not the concert's;
-    "Now get me a taxi": the taxi's); None otherwise."""
+    values the conversation offers (``fitting``) and the last message alone (``request``, by
+    meaning ``near`` where read) asks for none of the other ``tools`` ("Take the late one then.":
+    the cinema's, not the concert's; "Now get me a taxi": the taxi's); None otherwise."""
     names = set(sent_arguments(answered[0])) if answered else set()
     same = next((t for t in fitting if t.name in names), None) if len(names) == 1 else None
     if same is None:
         return None
-    tools = list(tools)
-    alone = decide_reply(tools, request, closeness(tools, request) if meaning else None, None)
+    alone = decide_reply(list(tools), request, near, None)
     return None if alone.kind == "call" and same not in alone.tools else same
 
 

@@ -13,7 +13,9 @@ import logging
 import re
 import threading
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+CJK_LETTERS = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+"""Kana, Han and Hangul, as a regular expression's class (without its brackets)."""
+_CJK = re.compile(f"[{CJK_LETTERS}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
@@ -36,7 +38,7 @@ _LOCK = threading.Lock()  # requests are read in worker threads; the tokenizers 
 
 def has_cjk(text: str) -> bool:
     """Whether ``text`` writes Chinese, Japanese or Korean (Han characters, kana or Hangul)."""
-    return _CJK.search(text) is not None or _HANGUL.search(text) is not None
+    return _CJK.search(text) is not None
 
 
 def cjk_words(run: str, text: str = "", at: int = 0) -> tuple[tuple[int, int, bool], ...]:

@@ -41,12 +41,6 @@ def numbers_needed(tool: Tool) -> int:
     return sum(is_numeric(sub) and "default" not in sub and stated_default(sub) is None for sub in needed)
 
 
-def own_words(word_sets: list[set[str]]) -> list[set[str]]:
-    """Each of ``word_sets``' words that no other of them has."""
-    counts = Counter(word for words in word_sets for word in words)
-    return [{word for word in words if counts[word] == 1} for words in word_sets]
-
-
 def free_string_keys(props: dict[str, Any]) -> list[str]:
     """The properties of ``props`` that are strings the model writes freely (no ``enum``)."""
     return [key for key, sub in props.items() if schema_type(sub) == "string" and "enum" not in sub]

@@ -94,13 +94,6 @@ def _typed(schema: dict[str, Any]) -> bool:
             or isinstance(enum, list) and any(isinstance(value, str) for value in enum))
 
 
-def _code_offered(key: str, part: dict[str, Any], values: Values) -> bool:
-    """Whether the patterns or codes source offers argument ``key`` (taking ``part``) a value
-    that reads as a code (:func:`_code_written`)."""
-    source, found = candidates("typed", key, part, values)
-    return source in ("patterns", "codes") and any(_code_written(str(value)) for value in found)
-
-
 def _code_written(value: str) -> bool:
     """Whether ``value`` reads as a code: it has a digit, or is a word of up to four capitals
     (``RX3318840``, ``3511LK``, ``PT``; not "Friday", which a loose pattern also takes)."""
@@ -111,10 +104,8 @@ def lacks_values(tool: Tool, values: Values) -> bool:
     """Whether the conversation (``values``) offers no value for some required argument of
     ``tool`` that takes a kind of value (a code, a time, a date, a pattern): a call would make
     that value up ("Is 40 grams a day enough for a beagle?" beside a feeder that takes a time)."""
-    props = tool.parameters.get("properties") or {}
-    required = [key for key in tool.parameters.get("required") or () if isinstance(props.get(key), dict)]
-    return any(_typed(props[key]) and not isinstance(props[key].get("enum"), list)
-               and not _asked_for(key, props[key], values, None) for key in required)
+    required = set(tool.parameters.get("required") or ())
+    return any(not _asked_for(key, part, values, None) for key, part in _formed(tool) if key in required)
 
 
 def typed_taken(tool: Tool, values: Values) -> int:
@@ -122,9 +113,15 @@ def typed_taken(tool: Tool, values: Values) -> int:
     (not an enum) the conversation (``values``) offers a value: of two tools a request asks for,
     the one that takes more of what it writes ("40 grams at quarter to eight": a feeder's
     ``time``, which a recipe scaler has no argument for)."""
+    return sum(_asked_for(key, part, values, None) for key, part in _formed(tool))
+
+
+def _formed(tool: Tool) -> list[tuple[str, dict[str, Any]]]:
+    """``tool``'s top-level arguments that take a code, a date, a time or another typed form (not
+    an enum), with their schemas."""
     props = tool.parameters.get("properties") or {}
-    return sum(_typed(part) and not isinstance(part.get("enum"), list) and _asked_for(key, part, values, None)
-               for key, part in props.items() if isinstance(part, dict))
+    return [(key, part) for key, part in props.items()
+            if isinstance(part, dict) and _typed(part) and not isinstance(part.get("enum"), list)]
 
 
 def values_for_all(tool: Tool, values: Values) -> bool:
@@ -142,11 +139,12 @@ def values_for_all(tool: Tool, values: Values) -> bool:
 
 def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
     """Whether the conversation writes argument ``key``'s value itself: an enum's value in its
-    words ("suite"), or a code (:func:`_code_offered`); not a date or a time, which any request may
-    write, nor a value read by meaning alone."""
+    words ("suite"), or a code the patterns or codes source offers (:func:`_code_written`); not a
+    date or a time, which any request may write, nor a value read by meaning alone."""
     if isinstance(part.get("enum"), list):
         return candidates("enum", key, part, values)[0] == "enum-words"
-    return _code_offered(key, part, values)
+    source, found = candidates("typed", key, part, values)
+    return source in ("patterns", "codes") and any(_code_written(str(value)) for value in found)
 
 
 def values_written(tool: Tool, values: Values, tools: Sequence[Tool]) -> int:

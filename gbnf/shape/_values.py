@@ -19,7 +19,7 @@ from gbnf.compiler import as_decimal, is_number
 from gbnf.shape._dates import days_from_today, moments, month_name
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 from gbnf.shape._language import foreign_function_words, unknown_latin, worded_languages
-from gbnf.shape._segments import cjk_words, has_cjk
+from gbnf.shape._segments import CJK_LETTERS, cjk_words, has_cjk
 
 LONGEST = 8
 """The most words a stretch copied from a request may have."""
@@ -104,11 +104,9 @@ _TITLES = frozenset(words("abbreviations"))
 """Words written before a name that leave it whole (``Dr John Smith``: ``John Smith`` too)."""
 _SENTENCE_START = re.compile(r"[.?!\n。？！]")
 """What, between two words, makes the second a sentence's first."""
-_CJK = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
-"""Kana, Han and Hangul, as a regular expression's class."""
-NUMBER = re.compile(rf"(?<![^\W{_CJK}])(?<!\.)(?<![^\W\d_]\^)(?<![^\W\d_]\^-)(?<![^\W\d_]-)"
+NUMBER = re.compile(rf"(?<![^\W{CJK_LETTERS}])(?<!\.)(?<![^\W\d_]\^)(?<![^\W\d_]\^-)(?<![^\W\d_]-)"
                     r"-?(?!0\d\d)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
-                    rf"(?!(?:[^\W\d{_CJK}]|\.)*+\d)")
+                    rf"(?!(?:[^\W\d{CJK_LETTERS}]|\.)*+\d)")
 """A number as written: digits, thousands grouped by commas, a decimal point, an exponent; not
 the power of a unit or a variable (``9.8 m/s^2``, ``x^3``: no 2, no 3), which is no value, nor
 three digits or more led by a zero, a code (account ``00125648``, zip code ``02139``), nor the

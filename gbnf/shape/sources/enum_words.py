@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from gbnf._text import word_key
+from gbnf._text import own_words, word_key
 from gbnf.shape._language import every_function_word
 from gbnf.shape._values import Values, listed_strings
 from gbnf.shape.sources._source import Example, Source
@@ -37,10 +37,8 @@ def _named_by_a_word(name: str | None, listed: list[str], keys: frozenset[str]) 
     """The one value of ``listed`` with a word of its own among ``keys`` (a request's stretches
     as :func:`word_key` writes them), none where two or none have one (see :func:`enum_values_named`)."""
     common = set(word_key(name or "").split()) | every_function_word()
-    words = [set(word_key(value).split()) for value in listed]
-    own = [{w for w in mine if len(w) >= 3 and w not in common
-            and not any(w in other for other in words if other is not mine)} for mine in words]
-    hit = [value for value, mine in zip(listed, own) if mine & keys]
+    own = own_words([set(word_key(value).split()) for value in listed])
+    hit = [value for value, mine in zip(listed, own) if {w for w in mine if len(w) >= 3} & keys - common]
     return hit if len(hit) == 1 else []
 
 
