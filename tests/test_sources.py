@@ -109,7 +109,8 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
     ("à 19 heures 30", ["19:30"]), ("alle ore 21", ["21:00"]), ("a las 19 horas", ["19:00"]), ("il 3 luglio alle 18", ["18:00"]),
     ("à 8 heures et demie", ["08:30"]), ("pendant 2 heures", []), ("a las 5 personas", []),
     ("alle 21 e 30", ["21:30"]), ("alle 3 di pomeriggio", ["15:00"]), ("vers 7 ou 8 personnes", []),
-    ("à 9 heures moins le quart", []),
+    ("à 9 heures moins le quart", []), ("卓球台を1時間", []), ("3시간 동안", []), ("中午12点半", ["12:30"]),
+    ("午前12時", ["00:00"]),
 ])
 def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(text, times):
     source = next(s for s in SOURCES if s.name == "times")
@@ -894,3 +895,39 @@ def test_of_tools_a_request_asks_for_the_one_that_takes_more_of_its_typed_values
     asked = Conversation((("user", "Set the feeder so Biscuit gets 40 grams every day at quarter to eight."),),
                          (PET_MEAL, TIMED_FEEDER))
     assert [t.name for t in shape(asked).offered] == ["schedule_pet_feeding"]  # the meal log takes no time
+
+
+@pytest.mark.parametrize(("text", "passport", "destination"), [
+    ("I have a Canadian passport. Do I need a visa for a 10-day holiday in Canada?", None, None),
+    ("I'm going to Brazil for a conference, traveling on an India passport.", "IN", "BR"),
+    ("Tenho passaporte de Portugal. Preciso de visto para ir trabalhar no Canadá?", "PT", "CA"),
+    ("韓国に出張で5日間行きます。パスポートは日本のものです。", "JP", "KR"),
+])
+def test_two_arguments_of_one_kind_take_the_value_their_words_are_written_beside(text, passport, destination):
+    country = "ISO 3166-1 alpha-2 code of the country {}."
+    schema = {"type": "object", "properties": {
+        "passport_country": {"type": "string", "pattern": "^[A-Z]{2}$",
+                             "description": country.format("that issued the traveller's passport")},
+        "destination_country": {"type": "string", "pattern": "^[A-Z]{2}$",
+                                "description": country.format("the traveller is going to")}}}
+    offered = copied(schema, offered_values([text]))["properties"]
+    if passport is None:  # one country written: both may take it
+        assert offered["passport_country"]["enum"] == offered["destination_country"]["enum"] == ["CA"]
+    else:
+        assert offered["passport_country"]["enum"] == [passport]
+        assert offered["destination_country"]["enum"] == [destination]
+
+
+@pytest.mark.parametrize(("text", "spoken", "captions"), [
+    ("I want Spanish subtitles for call 905-230-7781; the speakers will be using Japanese.", "ja", "es"),
+    ("Meeting 311-408-2290: Untertitel auf Deutsch, gesprochen wird Französisch.", "fr", "de"),
+    ("给会议 602-774-1180 开启字幕：发言人讲英语，字幕显示中文。", "en", "zh"),
+])
+def test_languages_spoken_and_shown_are_told_apart_by_their_words_in_any_language(text, spoken, captions):
+    code = "ISO 639-1 code of the language {}."
+    schema = {"type": "object", "properties": {
+        "spoken_language": {"type": "string", "pattern": "^[a-z]{2}$", "description": code.format("the speakers use")},
+        "caption_language": {"type": "string", "pattern": "^[a-z]{2}$",
+                             "description": code.format("the captions are shown in")}}}
+    offered = copied(schema, offered_values([text]))["properties"]
+    assert (offered["spoken_language"]["enum"], offered["caption_language"]["enum"]) == ([spoken], [captions])

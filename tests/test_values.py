@@ -308,6 +308,25 @@ def test_a_date_named_for_no_format_takes_the_written_date_in_iso_form():
     assert _offered("start_date", "As MM/DD/YYYY.", query) == ["01/01/2020"]  # the format it asks
 
 
+@pytest.mark.parametrize(("text", "written"), [
+    ("Teil die Rechnung über 78,40 durch zwei", [78.4, 2]), ("quando o euro passar de 6,50.", [6.5]),
+    ("entre 1,5 y 2,5 kg", [1.5, 2.5]), ("the GCD of 5,10", [5, 10]), ("It costs 1,500 dollars", [1500]),
+    ("les numéros 1,2,3", [1, 2, 3]),
+])
+def test_a_decimal_comma_is_read_where_the_text_is_in_a_language_that_writes_one(text, written):
+    assert list(offered_values([text]).numbers) == written
+
+
+@pytest.mark.parametrize(("text", "counts"), [
+    ("Book a table for four at half past seven", [4]), ("Tisch für sechs Personen um halb acht abends", [6]),
+    ("Mesa para dos a las nueve de la noche", [2]), ("Zarezerwuj stolik dla trzech osób o 18:00", [3]),
+    ("Przyjdę z dwiema osobami", [2]), ("iki saatliğine basketbol sahası", [2]),
+])
+def test_a_count_is_offered_without_the_hours_of_the_times_written_in_words(text, counts):
+    schema = {"type": "object", "properties": {"party_size": {"type": "integer", "minimum": 1}}}
+    assert copied(schema, offered_values([text]))["properties"]["party_size"]["enum"] == counts
+
+
 def test_an_integer_written_with_a_decimal_point_is_offered_as_one():
     schema = {"type": "object", "properties": {"rating": {"type": "integer"}, "score": {"type": "number"}}}
     offered = copied(schema, offered_values(["a game rated 4.0 or 5, with a score of 2.5"]))["properties"]

@@ -229,11 +229,12 @@ _EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
 CLOCK_TIMES = re.compile(
     rf"(?P<east>{EAST_AFTER}|{_EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
     r"(?:[:](?P<minute>\d{2})"
-    r"|\s?(?:h|Uhr\s?|uur\s?|時|时|点|點|시\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
+    r"|\s?(?:h|Uhr\s?|uur\s?|時(?!間)|时|点|點|시(?!간)\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
     r"|(?=\s?(?:" + AFTER_NOON + "|" + _BEFORE_NOON + r")))"
     rf"(?:\s?(?P<after>{AFTER_NOON})|\s?(?P<before>{_BEFORE_NOON}))?(?![A-Za-z0-9:])",
     re.IGNORECASE)
-"""An hour of the clock with its minutes, and what puts it before or after noon."""
+"""An hour of the clock with its minutes, and what puts it before or after noon (not a count of
+hours: "1時間", "3시간")."""
 
 
 def without_dates(text: str, stretches: Sequence[str]) -> str:

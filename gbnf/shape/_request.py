@@ -24,6 +24,7 @@ from gbnf._text import identifier_words, word_key
 from gbnf.shape._dates import said_now, sentences, stated_today, without_dates, written_dates
 from gbnf.shape._english import STEMMER
 from gbnf.shape._language import is_english
+from gbnf.shape._times import without_times
 from gbnf.shape._units import units_written
 from gbnf.shape._values import (
     MOST_RUNS,
@@ -163,9 +164,10 @@ class Request:
 
     @cached_property
     def undated(self) -> frozenset[Number]:
-        """The numbers it writes outside its dates and times (:func:`~gbnf.shape._dates.without_dates`)."""
-        dateless = self._dateless
-        return frozenset(self.numbers if dateless == self.text else numbers(dateless))
+        """The numbers it writes outside its dates and times (:func:`~gbnf.shape._dates.without_dates`,
+        :func:`~gbnf.shape._times.without_times`)."""
+        timeless = without_times(self._dateless)
+        return frozenset(self.numbers if timeless == self.text else numbers(timeless))
 
     @cached_property
     def values(self) -> Values:

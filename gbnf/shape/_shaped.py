@@ -29,7 +29,9 @@ from gbnf.shape._dates import (
 from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._request import read_request, terms
+from gbnf.shape._roles import around, role_card, split_roles
 from gbnf.shape._segments import has_cjk
+from gbnf.shape._times import written_times
 from gbnf.shape._values import (
     NUMBER,
     NUMBER_WORDS,
@@ -50,7 +52,6 @@ from gbnf.shape._values import (
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.durations import days_written
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
-from gbnf.shape.sources.times import written_times
 
 
 def bounded(schema: Any, chars: int | None, items: int | None, digits: int | None = None) -> Any:
@@ -144,7 +145,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = picked(kept, key, values) if latest else kept
         return {**out, "enum": kept} if kept else out
 
-    directed = _in_time_order(_numbers_directed(_directed(_each_part(schema, copy), schema, values), values), values)
+    directed = _by_role(_directed(_each_part(schema, copy), schema, values), schema, values)
+    directed = _in_time_order(_numbers_directed(directed, values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
 
@@ -260,6 +262,45 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
                 for value, found in written.items()}
         _keep_own(kept, properties, (first, second), listed, ways)
     return {**shaped, "properties": kept}
+
+
+def _by_role(shaped: Any, schema: Any, values: Values) -> Any:
+    """``shaped`` (``schema`` copied) whose two top-level properties that list the same two
+    values each list one, where the words around each value say which it is
+    (:func:`~gbnf.shape._roles.split_roles`: "a Canadian passport ... a visa for Vietnam" gives
+    ``passport_country`` CA and ``destination_country`` VN); the words around a value are those
+    around the shortest stretch that offers it alone."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    if not isinstance(properties, dict) or not values.texts:
+        return shaped
+    listed = {key: part["enum"] for key, part in properties.items() if isinstance(part, dict)
+              and isinstance(part.get("enum"), list) and len(part["enum"]) == 2
+              and all(isinstance(value, str) for value in part["enum"])}
+    kept = dict(properties)
+    keys = list(listed)
+    for i, first in enumerate(keys):
+        for second in keys[i + 1:]:
+            if sorted(map(json_text, listed[first])) != sorted(map(json_text, listed[second])):
+                continue
+            windows = {json_text(value): around(values.texts, _offering(first, schema, values, value))
+                       for value in listed[first]}
+            split = split_roles((role_card(first, schema["properties"][first]),
+                                 role_card(second, schema["properties"][second])), windows)
+            if split is not None:
+                mine, theirs = split
+                kept[first] = {**properties[first], "enum": [v for v in listed[first] if json_text(v) == mine]}
+                kept[second] = {**properties[second], "enum": [v for v in listed[second] if json_text(v) == theirs]}
+    return {**shaped, "properties": kept}
+
+
+def _offering(key: str, schema: Any, values: Values, value: Any) -> str:
+    """The shortest stretch of ``values`` that alone offers property ``key`` ``value`` (empty
+    where none does)."""
+    for stretch in sorted((s for s in values.strings if len(s.split()) <= MOST_PAIR_WORDS), key=len):
+        alone = replace(values, strings=(stretch,), texts=(stretch,), quoted=())
+        if part_offers(key, schema["properties"][key], alone) == [value]:
+            return stretch
+    return ""
 
 
 def _listed_pair(properties: dict[str, Any], first: str, second: str,

@@ -266,6 +266,7 @@ def numbers(text: str) -> list[int | float]:
     those written as one word (``two nights``, ``a dozen``), zero to twenty, the tens, a
     hundred and a thousand, but for the words of a longer number ("one thousand two hundred and
     six" is 1206 alone) and "one" for a thing (:func:`_pronoun`: "the cheaper one")."""
+    text = comma_decimals(text)
     found: list[Number] = []
     for match in NUMBER.finditer(text):
         scale = _SCALE.match(text, match.end())
@@ -278,7 +279,21 @@ def numbers(text: str) -> list[int | float]:
               if not any(start <= match.start() < end for start, end in runs) and not _pronoun(text, match)]
     unread: list[Number] = list(worded)
     return found + worded + [n for n in _foreign_worded(text) if not _take(unread, n)] + _han_worded(text) \
-        + _korean_worded(text)
+        + _korean_worded(text) + _unread_worded(text)
+
+
+_COMMA_DECIMAL = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?!\d|,\d)")
+"""A decimal comma: digits, a comma and one or two digits, in no list of numbers ("1,10" and
+"78,40", not "1,2,3", nor "1,500" of thousands)."""
+
+
+def comma_decimals(text: str) -> str:
+    """``text`` with its decimal commas written as points ("1,10 Euro": 1.10), where it is
+    written in a language other than English in Latin letters (most of them write decimals with
+    a comma); as it is elsewhere ("5,10" in English may list two numbers)."""
+    if "," not in text or not (worded_languages(text) or foreign_function_words(text)):
+        return text
+    return _COMMA_DECIMAL.sub(r"\1.\2", text)
 
 
 def _pronoun(text: str, word: re.Match[str]) -> bool:
@@ -320,6 +335,16 @@ _ENGLISH_RUN = re.compile(rf"\b(?:{'|'.join(NUMBER_WORDS)}|hundred|thousand|mill
                           rf"(?:{'|'.join(NUMBER_WORDS)}|hundred|thousand|million))+\b", re.IGNORECASE)
 """A run of two or more English number words ("one thousand two hundred and six", "twenty-five"),
 which the single words do not read."""
+
+
+_UNREAD = table("numbers_unread")
+_UNREAD_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(_UNREAD, key=len, reverse=True))})(?!\w)", re.IGNORECASE)
+
+
+def _unread_worded(text: str) -> list[Number]:
+    """The numbers ``text`` writes in the Polish and Turkish words of ``numbers_unread``
+    (``data/english.toml``: "dla trzech osób", "iki saat"; none of them is an English word)."""
+    return [_UNREAD[match.group().lower()] for match in _UNREAD_WORD.finditer(text)]
 
 
 def _take(numbers: list[Number], number: Number) -> bool:

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from gbnf._text import identifier_words
+from gbnf.shape._times import written_times
 from gbnf.shape._values import HAN_NUMERALS, Values, han_number, numbers, worded_in_digits
 from gbnf.shape.sources._source import Example, Source
-from gbnf.shape.sources.times import written_times
 
 _UNITS = {
     1: r"seconds?|secs?|sekunden?|secondes?|segundos?|secondi|seconden?|秒钟|秒鐘|秒間|秒|초",

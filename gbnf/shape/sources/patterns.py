@@ -10,9 +10,9 @@ from typing import Any
 
 from gbnf.shape._codes import code_kind
 from gbnf.shape._language import every_function_word
+from gbnf.shape._times import written_times
 from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source, fitting
-from gbnf.shape.sources.times import written_times
 
 _EDGES = "\"'`.,;:!?¿¡«»()[]{}<>“”‘’「」『』（）。、，！？：；"
 _DIGIT = re.compile(r"\d")

@@ -1,0 +1,168 @@
+"""Times of day a text writes, in any of several languages and clocks ("5:15", "7 pm", "19h30",
+"19 Uhr", "à 19 heures 30", "alle ore 21", "下午3点", "午後3時", "오후 3시"), and the text without
+them (its hours are no counts)."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import re
+
+from gbnf.shape._dates import AFTER_NOON, CLOCK_TIMES, EAST_AFTER
+from gbnf.shape._language import is_english
+from gbnf.shape._values import HAN_NUMERALS, han_number, worded_in_digits
+
+_WORDED = re.compile(
+    r"(?<![\d:.])\b(?:(?P<part>half|quarter)\s+(?P<way>past|after|to)\s+(?P<hour>\d{1,2})"
+    r"|(?P<clock>\d{1,2})\s+o'?clock"
+    r"|(?P<bare>\d{1,2})\s+(?:in\s+the\s+(?P<day_part>morning|afternoon|evening)|at\s+night|tonight))"
+    r"(?:\s+(?:in\s+the\s+(?P<later_part>morning|afternoon|evening)|at\s+night|tonight))?",
+    re.IGNORECASE)
+"""An English time in words ("half past six", "quarter to eight", "ten o'clock", "7 in the
+evening"), its number words already written in digits."""
+_ROMANCE_HALF = re.compile(r"(?P<hour>\d{1,2})(?:\s+(?:heures?|uhr|horas?|ore))?\s+(?:y|et|e)\s+"
+                           r"(?P<part>media|demie|mezza|meia|cuarto|quart|quarto)", re.IGNORECASE)
+""""7 y media", "8 heures et demie", "9 e mezza", "10 e um quarto": the half or the quarter past."""
+_LATER = re.compile(rf"\s*(?:{AFTER_NOON})", re.IGNORECASE)
+_GERMANIC = re.compile(r"(?<![\w:])(?:(?P<quarter>kwart|viertel)\s+(?P<way>over|na|nach|voor|vor)|(?P<half>halb|half))"
+                       r"\s+(?P<hour>\d{1,2})(?![\d:.])", re.IGNORECASE)
+""""kwart over 5", "Viertel vor 8", "halb 6" (5:30; Dutch "half 6" too, where the request is no English one)."""
+_NOON = re.compile(r"(?<![\w-])(?:noon|midday|mittag|mittags|midi|mediodía|mezzogiorno|meio-dia)(?!\w)"
+                   r"|(?:正午|中午|정오)(?![\d一二三四五六七八九十两])", re.IGNORECASE)
+_MIDNIGHT = re.compile(r"(?<!\w)(?:midnight|mitternacht|minuit|medianoche|mezzanotte|meia-noite|middernacht)(?!\w)"
+                       r"|午夜|真夜中|자정", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1024)
+def written_times(text: str) -> tuple[datetime.time, ...]:
+    """The times of day ``text`` writes, in order: an hour with minutes ("5:15", "19.30", "19h30",
+    "19 Uhr 30"), an hour with a word of the clock ("19h", "19 Uhr", "3点", "3時", "3시"), an
+    hour before "pm" or "am" in a language's words, an English time in words ("half past six",
+    "quarter to eight", "ten o'clock", "seven in the evening") and the half or quarter past an
+    hour in Romance languages ("siete y media"), number words read as numbers first (English's
+    and, for the language a request's function words say, text2num's); an hour of 12 or less
+    with a word for the afternoon or evening (before it in Chinese, Japanese and Korean, after
+    it elsewhere) is after noon; "半" and "반" are half past; German and Dutch quarters and halves
+    (:func:`_germanic_times`); noon and midnight by their words. Dates in digits ("2025.03.04")
+    are no times."""
+    text = _in_digits(text)
+    quarters = [match.span() for pattern in (_WORDED, _GERMANIC) for match in pattern.finditer(text)]
+    found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text),
+             *(datetime.time(12, 0) for _ in _NOON.finditer(text)),
+             *(datetime.time(0, 0) for _ in _MIDNIGHT.finditer(text))]
+    return tuple(dict.fromkeys(found))
+
+
+def without_times(text: str) -> str:
+    """``text`` with its number words written in digits and the times of day it writes in
+    words or with a clock's word blanked out ("a table for four at half past seven": "for 4"
+    alone), so that their hours are not counted as values."""
+    text = _in_digits(text)
+    for pattern in (_WORDED, _GERMANIC, _ROMANCE_HALF, CLOCK_TIMES, _DOTTED):
+        text = pattern.sub(lambda match: match.group() if match.group().strip().isdigit() else " " * len(match.group()),
+                           text)
+    return text
+
+
+def _germanic_times(text: str) -> list[datetime.time]:
+    """The quarter past or to an hour, and the half before it, as German and Dutch write them
+    ("kwart over 5", "Viertel vor 8", "halb 6": 5:30), after noon with a word for the afternoon
+    or evening after them ("'s middags", "abends")."""
+    found = []
+    for match in _GERMANIC.finditer(text):
+        if match["half"] and match["half"].lower() == "half" and is_english(text):  # British "half 5" is 5:30 too
+            hour, minute = int(match["hour"]), 30
+        elif match["half"]:
+            hour, minute = int(match["hour"]) - 1, 30
+        elif match["way"].lower() in ("over", "na", "nach"):
+            hour, minute = int(match["hour"]), 15
+        else:
+            hour, minute = int(match["hour"]) - 1, 45
+        if _LATER.match(text, match.end()) and hour < 12:
+            hour += 12
+        if 0 <= hour <= 23:
+            found.append(datetime.time(hour, minute))
+    return found
+
+
+def _in_digits(text: str) -> str:
+    """``text`` with its number words written in digits, the Han numerals of an hour ("五点"),
+    and an hour of the clock in French, Spanish, Portuguese or Italian words with its minutes
+    (:data:`_ROMANCE_HOUR`: "à 19 heures 30", "alle ore 21") as ``19:30``."""
+    text = _HAN_HOUR.sub(lambda match: str(han_number(match.group())), worded_in_digits(text))
+    return _ROMANCE_HOUR.sub(lambda match: f"{match['lead']}{match['hour']}:{match['minute'] or '00'}", text)
+
+
+_ROMANCE_HOUR = re.compile(
+    r"(?P<lead>\b(?:à|vers|dès|a\s+las?|hacia\s+las?|desde\s+las?|sobre\s+las?|às|pelas|alle\s+ore|alle|ore|"
+    r"verso\s+le|dalle|entro\s+le)\s+)(?P<hour>\d{1,2})"
+    r"(?:\s*(?:heures?|horas?|ore)\b|(?=\s+(?:[0-5]\d\b|(?:et|e|y)\s+[0-5]\d\b)|\s*(?:$|[,.;!?)])"
+    r"|\s(?:de|du|di|da|del|della|in|para|pour|per|por|en)\s))"
+    r"(?:\s+(?:et\s+|y\s+|e\s+)?(?P<minute>[0-5]\d)\b)?"
+    r"(?!\s+(?:(?:y|et|e)\s+(?:media|demie|mezza|meia|cuarto|quart|quarto|un\s+quart|um\s+quarto|un\s+quarto)"
+    r"|moins|meno|menos)\b)",
+    re.IGNORECASE)
+"""An hour after a word that says when ("à", "a las", "às", "alle", "ore"), with the word of the
+clock after it and its minutes ("à 19 heures 30", "alle 21 e 30"), or with none where the
+sentence ends or goes on with a preposition ("alle 19", "ore 21 per due", "a las 8 de la
+noche"); not the hour of a half, a quarter or a time to the hour ("alle 9 e mezza", "à 9 heures
+moins le quart"), which other rules read: "pendant 2 heures", two hours long, has no such word
+before it, and "a las 5 personas" and "vers 7 ou 8 personnes" count people."""
+
+
+_HAN_HOUR = re.compile(rf"(?<![早晚快慢多少好大小高低近远遠])(?:{HAN_NUMERALS})(?=[点點時时])")
+"""A Han numeral before a clock's word: an hour ("五点"), but not "一点" after an adjective, "a
+little" ("早一点": a bit earlier)."""
+
+
+def _clock_times(text: str, words: list[tuple[int, int]]) -> list[datetime.time]:
+    """The hours with minutes or a clock's word, but those whose hour is part of a time in
+    ``words`` (the spans of "quarter past 5", "kwart over 5": 5:15, not 5:00 too)."""
+    found = []
+    for match in CLOCK_TIMES.finditer(text):
+        start, end = match.start("hour"), match.end()
+        if text[end:end + 1].isdigit() or text[max(start - 1, 0):start].isdigit():
+            continue
+        if any(first <= start < last for first, last in words):
+            continue
+        hour, minute = int(match["hour"]), int(match["minute"] or match["clock_minute"] or (30 if match["half"] else 0))
+        later = match["after"] or (match["east"] and re.fullmatch(EAST_AFTER, match["east"]))
+        if later and hour < 12:
+            hour += 12
+        elif not later and (match["before"] or match["east"]) and hour == 12:  # "午前12時" is midnight, "中午12点" noon
+            hour = 0
+        if hour <= 23 and minute <= 59:
+            found.append(datetime.time(hour, minute))
+    return found
+
+
+_DOTTED = re.compile(r"(?<![\d.,])([01]?\d|2[0-3])\.([0-5]\d)(?![\d.,]|\s?(?:%|[^\W\d_]))")
+"""A time written with a dot ("19.30"), not a number with a unit ("0.05 m", "10.30 euros")."""
+
+
+def _dotted_times(text: str) -> list[datetime.time]:
+    return [datetime.time(int(match.group(1)), int(match.group(2))) for match in _DOTTED.finditer(text)]
+
+
+def _worded_times(text: str) -> list[datetime.time]:
+    found = []
+    for match in _WORDED.finditer(text):
+        hour = int(match["hour"] or match["clock"] or match["bare"])
+        minute = 0
+        if match["part"]:
+            minute = 30 if match["part"].lower() == "half" else 15
+            if match["way"].lower() == "to":
+                hour, minute = hour - 1, 60 - minute
+        part = (match["day_part"] or match["later_part"] or "").lower()
+        evening = (part in ("afternoon", "evening") or "night" in match.group().lower()
+                   or bool(_LATER.match(text, match.end())))
+        if evening and hour < 12:
+            hour += 12
+        if 0 <= hour <= 23:
+            found.append(datetime.time(hour, minute))
+    for match in _ROMANCE_HALF.finditer(text):
+        hour = int(match["hour"]) + (12 if _LATER.match(text, match.end()) and int(match["hour"]) < 12 else 0)
+        half = match["part"].lower() in ("media", "demie", "mezza", "meia")
+        if hour <= 23:
+            found.append(datetime.time(hour, 30 if half else 15))
+    return found
