@@ -110,7 +110,7 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
     ("à 8 heures et demie", ["08:30"]), ("pendant 2 heures", []), ("a las 5 personas", []),
     ("alle 21 e 30", ["21:30"]), ("alle 3 di pomeriggio", ["15:00"]), ("vers 7 ou 8 personnes", []),
     ("à 9 heures moins le quart", []), ("卓球台を1時間", []), ("3시간 동안", []), ("中午12点半", ["12:30"]),
-    ("午前12時", ["00:00"]),
+    ("午前12時", ["00:00"]), ("this Saturday at 11.", ["11:00"]), ("at 5 locations", []), ("my calendar is in UTC+01:00", []),
 ])
 def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(text, times):
     source = next(s for s in SOURCES if s.name == "times")
@@ -931,3 +931,32 @@ def test_languages_spoken_and_shown_are_told_apart_by_their_words_in_any_languag
                              "description": code.format("the captions are shown in")}}}
     offered = copied(schema, offered_values([text]))["properties"]
     assert (offered["spoken_language"]["enum"], offered["caption_language"]["enum"]) == ([spoken], [captions])
+
+
+@pytest.mark.parametrize(("texts", "offered"), [
+    (["Put 'Dentist' in my calendar on 2027-02-16 from 14:00 to 14:45.", "The user's calendar is in UTC+01:00."],
+     ["2027-02-16T14:00:00+01:00", "2027-02-16T14:45:00+01:00"]),
+    (["A call that ends at 17:30 UTC on 9 March 2027"], ["2027-03-09T17:30:00Z"]),
+    (["Move it to 2027-03-04T09:30:00-05:00 please"], ["2027-03-04T09:30:00-05:00"]),
+    (["Meet at 10:00 GMT-5 on March 3, 2027"], ["2027-03-03T10:00:00-05:00"]),
+])
+def test_a_date_time_takes_each_date_at_each_time_written_in_the_offset_stated(texts, offered):
+    source = next(s for s in SOURCES if s.name == "typed-moments")
+    assert source.offers("start", {"type": "string", "format": "date-time"}, offered_values(texts)) == offered
+
+
+@pytest.mark.parametrize(("text", "listed", "named"), [
+    ("I'm moving out, clean the flat", ["standard", "deep_clean", "move_out"], ["move_out"]),
+    ("Record it every week", ["once", "weekdays", "weekly"], ["weekly"]),
+    ("her second MMR shot", ["influenza", "measles_mumps_rubella", "hpv"], ["measles_mumps_rubella"]),
+])
+def test_an_enum_value_is_named_by_its_words_stemmed_or_by_its_initials(text, listed, named):
+    source = next(s for s in SOURCES if s.name == "enum-words")
+    assert source.offers("kind", {"type": "string", "enum": listed}, offered_values([text])) == named
+
+
+def test_a_country_is_named_with_an_ending_after_an_apostrophe():
+    source = next(s for s in SOURCES if s.name == "codes")
+    country = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code"}
+    assert source.offers("country", country, offered_values(["Almanya'ya gideceğim"])) == ["DE"]
+    assert source.offers("country", country, offered_values(["Canada's rules"])) == ["CA"]

@@ -78,7 +78,7 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
             return to or named
         return named
     table = {"timezone": _zones, "language": _languages, "country": _countries}[kind]()
-    found = list(dict.fromkeys(code for string in strings for code in table.get(_ELIDED.sub("", string.lower()), ())))
+    found = list(dict.fromkeys(code for string in strings for code in table.get(_bare(string), ())))
     if kind == "country" and not found:  # "a hotel in Lisbon": the country of a city named
         found = list(dict.fromkeys(code for string in strings if _place_like(string)
                                    and (code := city_country(string)) is not None))
@@ -94,6 +94,14 @@ def _place_like(string: str) -> bool:
 
 _ELIDED = re.compile(r"^(?:[dlnjmst]|qu)['’]")
 """An elided article or preposition written onto a name ("d'allemand", "l'Italie")."""
+_SUFFIXED = re.compile(r"['’](?:s|[a-zçğıöşü]{1,4})$")
+"""An ending written onto a name after an apostrophe: English's possessive ("Canada's"), Turkish
+case endings ("Almanya'ya", "Japonya'da")."""
+
+
+def _bare(string: str) -> str:
+    """``string`` lowercased without an elided word before it nor an ending after it."""
+    return _SUFFIXED.sub("", _ELIDED.sub("", string.lower()))
 
 
 _SOURCE = frozenset(words("sources"))

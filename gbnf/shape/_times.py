@@ -33,6 +33,11 @@ _MIDNIGHT = re.compile(r"(?<!\w)(?:midnight|mitternacht|minuit|medianoche|mezzan
                        r"|午夜|真夜中|자정", re.IGNORECASE)
 
 
+UTC_OFFSET = re.compile(r"\b(?:UTC|GMT)(?:\s*(?P<sign>[+\-−])\s*(?P<hours>\d{1,2})(?::?(?P<minutes>\d{2}))?)?"
+                        r"(?![\w+\-])")
+"""A UTC offset as people write it ("UTC+01:00", "GMT-5", "UTC+5:30", "UTC" alone): no time of day."""
+
+
 @functools.lru_cache(maxsize=1024)
 def written_times(text: str) -> tuple[datetime.time, ...]:
     """The times of day ``text`` writes, in order: an hour with minutes ("5:15", "19.30", "19h30",
@@ -44,13 +49,20 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     with a word for the afternoon or evening (before it in Chinese, Japanese and Korean, after
     it elsewhere) is after noon; "半" and "반" are half past; German and Dutch quarters and halves
     (:func:`_germanic_times`); noon and midnight by their words. Dates in digits ("2025.03.04")
-    are no times."""
-    text = _in_digits(text)
+    are no times, nor UTC offsets (:data:`UTC_OFFSET`)."""
+    text = _in_digits(UTC_OFFSET.sub(lambda match: " " * len(match.group()), text))
     quarters = [match.span() for pattern in (_WORDED, _GERMANIC) for match in pattern.finditer(text)]
     found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text),
+             *(datetime.time(int(match["hour"]), 0) for match in _AT_HOUR.finditer(text) if int(match["hour"]) <= 23),
              *(datetime.time(12, 0) for _ in _NOON.finditer(text)),
              *(datetime.time(0, 0) for _ in _MIDNIGHT.finditer(text))]
     return tuple(dict.fromkeys(found))
+
+
+_AT_HOUR = re.compile(r"(?<![\w:])(?:at|um|om)\s+(?P<hour>\d{1,2})(?=\s*(?:[,.;!?)]|$)|\s+(?:today|tonight|tomorrow|"
+                      r"on|this|next|and|for|then|please|heute|morgen|vandaag|op)\b)", re.IGNORECASE)
+"""An hour alone after "at" (German "um", Dutch "om") that ends the clause or comes before a
+day ("this Saturday at 11.", "at 7 tomorrow"; not "at 5 locations"): that hour, as written."""
 
 
 def without_times(text: str) -> str:
@@ -58,7 +70,7 @@ def without_times(text: str) -> str:
     words or with a clock's word blanked out ("a table for four at half past seven": "for 4"
     alone), so that their hours are not counted as values."""
     text = _in_digits(text)
-    for pattern in (_WORDED, _GERMANIC, _ROMANCE_HALF, CLOCK_TIMES, _DOTTED):
+    for pattern in (_WORDED, _GERMANIC, _ROMANCE_HALF, CLOCK_TIMES, _DOTTED, _AT_HOUR):
         text = pattern.sub(lambda match: match.group() if match.group().strip().isdigit() else " " * len(match.group()),
                            text)
     return text

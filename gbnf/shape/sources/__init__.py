@@ -31,12 +31,13 @@ from gbnf.shape.sources import (
     stretches,
     times,
     typed_dates,
+    typed_moments,
 )
 from gbnf.shape.sources._source import Example, Kind, Source
 
 SOURCES: tuple[Source, ...] = tuple(module.SOURCE for module in (
-    enum_words, enum_meaning, codes, times, typed_dates, patterns, globs, moments, dates, formulas, shapes, regions,
-    cities, stretches, durations, numbers, defaults, runs))
+    enum_words, enum_meaning, codes, times, typed_dates, typed_moments, patterns, globs, moments, dates, formulas,
+    shapes, regions, cities, stretches, durations, numbers, defaults, runs))
 """Every candidate source, in the order they are asked."""
 NAMES = frozenset(source.name for source in SOURCES)
 """The sources' names."""

@@ -7,6 +7,7 @@ import functools
 from typing import Any
 
 from gbnf._text import own_words, word_key
+from gbnf.shape._english import STEMMER
 from gbnf.shape._language import every_function_word
 from gbnf.shape._values import Values, listed_strings
 from gbnf.shape.sources._source import Example, Source
@@ -18,9 +19,30 @@ def _word_keys(strings: tuple[str, ...]) -> frozenset[str]:
     return frozenset(word_key(string) for string in strings) - {""}
 
 
+@functools.lru_cache(maxsize=16)
+def _stem_keys(strings: tuple[str, ...]) -> frozenset[str]:
+    """The :func:`_stem_key` of each of a request's stretches, once per request."""
+    return frozenset(_stem_key(string) for string in strings) - {""}
+
+
+def _stem_key(text: str) -> str:
+    """``text``'s words as :func:`word_key` writes them, each stemmed ("moving out" and
+    ``move_out``: "move out"; "weekly": "week")."""
+    return " ".join(STEMMER.stemWords(word_key(text).split()))
+
+
+def _initials(text: str) -> str:
+    """The first letters of ``text``'s words, in capitals (``measles_mumps_rubella``: "MMR"),
+    for a value of two words or more; empty otherwise."""
+    words = word_key(text).split()
+    return "".join(word[0] for word in words).upper() if len(words) >= 2 else ""
+
+
 def enum_values_named(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The values of an enum of strings that a stretch names, loosely (case, spaces, ``_``);
     of values alike but for their case ("AA", "Aa", "aa"), those a stretch writes as they are.
+    Where none is, those a stretch names with its words stemmed ("moving out": ``move_out``;
+    "every week": ``weekly``) or by their initials in capitals ("MMR": ``measles_mumps_rubella``).
     Where none is named whole, the one value a stretch writes a word of that no other value has
     ("palco VIP": ``vip_box``, not ``front_of_stage``), but for the words of the argument's own
     name (``living_room`` of ``room``) and function words."""
@@ -30,7 +52,12 @@ def enum_values_named(name: str | None, part: dict[str, Any], values: Values) ->
     named = [value for value in part["enum"] if word_key(value) in keys]
     exact = [value for value in named if value in values.strings]
     alike = len({word_key(value) for value in named}) < len(named)
-    return (exact if alike and exact else named) or _named_by_a_word(name, part["enum"], keys)
+    if named:
+        return exact if alike and exact else named
+    stems = _stem_keys(values.strings)
+    initials = {string for string in values.strings if string.isupper() and 2 <= len(string) <= 5}
+    loosely = [value for value in part["enum"] if _stem_key(value) in stems or _initials(value) in initials]
+    return loosely or _named_by_a_word(name, part["enum"], keys)
 
 
 def _named_by_a_word(name: str | None, listed: list[str], keys: frozenset[str]) -> list[str]:
