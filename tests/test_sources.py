@@ -591,6 +591,7 @@ def _follow_up(result, asked, sent='{"date": "2027-02-10", "time": "09:00", "gue
 @pytest.mark.parametrize(("asked", "time"), [
     ("The afternoon one works.", "15:40"), ("Le créneau de l'après-midi, alors.", "15:40"),
     ("A bit later then.", "11:15"), ("Then the earliest.", "08:30"), ("早一点的吧。", "08:30"),
+    ("3:40 works for us.", "15:40"),
 ])
 def test_a_follow_up_picks_among_the_times_a_result_offers_in_place_of_the_one_refused(asked, time):
     properties = _follow_up('{"status": "taken", "date": "2027-02-10", "free": ["08:30", "11:15", "15:40"]}', asked)
@@ -960,3 +961,35 @@ def test_a_country_is_named_with_an_ending_after_an_apostrophe():
     country = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code"}
     assert source.offers("country", country, offered_values(["Almanya'ya gideceğim"])) == ["DE"]
     assert source.offers("country", country, offered_values(["Canada's rules"])) == ["CA"]
+
+
+BILL = Tool("split_bill", "Split a bill between people.", {
+    "type": "object", "required": ["total", "people"],
+    "properties": {"total": {"type": "number"}, "people": {"type": "integer", "minimum": 1, "maximum": 50},
+                   "tip_percent": {"type": "integer", "minimum": 0, "maximum": 50}}})
+
+
+def test_a_percentage_asks_for_a_percentage_argument_and_is_no_count():
+    request_ = "Somos siete y la cuenta es de 315. Divídela con un 15 % de propina."
+    properties = shape(Conversation((("user", request_),), (BILL,), "required")).tools[0].parameters["properties"]
+    assert properties["people"]["enum"] == [7] and properties["tip_percent"]["enum"] == [15]
+    plain = shape(Conversation((("user", "Split 315 between 7 of us"),), (BILL,), "required")).tools[0]
+    assert "tip_percent" not in plain.parameters["properties"]  # no percentage written: not asked
+
+
+def test_a_short_system_message_gives_values_and_a_long_one_does_not():
+    event = Tool("add_event", "Add an event to the calendar.", {
+        "type": "object", "required": ["title", "start"],
+        "properties": {"title": {"type": "string"}, "start": {"type": "string", "format": "date-time"}}})
+    asked = ("user", "Put 'Dentist' in my calendar on 2027-02-16 at 14:00.")
+    short = shape(Conversation((("system", "The user's calendar is in UTC+01:00."), asked), (event,), "required"))
+    assert short.tools[0].parameters["properties"]["start"]["enum"] == ["2027-02-16T14:00:00+01:00"]
+    long = ("system", "You are a helpful assistant. " * 10 + "The user's calendar is in UTC+01:00.")
+    assert "+01:00" not in str(shape(Conversation((long, asked), (event,), "required")).tools[0].parameters)
+
+
+def test_a_part_of_a_quotation_is_no_value_of_its_own():
+    item = {"type": "object", "properties": {"item": {"type": "string"}}}
+    offered = copied(item, offered_values(["Add 'call the plumber about the kitchen leak' to my list."]))
+    assert "call the plumber about the kitchen leak" in offered["properties"]["item"]["enum"]
+    assert not {"kitchen leak", "plumber", "call"} & set(offered["properties"]["item"]["enum"])

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gbnf.shape._english import STEMMER
+from gbnf.shape._times import written_times
 from gbnf.shape._values import RESULT_LEAD, Number, Option, Values, argument_words, named_strings, value_texts
 
 _WORDS = {
@@ -175,6 +176,19 @@ def picked(found: Sequence[Any], key: str | None, values: Values) -> list[Any]:
     if len(kept) > 1 and ("earlier" in words) != ("later" in words):
         kept = _in_order(kept, values.refused, "later" in words) or kept
     return kept
+
+
+def on_twelve_hours(found: Sequence[Any], last: str) -> list[Any]:
+    """The times of ``found`` (those the conversation wrote before its last message) after noon
+    that ``last`` (the last message) writes on twelve hours, where it writes none of ``found``
+    as such ("9:15 works for us" of the 18:30 and 21:15 a result offered: 21:15); none
+    otherwise."""
+    written = {(time.hour, time.minute) for time in written_times(last)}
+    times = {(hour, int(match.group(2))): value for value in found
+             if (hour := _hour(value)) is not None and (match := _TIME.search(value))}
+    if not written or written & times.keys():
+        return []
+    return [value for (hour, minute), value in times.items() if hour >= 12 and (hour - 12, minute) in written]
 
 
 def _in_order(found: Sequence[Any], sent: Sequence[Any], later: bool) -> list[Any]:

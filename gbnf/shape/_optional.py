@@ -28,6 +28,7 @@ from gbnf.shape._unasked import counted_for, typed_asked, unasked_by_meaning
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, free_string, numbers_named
 from gbnf.shape.sources import shaped_values
+from gbnf.shape.sources.numbers import takes_percent
 from gbnf.tools import Tool
 
 
@@ -123,7 +124,8 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     :func:`_misspelt`). Small models otherwise fill every optional
     argument with a value nobody gave. An argument whose listed values (an enum, or its
     items' enum) the query names is asked for (``all`` of ``root_type``), and so is a unit
-    argument when the request names a unit (:func:`measured_in`: "a radius of 4 inches"), and so
+    argument when the request names a unit (:func:`measured_in`: "a radius of 4 inches"), a
+    percentage argument when it writes a percentage ("con un 10 % de propina": ``tip_percent``), and so
     is one the request writes a word of one listed value alone for ("backstage access" of
     ``Backstage Pass``, not "pass", which ``Parking Pass`` has too, nor a word of the tool's name), and a
     string of a shape the request writes (:func:`~gbnf.shape._shaped.shaped_values`: a date
@@ -149,7 +151,7 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
         own |= {term for term in terms(" ".join(schema_words(sub))) if term not in shared and term not in named}
         if key in required or key in measured or _names_listed(request.text, sub) or \
                 request.words & _value_words(sub) - set(terms(tool.name)) - named or \
-                counted_for(key, sub, request):
+                counted_for(key, sub, request) or request.percents and is_numeric(sub) and takes_percent(key, sub):
             continue
         unspoken = not (words & own or _misspelt(own, words)) and not shaped_values(key, sub, dated)
         unnumbered = is_numeric(sub) and not spare and not numbers_named(request.labels, key)

@@ -12,6 +12,7 @@ from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
 from gbnf.shape._choices import options, picks, refused, sent_arguments, sent_values
+from gbnf.shape._dates import dates_at, sentences
 from gbnf.shape._items import asked_items, items_in_turn
 from gbnf.shape._meaning import Closeness, closeness
 from gbnf.shape._optional import Asked, as_asked, asked_of
@@ -180,10 +181,23 @@ def followed_request(messages: Sequence[tuple[str, str]]) -> str:
     return last
 
 
+SYSTEM_CHARS = 200
+"""The longest system message whose values a reply may copy: one that states a fact of the user's
+("The user's calendar is in UTC+01:00."), not a client's instructions, whose words are no values."""
+
+
+def _facts(system: str) -> str:
+    """A system message's sentences that write no date: its facts ("The user's calendar is in
+    UTC+01:00."), not the day "tomorrow" counts from, which is read apart
+    (:func:`~gbnf.shape._request.conversation_day`)."""
+    return " ".join(sentence for sentence in sentences(system) if not dates_at(sentence))
+
+
 def conversation_values(conversation: Conversation, shaping: Shaping,
                         answered: tuple[str, str] | None) -> Values:
     """What the arguments of the reply to a user's last message may be copied from: that
-    message's values first, then those of the user's earlier messages (the latest first), of the earlier calls'
+    message's values first, then those of the user's earlier messages (the latest first), of the facts
+    of short system messages (:func:`_facts`: "The user's calendar is in UTC+01:00."), of the earlier calls'
     arguments and of the tools' results (each string whole too:
     :func:`~gbnf.shape._values.result_texts`, :func:`~gbnf.shape._values.call_texts`); dates
     from today counted from the conversation's day (:func:`~gbnf.shape._request.conversation_day`),
@@ -193,7 +207,9 @@ def conversation_values(conversation: Conversation, shaping: Shaping,
     messages = conversation.messages
     if not messages:
         return replace(Values(), off=shaping.sources_off)
-    earlier = [content for role, content in reversed(messages[:-1]) if role == "user"]  # latest first
+    earlier = [content for role, content in reversed(messages[:-1]) if role == "user"] + \
+        [facts for role, content in messages[:-1] if role == "system" and len(content) <= SYSTEM_CHARS
+         and (facts := _facts(content))]  # the user's latest first, then the system's
     results = [text for role, content in messages[:-1] for text in
                (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
-from gbnf.shape._choices import day_part, kept_strings, picked, picks
+from gbnf.shape._choices import day_part, kept_strings, on_twelve_hours, picked, picks
 from gbnf.shape._codes import CODE_WORDS
 from gbnf.shape._counts import counts_argument
 from gbnf.shape._dates import (
@@ -94,7 +94,9 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     whose name and description speak of no date or time takes none of the dates written, nor the
     stretches that share words with one (:func:`_dated`; "in Oslo tomorrow": a ``city`` is not
     offered "Oslo tomorrow"), nor those that write a time of day ("오후 4시에 경복궁") or are a
-    part of the day ("오후"), but for the quoted ones; none takes a number written alone unless
+    part of the day ("오후"), but for the quoted ones; none takes a part of a quotation (the
+    quotation is the value: "Add 'call the plumber about the kitchen leak'" offers no "kitchen
+    leak"); none takes a number written alone unless
     its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
     ``2013``); none takes the names of ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`,
     which the validator refuses); each is written as the description lists it
@@ -127,7 +129,10 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         found: Sequence[Any] = []
         if kind == "string" and not {"enum", "const"} & set(out):
             _, found = candidates("typed", key, out, latest) if latest else ("", [])
-            found = found or candidates("typed", key, out, values)[1]
+            every = candidates("typed", key, out, values)[1]
+            if latest and found:  # "9:15 works for us" of a result's 21:15
+                found = on_twelve_hours([value for value in every if value not in found], latest.texts[0]) or found
+            found = found or every
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
                 _, found = candidates("string", key, out, values)
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
@@ -417,6 +422,8 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
         found = [string for string in found if string not in dated or string in quoted] or found
         found = [string for string in found if not (_writes_time(string) or day_part(string)) or string in quoted] \
             or found  # "10:30" and "오후" are no dish
+    found = [string for string in found if not any(string != whole and string in whole for whole in quoted)] \
+        or found  # "Add 'call the plumber about the kitchen leak'": no "kitchen leak" alone
     if not _numbered(key or ""):  # "2013" is no act's name, "twelve" no recipe's
         found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
             or found

@@ -3,19 +3,33 @@ as a fraction ("5%": 0.05)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from gbnf._text import identifier_words
 from gbnf.shape._values import Number, Values, as_fraction
 from gbnf.shape.sources._source import Example, Source
 
 
-def numbers_written(_name: str | None, part: dict[str, Any], values: Values) -> list[Number]:
-    """The numbers written; for a number (not an integer) whose description does not say
-    "percent", the percentages as fractions in place of the numbers they were written as."""
-    if part.get("type") == "number" and "percent" not in str(part.get("description", "")).lower():
-        return [number for number in values.numbers if number not in values.percents] \
-            + [as_fraction(number) for number in values.percents]
-    return list(values.numbers)
+def numbers_written(name: str | None, part: dict[str, Any], values: Values) -> list[Number]:
+    """The numbers written; for a percentage argument, those written as percentages (where
+    any is); for a number (not an integer) whose name and description do not say
+    "percent", the percentages as fractions in place of the numbers they were written as; for
+    such an integer, none of the percentages where other numbers are written ("Somos siete ...
+    con un 15 % de propina": ``people`` takes 7)."""
+    if takes_percent(name, part):
+        return [number for number in values.numbers if number in values.percents] or list(values.numbers)
+    plain = [number for number in values.numbers if number not in values.percents]
+    if part.get("type") == "number":
+        return plain + [as_fraction(number) for number in values.percents]
+    return plain or list(values.numbers)
+
+
+def takes_percent(name: str | None, part: dict[str, Any]) -> bool:
+    """Whether a number argument's name or description says it is a percentage (``tip_percent``,
+    "Tip in %")."""
+    said = f"{identifier_words(name or '')} {part.get('description', '')}".lower()
+    return bool(re.search(r"%|\bpercent|\bpct\b", said))
 
 
 SOURCE = Source(
