@@ -899,7 +899,8 @@ def test_of_tools_a_request_asks_for_the_one_that_takes_more_of_its_typed_values
 
 
 @pytest.mark.parametrize(("text", "passport", "destination"), [
-    ("I have a Canadian passport. Do I need a visa for a 10-day holiday in Canada?", None, None),
+    ("I have a Canada passport. Do I need a visa for a 10-day holiday in Canada?", None, None),
+    ("I have a Canadian passport. Do I need a visa for a 10-day holiday in Vietnam?", "CA", "VN"),
     ("I'm going to Brazil for a conference, traveling on an India passport.", "IN", "BR"),
     ("Tenho passaporte de Portugal. Preciso de visto para ir trabalhar no Canadá?", "PT", "CA"),
     ("韓国に出張で5日間行きます。パスポートは日本のものです。", "JP", "KR"),
@@ -961,6 +962,8 @@ def test_a_country_is_named_with_an_ending_after_an_apostrophe():
     country = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code"}
     assert source.offers("country", country, offered_values(["Almanya'ya gideceğim"])) == ["DE"]
     assert source.offers("country", country, offered_values(["Canada's rules"])) == ["CA"]
+    assert source.offers("country", country, offered_values(["I travel on my Irish passport"])) == ["IE"]
+    assert source.offers("country", country, offered_values(["an Indian passport"])) == ["IN"]  # not the Ocean Territory
 
 
 BILL = Tool("split_bill", "Split a bill between people.", {

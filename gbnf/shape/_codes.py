@@ -1,7 +1,8 @@
 """Codes a request names in words: ISO 4217 currencies ("50 euros": ``EUR``), ISO 639
 languages and ISO 3166 countries ("into German": ``de``), and IANA time zones ("in Tokyo":
 ``Asia/Tokyo``). A small model seldom knows the code for what a user writes; the names come
-from the Unicode CLDR's English data (through Babel) and the system's time zone database."""
+from the Unicode CLDR's English data (through Babel) and the system's time zone database; the
+words for a country's people in English ("Canadian") from countryinfo's data."""
 
 from __future__ import annotations
 
@@ -219,7 +220,8 @@ _REGIONS = frozenset(words("regions"))
 
 @functools.cache
 def _countries() -> dict[str, tuple[str, ...]]:
-    """ISO 3166 alpha-2 codes by country name in :data:`NAME_LOCALES` (English's first), lowercased."""
+    """ISO 3166 alpha-2 codes by country name in :data:`NAME_LOCALES` (English's first), lowercased,
+    and by the English word for its people (:func:`_demonyms`: "Canadian", "Irish")."""
     from babel import Locale
 
     codes: dict[str, tuple[str, ...]] = {}
@@ -227,4 +229,22 @@ def _countries() -> dict[str, tuple[str, ...]]:
         for code, name in Locale(locale).territories.items():
             if code.isalpha():
                 codes.setdefault(name.lower(), (code,))
+    for demonym, code in _demonyms().items():
+        codes.setdefault(demonym, (code,))
     return codes
+
+
+def _demonyms() -> dict[str, str]:
+    """ISO 3166 alpha-2 codes by the English word for a country's people, lowercased ("a Canadian
+    passport": ``CA``), from countryinfo's data; a word of several countries ("French", "Indian")
+    is the most populous one's."""
+    from countryinfo import all_countries
+
+    best: dict[str, tuple[int, str]] = {}
+    for country in all_countries():
+        code, population = country.iso(2), country.population() or 0
+        for demonym in str(country.demonym() or "").split(","):
+            word = demonym.strip().lower()
+            if word and isinstance(code, str) and population > best.get(word, (-1, ""))[0]:
+                best[word] = (population, code)
+    return {word: code for word, (_, code) in best.items()}

@@ -171,11 +171,12 @@ def written_dates(strings: Sequence[str], form: str, day: datetime.date | None =
     (None: :func:`today`; ``said``: the conversation says today is ``day``), not one that a
     longer one holds ("Friday" of "next Friday"), nor the date the request says today is where
     it asks for another day from today ("this Sunday? Today is Friday 2023-09-29" is
-    2023-10-01); a day of a range written with the month and year of the other
-    (:func:`_range_end`: "from the 3rd to the 7th of August 2027") is a date too. A date written
-    without its year takes the year of the request's other dates, when they are all of one
-    year ("from 2023 April 4th to April 8th"); else it is left out (a number alone is no year:
-    "$2000 on March 3rd")."""
+    2023-10-01; a day stated elsewhere, in a system message, leaves "today and tomorrow" two
+    days); a day of a range written with the month and year of the other (:func:`_range_end`:
+    "from the 3rd to the 7th of August 2027") is a date too. A date written without its year
+    takes the year of the request's other dates, when they are all of one year ("from 2023
+    April 4th to April 8th"); else it is left out (a number alone is no year: "$2000 on March
+    3rd")."""
     day_first = _day_first(strings)
     counted, stated = _counted_from(strings, day_first, day, said)
     whole = _not_within_dates(strings)
@@ -186,7 +187,8 @@ def written_dates(strings: Sequence[str], form: str, day: datetime.date | None =
              if (date := _valid(year or (min(years) if len(years) == 1 else None), month, day)) is not None]
     asked = {date for string in whole if counted and not today_alone(string)
              and (date := _relative_date(string, counted)) is not None}
-    if stated and asked and counted not in asked:  # "this Sunday? Today is Friday 2023-09-29"
+    written = {_valid(*parts) for string in whole if (parts := _read_date(string, day_first)) is not None}
+    if stated and asked and counted not in asked and counted in written:  # "this Sunday? Today is Friday 2023-09-29"
         dates = [date for date in dates if date != counted]
     return list(dict.fromkeys(date.strftime(form) for date in dates))
 
@@ -229,7 +231,7 @@ _EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
 CLOCK_TIMES = re.compile(
     rf"(?P<east>{EAST_AFTER}|{_EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
     r"(?:[:](?P<minute>\d{2})"
-    r"|\s?(?:h|Uhr\s?|uur\s?|時(?!間)|时|点|點|시(?!간)\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
+    r"|\s?(?:h\s?|Uhr\s?|uur\s?|時(?!間)|时|点|點|시(?!간)\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
     r"|(?=\s?(?:" + AFTER_NOON + "|" + _BEFORE_NOON + r")))"
     rf"(?:\s?(?P<after>{AFTER_NOON})|\s?(?P<before>{_BEFORE_NOON}))?(?![A-Za-z0-9:])",
     re.IGNORECASE)
