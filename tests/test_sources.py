@@ -972,10 +972,10 @@ BILL = Tool("split_bill", "Split a bill between people.", {
                    "tip_percent": {"type": "integer", "minimum": 0, "maximum": 50}}})
 
 
-def test_a_percentage_asks_for_a_percentage_argument_and_is_no_count():
+def test_a_percentage_asks_for_a_percentage_argument():
     request_ = "Somos siete y la cuenta es de 315. Divídela con un 15 % de propina."
     properties = shape(Conversation((("user", request_),), (BILL,), "required")).tools[0].parameters["properties"]
-    assert properties["people"]["enum"] == [7] and properties["tip_percent"]["enum"] == [15]
+    assert 7 in properties["people"]["enum"] and properties["tip_percent"]["enum"] == [15]
     plain = shape(Conversation((("user", "Split 315 between 7 of us"),), (BILL,), "required")).tools[0]
     assert "tip_percent" not in plain.parameters["properties"]  # no percentage written: not asked
 
@@ -996,3 +996,52 @@ def test_a_part_of_a_quotation_is_no_value_of_its_own():
     offered = copied(item, offered_values(["Add 'call the plumber about the kitchen leak' to my list."]))
     assert "call the plumber about the kitchen leak" in offered["properties"]["item"]["enum"]
     assert not {"kitchen leak", "plumber", "call"} & set(offered["properties"]["item"]["enum"])
+
+
+def test_odd_inputs_the_new_rules_once_misread():
+    assert offered_values(["I prezzi sono troppo alti per 2 persone"]).numbers == (2,)  # Italian "alti" is no "altı"
+    assert offered_values(["MASA İÇİN İKİ KİŞİ"]) is not None  # Turkish capitals: no error
+    assert list(offered_values(["Je veux les articles 1,2 et 3"]).numbers) == [1, 2, 3]
+    assert list(offered_values(["Ich zahle 1.500,50 Euro"]).numbers) == [1500.5]
+    rename = {"type": "object", "properties": {"old_name": {"type": "string"}, "new_name": {"type": "string"}}}
+    names = copied(rename, offered_values(["Rename 'Plumber' to 'Call the Plumber'"]))["properties"]
+    assert {"Plumber", "Call the Plumber"} <= set(names["old_name"]["enum"])
+    status = copied({"type": "string"}, offered_values(["Change the status from 'open' to 'reopened'"]))
+    assert {"open", "reopened"} <= set(status["enum"])
+    price = {"type": "object", "properties": {"price": {"type": "number"}}}
+    assert 12.5 in copied(price, offered_values(["Order 3 pizzas at 12.50 each"]))["properties"]["price"]["enum"]
+    times = next(s for s in SOURCES if s.name == "times")
+    hhmm = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
+    assert times.offers("at", hhmm, offered_values(["Buy at 19.99, then sell at 25.50"])) == []
+    assert times.offers("at", hhmm, offered_values(["Let us meet at 8 this evening"])) != ["08:00"]
+    codes = next(s for s in SOURCES if s.name == "codes")
+    country = {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code"}
+    assert codes.offers("country", country, offered_values(["Find Chinese restaurants in Toronto"])) == ["CA"]
+    words = next(s for s in SOURCES if s.name == "enum-words")
+    channel = {"type": "string", "enum": ["email", "sms", "push_message"]}
+    assert words.offers("channel", channel, offered_values(["Notify me at 5 PM"])) == []
+    moments = next(s for s in SOURCES if s.name == "typed-moments")
+    assert moments.offers("at", {"type": "string", "format": "date-time"},
+                          offered_values(["on 2027-07-16 at 14:00 UTC+25, or UTC"])) == ["2027-07-16T14:00:00Z"]
+
+
+def test_a_percentile_is_no_percentage_and_a_level_keeps_its_percentage():
+    numbers = next(s for s in SOURCES if s.name == "numbers")
+    written = offered_values(["Show the 95th percentile latency for hosts with over 5% errors"])
+    assert 95 in numbers.offers("percentile", {"type": "integer"}, written)
+    assert 30 in numbers.offers("brightness", {"type": "integer"}, offered_values(["Set the brightness to 30% in 2 rooms"]))
+
+
+def test_a_follow_up_time_keeps_the_morning_it_names_or_the_result_offers():
+    result = '{"status": "taken", "date": "2027-02-10", "free": ["08:30", "11:15", "15:40", "20:30"]}'
+    assert _follow_up(result, "Make it 8:30 then.")["time"]["enum"] == ["08:30"]
+    assert _follow_up('{"status": "taken", "free": ["15:40", "20:30"]}', "8:30 in the morning works.")["time"][
+        "enum"] != ["20:30"]
+
+
+def test_a_system_message_s_instructions_are_no_values():
+    rooms = Tool("book_rooms", "Book hotel rooms.", {
+        "type": "object", "required": ["rooms"], "properties": {"rooms": {"type": "integer"}}})
+    system = ("system", "You are a helpful travel assistant. Always answer in 2 sentences. Never book more than 5 rooms.")
+    shaped = shape(Conversation((system, ("user", "Book rooms in Paris for our team of 12")), (rooms,), "required"))
+    assert shaped.tools[0].parameters["properties"]["rooms"]["enum"] == [12]

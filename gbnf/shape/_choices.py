@@ -178,17 +178,22 @@ def picked(found: Sequence[Any], key: str | None, values: Values) -> list[Any]:
     return kept
 
 
-def on_twelve_hours(found: Sequence[Any], last: str) -> list[Any]:
-    """The times of ``found`` (those the conversation wrote before its last message) after noon
-    that ``last`` (the last message) writes on twelve hours, where it writes none of ``found``
-    as such ("9:15 works for us" of the 18:30 and 21:15 a result offered: 21:15); none
-    otherwise."""
+def on_twelve_hours(found: Sequence[Any], last: str, earlier: Sequence[str]) -> list[Any]:
+    """The times of ``found`` (a time argument's candidates) after noon that ``last`` (the last
+    message) writes on twelve hours, where the ``earlier`` texts (the conversation before it,
+    tool results among them) write none of the times it writes, and it says nothing of the
+    morning ("9:15 works for us" of the 18:30 and 21:15 a result offered: 21:15; not "8:30 in
+    the morning", nor "8:30" where 08:30 was offered); none otherwise."""
     written = {(time.hour, time.minute) for time in written_times(last)}
+    if not written or "morning" in picks(last) or _BEFORE_NOON.search(last) or any(
+            re.search(rf"(?<!\d)0?{hour}:{minute:02d}(?!\d)", text) for hour, minute in written for text in earlier):
+        return []
     times = {(hour, int(match.group(2))): value for value in found
              if (hour := _hour(value)) is not None and (match := _TIME.search(value))}
-    if not written or written & times.keys():
-        return []
     return [value for (hour, minute), value in times.items() if hour >= 12 and (hour - 12, minute) in written]
+
+
+_BEFORE_NOON = re.compile(r"\d\s*a\.?m\b", re.IGNORECASE)
 
 
 def _in_order(found: Sequence[Any], sent: Sequence[Any], later: bool) -> list[Any]:

@@ -64,7 +64,9 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     name (``British pounds``), its code (``GBP``), its symbol before a number (``£20``), or the
     last word of its name alone (``pounds``: the currency of that name used in the most
     countries, ``GBP``); a time zone by its city (``New York``) or its country (``Japan``); a
-    country by its name, else by a city it names (:func:`~gbnf.shape._places.city_country`).
+    country by its name or, where the request names no city, by the English word for its people
+    ("a Canadian passport", :func:`_demonyms`; "Chinese restaurants in Toronto" is in Canada),
+    else by a city it names (:func:`~gbnf.shape._places.city_country`).
     When the request says which currencies it converts from ("50 euros in US dollars", "from
     Euro to Dollar"), a property whose ``name`` says source (``from_currency``, ``base``) takes
     those, and one whose name says target (``to_currency``) those it converts to (or the others)."""
@@ -80,10 +82,13 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
         return named
     table = {"timezone": _zones, "language": _languages, "country": _countries}[kind]()
     found = list(dict.fromkeys(code for string in strings for code in table.get(_bare(string), ())))
-    if kind == "country" and not found:  # "a hotel in Lisbon": the country of a city named
-        found = list(dict.fromkeys(code for string in strings if _place_like(string)
-                                   and (code := city_country(string)) is not None))
-    return found
+    if kind != "country":
+        return found
+    cities = list(dict.fromkeys(code for string in strings if _place_like(string)
+                                and (code := city_country(string)) is not None))
+    if not cities:  # "a Canadian passport"; not "Chinese restaurants in Toronto"
+        found = list(dict.fromkeys([*found, *(code for string in strings if (code := _demonyms().get(_bare(string))))]))
+    return found or cities  # "a hotel in Lisbon": the country of a city named
 
 
 def _place_like(string: str) -> bool:
@@ -220,8 +225,7 @@ _REGIONS = frozenset(words("regions"))
 
 @functools.cache
 def _countries() -> dict[str, tuple[str, ...]]:
-    """ISO 3166 alpha-2 codes by country name in :data:`NAME_LOCALES` (English's first), lowercased,
-    and by the English word for its people (:func:`_demonyms`: "Canadian", "Irish")."""
+    """ISO 3166 alpha-2 codes by country name in :data:`NAME_LOCALES` (English's first), lowercased."""
     from babel import Locale
 
     codes: dict[str, tuple[str, ...]] = {}
@@ -229,11 +233,10 @@ def _countries() -> dict[str, tuple[str, ...]]:
         for code, name in Locale(locale).territories.items():
             if code.isalpha():
                 codes.setdefault(name.lower(), (code,))
-    for demonym, code in _demonyms().items():
-        codes.setdefault(demonym, (code,))
     return codes
 
 
+@functools.cache
 def _demonyms() -> dict[str, str]:
     """ISO 3166 alpha-2 codes by the English word for a country's people, lowercased ("a Canadian
     passport": ``CA``), from countryinfo's data; a word of several countries ("French", "Indian")

@@ -182,8 +182,8 @@ def followed_request(messages: Sequence[tuple[str, str]]) -> str:
 
 
 SYSTEM_CHARS = 200
-"""The longest system message whose values a reply may copy: one that states a fact of the user's
-("The user's calendar is in UTC+01:00."), not a client's instructions, whose words are no values."""
+"""The longest system message whose facts the sources of a kind read ("The user's calendar is in
+UTC+01:00."): a longer one is a client's instructions."""
 
 
 def _facts(system: str) -> str:
@@ -196,25 +196,27 @@ def _facts(system: str) -> str:
 def conversation_values(conversation: Conversation, shaping: Shaping,
                         answered: tuple[str, str] | None) -> Values:
     """What the arguments of the reply to a user's last message may be copied from: that
-    message's values first, then those of the user's earlier messages (the latest first), of the facts
-    of short system messages (:func:`_facts`: "The user's calendar is in UTC+01:00."), of the earlier calls'
+    message's values first, then those of the user's earlier messages (the latest first), of the earlier calls'
     arguments and of the tools' results (each string whole too:
     :func:`~gbnf.shape._values.result_texts`, :func:`~gbnf.shape._values.call_texts`); dates
     from today counted from the conversation's day (:func:`~gbnf.shape._request.conversation_day`),
     the sources ``shaping`` switches off left out; the values the latest answered call sent that
     its result refused, and the options that result lists (``answered``: that call and its
-    result, :func:`answered_call`; :mod:`gbnf.shape._choices`)."""
+    result, :func:`answered_call`; :mod:`gbnf.shape._choices`). The facts of short system
+    messages (:func:`_facts`: "The user's calendar is in UTC+01:00.") are among the texts the
+    sources of a kind read (a UTC offset, a time), not among the stretches and numbers: a
+    client's instructions ("Never book more than 5 rooms") are no values."""
     messages = conversation.messages
     if not messages:
         return replace(Values(), off=shaping.sources_off)
-    earlier = [content for role, content in reversed(messages[:-1]) if role == "user"] + \
-        [facts for role, content in messages[:-1] if role == "system" and len(content) <= SYSTEM_CHARS
-         and (facts := _facts(content))]  # the user's latest first, then the system's
+    earlier = [content for role, content in reversed(messages[:-1]) if role == "user"]  # latest first
+    facts = tuple(fact for role, content in messages[:-1] if role == "system" and len(content) <= SYSTEM_CHARS
+                  and (fact := _facts(content)))
     results = [text for role, content in messages[:-1] for text in
                (result_texts(content) if role == "tool" else call_texts(content) if role == "assistant" else [])]
     values = offered_values([messages[-1][1], *earlier], whole=results)
     day, said = conversation_day(messages, conversation.today)
-    return replace(values, today=day, said_today=said, off=shaping.sources_off,
+    return replace(values, texts=values.texts + facts, today=day, said_today=said, off=shaping.sources_off,
                    refused=refused(*answered) if answered else (), options=options(answered[1]) if answered else (),
                    sent=sent_values(answered[0]) if answered else ())
 

@@ -37,11 +37,14 @@ def role_card(key: str, schema: Any) -> str:
 
 
 def around(texts: Sequence[str], stretch: str) -> list[str]:
-    """The words around each place ``texts`` write ``stretch`` (case aside): up to
-    :data:`AROUND` on each side within its clause."""
+    """The words around each place ``texts`` write ``stretch`` (case aside; as a word of its own,
+    in letters that space their words: "Oman" is not in "woman"): up to :data:`AROUND` on each
+    side within its clause."""
     found: list[str] = []
+    pattern = re.compile(rf"(?<!\w){re.escape(stretch)}(?!\w)" if not has_cjk(stretch) else re.escape(stretch),
+                         re.IGNORECASE)
     for text in texts if stretch else ():
-        for match in re.finditer(re.escape(stretch), text, re.IGNORECASE):
+        for match in pattern.finditer(text):
             start = max((end.end() for end in _CLAUSE_END.finditer(text, 0, match.start())), default=0)
             stop = next((end.start() for end in _CLAUSE_END.finditer(text, match.end())), len(text))
             before, after = text[start:match.start()], text[match.end():stop]

@@ -94,9 +94,9 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     whose name and description speak of no date or time takes none of the dates written, nor the
     stretches that share words with one (:func:`_dated`; "in Oslo tomorrow": a ``city`` is not
     offered "Oslo tomorrow"), nor those that write a time of day ("오후 4시에 경복궁") or are a
-    part of the day ("오후"), but for the quoted ones; none takes a part of a quotation (the
-    quotation is the value: "Add 'call the plumber about the kitchen leak'" offers no "kitchen
-    leak"); none takes a number written alone unless
+    part of the day ("오후"), but for the quoted ones; none takes words of a quotation of the last
+    message that are no quotation of their own (:func:`_whole_quotations`); none takes a number
+    written alone unless
     its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
     ``2013``); none takes the names of ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`,
     which the validator refuses); each is written as the description lists it
@@ -131,11 +131,12 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             _, found = candidates("typed", key, out, latest) if latest else ("", [])
             every = candidates("typed", key, out, values)[1]
             if latest and found:  # "9:15 works for us" of a result's 21:15
-                found = on_twelve_hours([value for value in every if value not in found], latest.texts[0]) or found
+                found = on_twelve_hours(every, latest.texts[0], values.texts[1:]) or found
             found = found or every
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
                 _, found = candidates("string", key, out, values)
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
+                found = _whole_quotations(found, values.texts[:1])
                 found = kept_strings(found, key, values, sent) if latest else found
         elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
             _, found = candidates("number", key, out, values)
@@ -422,12 +423,21 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
         found = [string for string in found if string not in dated or string in quoted] or found
         found = [string for string in found if not (_writes_time(string) or day_part(string)) or string in quoted] \
             or found  # "10:30" and "오후" are no dish
-    found = [string for string in found if not any(string != whole and string in whole for whole in quoted)] \
-        or found  # "Add 'call the plumber about the kitchen leak'": no "kitchen leak" alone
     if not _numbered(key or ""):  # "2013" is no act's name, "twelve" no recipe's
         found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
             or found
     return described_forms([s for s in found if fold(s) not in echoes], described)
+
+
+def _whole_quotations(found: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """``found`` (a free string's candidates) without the words of a quotation of ``texts`` (the
+    last message) but for the whole of it, where they are no quotation of their own: "Add 'call
+    the plumber about the kitchen leak'" offers no "kitchen leak" (all of them where none would
+    be left)."""
+    quoted = [quotation for text in texts for quotation in quotations(text)]
+    inside = [string for string in found if string not in quoted and any(
+        string != whole and re.search(rf"(?<!\w){re.escape(string)}(?!\w)", whole) for whole in quoted)]
+    return [string for string in found if string not in inside] or list(found)
 
 
 def _held(out: dict[str, Any], _key: str | None) -> dict[str, Any]:

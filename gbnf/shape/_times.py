@@ -59,10 +59,13 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     return tuple(dict.fromkeys(found))
 
 
-_AT_HOUR = re.compile(r"(?<![\w:])(?:at|um|om)\s+(?P<hour>\d{1,2})(?=\s*(?:[,.;!?)]|$)|\s+(?:today|tonight|tomorrow|"
-                      r"on|this|next|and|for|then|please|heute|morgen|vandaag|op)\b)", re.IGNORECASE)
+_AT_HOUR = re.compile(r"(?<![\w:])(?:at|um|om)\s+(?P<hour>[01]?\d|2[0-3])(?=\s*(?:[,.;!?)](?!\d)|$)|"
+                      r"\s+(?:today|tomorrow|on|next|then|please|heute|morgen|vandaag|op)\b(?!\s+(?:abend|avond)))",
+                      re.IGNORECASE)
 """An hour alone after "at" (German "um", Dutch "om") that ends the clause or comes before a
-day ("this Saturday at 11.", "at 7 tomorrow"; not "at 5 locations"): that hour, as written."""
+day ("this Saturday at 11.", "at 7 tomorrow"; not "at 5 locations", "at 12.50 each", nor "at 8
+this evening", which is no morning hour): that hour, as written. A time to read, not to blank
+from counts: "sell 5 at 12, please" may ask for a price of 12."""
 
 
 def without_times(text: str) -> str:
@@ -70,7 +73,7 @@ def without_times(text: str) -> str:
     words or with a clock's word blanked out ("a table for four at half past seven": "for 4"
     alone), so that their hours are not counted as values."""
     text = _in_digits(text)
-    for pattern in (_WORDED, _GERMANIC, _ROMANCE_HALF, CLOCK_TIMES, _DOTTED, _AT_HOUR):
+    for pattern in (_WORDED, _GERMANIC, _ROMANCE_HALF, CLOCK_TIMES, _DOTTED):
         text = pattern.sub(lambda match: match.group() if match.group().strip().isdigit() else " " * len(match.group()),
                            text)
     return text

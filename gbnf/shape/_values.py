@@ -282,9 +282,10 @@ def numbers(text: str) -> list[int | float]:
         + _korean_worded(text) + _unread_worded(text)
 
 
-_COMMA_DECIMAL = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?!\d|,\d)")
-"""A decimal comma: digits, a comma and one or two digits, in no list of numbers ("1,10" and
-"78,40", not "1,2,3", nor "1,500" of thousands)."""
+_COMMA_DECIMAL = re.compile(r"(?<![\d,.])(\d{1,3}(?:\.\d{3})+|\d+),(\d{1,2})(?!\d|,\d|\s+\w{1,3}\s+\d+(?![,\d]))")
+"""A decimal comma: digits (their thousands grouped by points or not), a comma and one or two
+digits, in no list of numbers ("1,10", "78,40", "1.500,50", "1,5 y 2,5"; not "1,2,3", "1,2 et
+3", nor "1,500" of thousands)."""
 
 
 def comma_decimals(text: str) -> str:
@@ -293,7 +294,7 @@ def comma_decimals(text: str) -> str:
     a comma); as it is elsewhere ("5,10" in English may list two numbers)."""
     if "," not in text or not (worded_languages(text) or foreign_function_words(text)):
         return text
-    return _COMMA_DECIMAL.sub(r"\1.\2", text)
+    return _COMMA_DECIMAL.sub(lambda match: f"{match[1].replace('.', '')}.{match[2]}", text)
 
 
 def _pronoun(text: str, word: re.Match[str]) -> bool:
@@ -337,14 +338,16 @@ _ENGLISH_RUN = re.compile(rf"\b(?:{'|'.join(NUMBER_WORDS)}|hundred|thousand|mill
 which the single words do not read."""
 
 
-_UNREAD = table("numbers_unread")
-_UNREAD_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(_UNREAD, key=len, reverse=True))})(?!\w)", re.IGNORECASE)
+_UNREAD = {form: number for word, number in table("numbers_unread").items() for form in (word, word.capitalize())}
+_UNREAD_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(_UNREAD, key=len, reverse=True))})(?!\w)")
+"""The words of ``numbers_unread``, small or capitalised, matched letter for letter (Turkish
+"altı" is no Italian "alti")."""
 
 
 def _unread_worded(text: str) -> list[Number]:
     """The numbers ``text`` writes in the Polish and Turkish words of ``numbers_unread``
     (``data/english.toml``: "dla trzech osób", "iki saat"; none of them is an English word)."""
-    return [_UNREAD[match.group().lower()] for match in _UNREAD_WORD.finditer(text)]
+    return [_UNREAD[match.group()] for match in _UNREAD_WORD.finditer(text)]
 
 
 def _take(numbers: list[Number], number: Number) -> bool:
@@ -464,7 +467,9 @@ def without_parts(text: str) -> str:
 
 
 def percents(text: str) -> list[Number]:
-    """The numbers ``text`` writes as percentages (``5%``, ``2.5 percent``), as written."""
+    """The numbers ``text`` writes as percentages (``5%``, ``2.5 percent``, "3,5 %" in a text of
+    another language), as written."""
+    text = comma_decimals(text)
     return [_read(match.group()) for match in NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
 
 

@@ -33,9 +33,9 @@ def _stem_key(text: str) -> str:
 
 def _initials(text: str) -> str:
     """The first letters of ``text``'s words, in capitals (``measles_mumps_rubella``: "MMR"),
-    for a value of two words or more; empty otherwise."""
+    for a value of three words or more ("PM" and "US" are words of their own); empty otherwise."""
     words = word_key(text).split()
-    return "".join(word[0] for word in words).upper() if len(words) >= 2 else ""
+    return "".join(word[0] for word in words).upper() if len(words) >= 3 else ""
 
 
 def enum_values_named(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
@@ -55,7 +55,8 @@ def enum_values_named(name: str | None, part: dict[str, Any], values: Values) ->
     if named:
         return exact if alike and exact else named
     stems = _stem_keys(values.strings)
-    initials = {string for string in values.strings if string.isupper() and 2 <= len(string) <= 5}
+    shouted = any(text.isupper() for text in values.texts)  # "WHERE IS MY ORDER": no initials
+    initials = set() if shouted else {string for string in values.strings if string.isupper() and 3 <= len(string) <= 5}
     loosely = [value for value in part["enum"] if _stem_key(value) in stems or _initials(value) in initials]
     return loosely or _named_by_a_word(name, part["enum"], keys)
 

@@ -13,23 +13,22 @@ from gbnf.shape.sources._source import Example, Source
 
 def numbers_written(name: str | None, part: dict[str, Any], values: Values) -> list[Number]:
     """The numbers written; for a percentage argument, those written as percentages (where
-    any is); for a number (not an integer) whose name and description do not say
-    "percent", the percentages as fractions in place of the numbers they were written as; for
-    such an integer, none of the percentages where other numbers are written ("Somos siete ...
-    con un 15 % de propina": ``people`` takes 7)."""
+    any is: "con un 15 % de propina"); for a number (not an integer) whose name and description
+    do not say "percent", the percentages as fractions in place of the numbers they were written
+    as."""
     if takes_percent(name, part):
         return [number for number in values.numbers if number in values.percents] or list(values.numbers)
-    plain = [number for number in values.numbers if number not in values.percents]
     if part.get("type") == "number":
-        return plain + [as_fraction(number) for number in values.percents]
-    return plain or list(values.numbers)
+        return [number for number in values.numbers if number not in values.percents] \
+            + [as_fraction(number) for number in values.percents]
+    return list(values.numbers)
 
 
 def takes_percent(name: str | None, part: dict[str, Any]) -> bool:
     """Whether a number argument's name or description says it is a percentage (``tip_percent``,
     "Tip in %")."""
     said = f"{identifier_words(name or '')} {part.get('description', '')}".lower()
-    return bool(re.search(r"%|\bpercent|\bpct\b", said))
+    return bool(re.search(r"%|\bper ?cent(?:age)?s?\b|\bpct\b", said))
 
 
 SOURCE = Source(

@@ -1,7 +1,8 @@
 """Dates with a time of day for a string whose ``format`` is ``date-time`` (RFC 3339): each date
 the conversation writes (with its words, in digits or from today) at each time of day it writes,
-in the UTC offset it states ("UTC+01:00", "GMT-5", "16:00 UTC"), or the clock's where it states
-none; date-times it writes whole in that form are offered as written."""
+in the UTC offset it states ("UTC+01:00", "GMT-5", "16:00 UTC"), or where it states none, the one
+this machine's clock keeps on that date; date-times it writes whole in that form are offered as
+written."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from gbnf.shape._times import UTC_OFFSET, written_times
 from gbnf.shape._values import Values
 from gbnf.shape.sources._source import Example, Source
 
-MOST = 8
-"""The most date-times offered (dates times times of day, in the order written)."""
+MOST = 24
+"""The most date-times offered (each date written at each time written, in the order written)."""
 _WHOLE = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})(?!\w)")
 """A date-time written whole in RFC 3339's form."""
 
@@ -29,21 +30,31 @@ def typed_moments_written(_name: str | None, part: dict[str, Any], values: Value
     dates = written_dates(values.strings, "%Y-%m-%d", values.today, values.said_today)
     times = list(dict.fromkeys(time for text in values.texts for time in written_times(text)))
     offset = stated_offset(values.texts)
-    joined = [f"{date}T{time.strftime('%H:%M:%S')}{offset}" for date in dates for time in times]
+    joined = []
+    for date in dates:
+        for time in times:
+            moment = datetime.datetime.combine(datetime.date.fromisoformat(date), time)
+            joined.append(f"{moment.isoformat(timespec='seconds')}{offset or _clock_offset(moment)}")
     return list(dict.fromkeys([*whole, *joined]))[:MOST]
 
 
-def stated_offset(texts: tuple[str, ...]) -> str:
+def stated_offset(texts: tuple[str, ...]) -> str | None:
     """The UTC offset the first of ``texts`` that states one states (``+01:00``; ``Z`` for UTC
-    alone); else the offset of this machine's clock."""
+    alone), one a clock can show (up to 14 hours, minutes under 60); None where none does."""
     for text in texts:
-        found = UTC_OFFSET.search(text)
-        if found:
-            if not found["sign"] or int(found["hours"]) == int(found["minutes"] or 0) == 0:
+        for found in UTC_OFFSET.finditer(text):
+            hours, minutes = int(found["hours"] or 0), int(found["minutes"] or 0)
+            if hours > 14 or minutes > 59:
+                continue
+            if hours == minutes == 0:
                 return "Z"
-            sign = "-" if found["sign"] in "-−" else "+"
-            return f"{sign}{int(found['hours']):02d}:{found['minutes'] or '00'}"
-    local = datetime.datetime.now().astimezone().utcoffset() or datetime.timedelta()
+            return f"{'-' if found['sign'] in '-−' else '+'}{hours:02d}:{minutes:02d}"
+    return None
+
+
+def _clock_offset(moment: datetime.datetime) -> str:
+    """The offset this machine's clock keeps at ``moment`` (its zone's, summer time read)."""
+    local = moment.astimezone().utcoffset() or datetime.timedelta()
     minutes = int(local.total_seconds() // 60)
     return "Z" if minutes == 0 else f"{'-' if minutes < 0 else '+'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
