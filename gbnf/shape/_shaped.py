@@ -272,7 +272,8 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
 
 def _by_role(shaped: Any, schema: Any, values: Values) -> Any:
     """``shaped`` (``schema`` copied) whose two top-level properties that list the same two
-    values each list one, where the words around each value say which it is
+    values the conversation offers (no enum's own two: ``["yes", "no"]`` twice is left as it is)
+    each list one, where the words around each value say which it is
     (:func:`~gbnf.shape._roles.split_roles`: "a Canadian passport ... a visa for Vietnam" gives
     ``passport_country`` CA and ``destination_country`` VN); the words around a value are those
     around the shortest stretch that offers it alone."""
@@ -281,7 +282,8 @@ def _by_role(shaped: Any, schema: Any, values: Values) -> Any:
         return shaped
     listed = {key: part["enum"] for key, part in properties.items() if isinstance(part, dict)
               and isinstance(part.get("enum"), list) and len(part["enum"]) == 2
-              and all(isinstance(value, str) for value in part["enum"])}
+              and all(isinstance(value, str) for value in part["enum"])
+              and not listed_strings(schema["properties"].get(key))}  # values the request wrote, no enum's own
     kept = dict(properties)
     keys = list(listed)
     for i, first in enumerate(keys):
