@@ -436,7 +436,7 @@ def _whole_quotations(found: Sequence[str], texts: Sequence[str]) -> list[str]:
     last message) but for the whole of it, where they are no quotation of their own: "Add 'call
     the plumber about the kitchen leak'" offers no "kitchen leak" (all of them where none would
     be left)."""
-    quoted = [quotation for text in texts for quotation in quotations(text)]
+    quoted = [quotation for text in texts for quotation in read_request(text).quotations]
     inside = [string for string in found if string not in quoted and any(
         string != whole and re.search(rf"(?<!\w){re.escape(string)}(?!\w)", whole) for whole in quoted)]
     return [string for string in found if string not in inside] or list(found)
