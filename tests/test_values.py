@@ -352,6 +352,14 @@ def test_copied_codes_are_those_the_request_names_in_words():
     assert props["from_currency"]["enum"] == props["to_currency"]["enum"] == ["JPY", "GBP"]  # no direction: either
     props = copied(schema, offered_values(["The rate from Euro to Dollar, and USD to AUD"]))["properties"]
     assert props["from_currency"]["enum"] == ["EUR", "USD"] and props["to_currency"]["enum"] == ["USD", "AUD"]
+    rated = {**schema, "properties": {"from_currency": currency, "to_currency": currency, "rate": {"type": "number"}}}
+    for text, priced, price in [("Text me when the euro rises above 1.15 US dollars.", "EUR", "USD"),
+                                ("Avísame cuando un dólar estadounidense valga menos de 17 pesos mexicanos.", "USD", "MXN"),
+                                ("Alert me if 1 GBP falls below 1.10 EUR", "GBP", "EUR")]:
+        props = copied(rated, offered_values([text]))["properties"]  # a rate's amount is in the second currency
+        assert (props["from_currency"]["enum"], props["to_currency"]["enum"]) == ([priced], [price]), text
+    props = copied(rated, offered_values(["The rate between the yen and British pounds?"]))["properties"]
+    assert props["from_currency"]["enum"] == ["JPY", "GBP"]  # no amount: either, as before
     sides = {"source": {"type": "string", "description": "ISO code, for example GBP."}, "target": {"type": "string"}}
     props = copied({"type": "object", "properties": sides}, offered_values(["Change £20 into Swiss francs"]))["properties"]
     assert props["source"]["enum"] == ["GBP"]  # its example is a currency code

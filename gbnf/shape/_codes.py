@@ -135,6 +135,28 @@ def _directions(strings: tuple[str, ...]) -> tuple[set[str], set[str]]:
     return sources, targets
 
 
+def rate_sides(strings: Sequence[str]) -> tuple[str, str] | None:
+    """The two currencies of an exchange rate that a request's stretches (``strings``) write:
+    the one priced (written without an amount, or as one unit: "the euro", "ein Schweizer
+    Franken") and the one its price is written in ("1.15 US dollars", "17 pesos mexicanos");
+    None unless the request names just two currencies, one of them with an amount other than one."""
+    named = _currencies_named(tuple(strings))
+    quoted = set()
+    for string in strings:
+        number = _FIGURE.search(string)
+        if (_AMOUNT.match(string) or _SYMBOL.match(string)) and number and not _ONE.fullmatch(number.group()):
+            quoted.update(_currencies_named((_amount_name(string),)))
+    if len(named) != 2 or len(quoted & set(named)) != 1:
+        return None
+    price = next(code for code in named if code in quoted)
+    return next(code for code in named if code != price), price
+
+
+_FIGURE = re.compile(r"\d[\d,.]*")
+_ONE = re.compile(r"1(?:[.,]0{1,2})?")
+"""One unit written in digits ("1", "1.00"): the currency priced, not the price."""
+
+
 def _amount_name(text: str) -> str:
     """What an amount is counted in (``50 euros``: ``euros``), or ``text`` itself."""
     amount = _AMOUNT.match(text)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from gbnf._text import fold, identifier_words, name_words, word_key
 from gbnf.compiler import json_text, validity
 from gbnf.shape._choices import day_part, kept_strings, on_twelve_hours, picked, picks
-from gbnf.shape._codes import CODE_WORDS
+from gbnf.shape._codes import CODE_WORDS, code_kind, rate_sides
 from gbnf.shape._counts import counts_argument
 from gbnf.shape._dates import (
     date_format,
@@ -151,7 +151,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         kept = picked(kept, key, values) if latest else kept
         return {**out, "enum": kept} if kept else out
 
-    directed = _by_role(_directed(_each_part(schema, copy), schema, values), schema, values)
+    directed = _by_role(_rated(_directed(_each_part(schema, copy), schema, values), schema, values), schema, values)
     directed = _in_time_order(_numbers_directed(directed, values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     return held if declared is None else _without_repeats(held, declared)
@@ -268,6 +268,33 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
                 for value, found in written.items()}
         _keep_own(kept, properties, (first, second), listed, ways)
     return {**shaped, "properties": kept}
+
+
+def _rated(shaped: Any, schema: Any, values: Values) -> Any:
+    """``shaped`` (``schema`` copied) whose pair of currency properties (``from_currency`` and
+    ``to_currency``) of a tool that takes a rate (a number property named ``rate``, ``threshold``
+    or ``price``) takes the currency priced first and the one its price is written in second
+    (:func:`~gbnf.shape._codes.rate_sides`): "when the euro rises above 1.15 US dollars" is EUR to
+    USD, where a conversion's amount would make USD the source."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    declared = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict) or not isinstance(declared, dict):
+        return shaped
+    rated = any(isinstance(part, dict) and part.get("type") in ("integer", "number") and name_words(key) & _RATE_NAMES
+                for key, part in declared.items())
+    sides = rate_sides(values.strings) if rated else None
+    if sides is None:
+        return shaped
+    kept = dict(properties)
+    for pair in pairs(list(properties)):
+        parts = [declared.get(key) for key in pair]
+        if all(isinstance(part, dict) and code_kind(key, part) == "currency" for key, part in zip(pair, parts)) \
+                and all(validity(part, part)(code) for part, code in zip(parts, sides)):
+            kept.update({key: {**properties[key], "enum": [code]} for key, code in zip(pair, sides)})
+    return {**shaped, "properties": kept}
+
+
+_RATE_NAMES = frozenset(words("rate_names"))
 
 
 def _by_role(shaped: Any, schema: Any, values: Values) -> Any:
