@@ -41,3 +41,12 @@ def own_words(word_sets: list[set[str]]) -> list[set[str]]:
     """Each of ``word_sets``' words that no other of them has."""
     counts = Counter(word for words in word_sets for word in words)
     return [{word for word in words if counts[word] == 1} for words in word_sets]
+
+
+_ELIDED = re.compile(r"^(?:[dlnjmst]|qu|[dns]?ell|all|sull|un)['’](?=\w)", re.IGNORECASE)
+
+
+def without_elision(text: str) -> str:
+    """``text`` without an elided article or preposition written onto its first word, as French
+    and Italian write them ("l'après-midi", "d'Orsay", "dell'hotel")."""
+    return _ELIDED.sub("", text)

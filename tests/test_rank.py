@@ -203,6 +203,17 @@ def test_optional_arguments_the_query_says_nothing_about():
     assert unasked(restaurants, read_request("Five vegan places for Thai cuisine, show me 5 results")) == ()
 
 
+def test_a_count_argument_is_asked_for_by_a_count_of_any_thing_but_a_length_of_time_or_a_day():
+    shopping = Tool("add_list_item", "Add an item to a list", {"type": "object", "properties": {
+        "item": {"type": "string"}, "quantity": {"type": "integer", "description": "How many."}}, "required": ["item"]})
+    assert unasked(shopping, read_request("Add two cartons of oat milk to the list")) == ()
+    assert unasked(shopping, read_request("Put 6 eggs on my list")) == ()
+    assert unasked(shopping, read_request("Add oat milk to the list")) == ("quantity",)
+    assert unasked(shopping, read_request("Add the dentist on 14 January to the list")) == ("quantity",)
+    assert unasked(shopping, read_request("Add a 2 hours walk to the list")) == ("quantity",)
+    assert asked_of(shopping, read_request("在清单上加三瓶牛奶。")) is None  # "三瓶": three bottles
+
+
 def test_an_optional_argument_the_request_names_misspelt_is_asked_for():
     displacement = Tool("displacement", "The displacement of an object", {"type": "object", "properties": {
         "initial_velocity": {"type": "number"}, "time": {"type": "number"},

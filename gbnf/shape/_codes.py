@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from gbnf._text import identifier_words, name_words
+from gbnf._text import identifier_words, name_words, without_elision
 from gbnf.shape._english import either, words
 from gbnf.shape._places import city_country
 
@@ -98,8 +98,6 @@ def _place_like(string: str) -> bool:
         and any(c.isalpha() for c in string)
 
 
-_ELIDED = re.compile(r"^(?:[dlnjmst]|qu)['’]")
-"""An elided article or preposition written onto a name ("d'allemand", "l'Italie")."""
 _SUFFIXED = re.compile(r"['’](?:s|[a-zçğıöşü]{1,4})$")
 """An ending written onto a name after an apostrophe: English's possessive ("Canada's"), Turkish
 case endings ("Almanya'ya", "Japonya'da")."""
@@ -107,7 +105,7 @@ case endings ("Almanya'ya", "Japonya'da")."""
 
 def _bare(string: str) -> str:
     """``string`` lowercased without an elided word before it nor an ending after it."""
-    return _SUFFIXED.sub("", _ELIDED.sub("", string.lower()))
+    return _SUFFIXED.sub("", without_elision(string.lower()))
 
 
 _SOURCE = frozenset(words("sources"))

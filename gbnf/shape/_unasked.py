@@ -14,12 +14,14 @@ import numpy as np
 
 from gbnf._text import identifier_words
 from gbnf.shape._counts import counts_argument
+from gbnf.shape._english import words
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import part_offers
 from gbnf.shape._tool_words import is_numeric
-from gbnf.shape._values import Values, free_string
+from gbnf.shape._values import Values, argument_words, free_string
 from gbnf.shape.sources import SOURCES, candidates
+from gbnf.shape.sources.durations import time_unit
 from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
 from gbnf.tools import Tool
 
@@ -41,8 +43,24 @@ def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
 
 def counted_for(key: str, schema: Any, request: Request) -> bool:
     """Whether number argument ``key`` (taking ``schema``) is what ``request`` writes a number of
-    (:func:`~gbnf.shape.rules.counted`: "2 rooms", "20GB流量" for ``data_gb``): it is asked for."""
-    return is_numeric(schema) and any(counts_argument(noun, key) for noun, _ in request.counts)
+    (:func:`~gbnf.shape.rules.counted`: "2 rooms", "20GB流量" for ``data_gb``), or a count of
+    anything (``quantity``, ``count``: :func:`_counts_anything`) where the request counts a thing,
+    not a length of time nor a day ("two cartons of oat milk", "三瓶牛奶"): it is asked for."""
+    if not is_numeric(schema):
+        return False
+    anything = _counts_anything(key)
+    return any(counts_argument(noun, key) or anything and not time_unit(noun) and number not in request.values.in_dates
+               for noun, number in request.counts)
+
+
+def _counts_anything(key: str) -> bool:
+    """Whether argument ``key`` is named a count and nothing else (``quantity``, ``qty``, ``count``)."""
+    named = argument_words(key)
+    return bool(_ANYTHING & set(named)) and set(named) <= _COUNTING
+
+
+_ANYTHING = frozenset({"quantity", "qty", "count"})
+_COUNTING = frozenset(words("counting"))
 
 
 def typed_asked(tool: Tool, request: Request) -> dict[str, bool]:

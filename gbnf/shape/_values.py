@@ -579,9 +579,12 @@ def counted(text: str) -> Labels:
         noun = _NOUN.match(written, match.end())
         if noun and noun.group(1).lower() not in _ORDINAL_ENDINGS:  # "3rd" counts nothing
             found.append((noun.group(1).lower(), _read(match.group())))
-    for match in _PEOPLE_COUNTED.finditer(text):  # "三个人", "4명", "一人で"
-        number = match.group(1)
-        found.append((PERSON, int(number) if number.isdecimal() else han_number(number)))
+    for pattern in (_PEOPLE_COUNTED, _THINGS_COUNTED):  # "三个人", "4명", "一人で"; "三瓶", "2個", "3개"
+        for counter in pattern.finditer(text):
+            number = int(counter.group(1)) if counter.group(1).isdecimal() else han_number(counter.group(1))
+            thing = PERSON if pattern is _PEOPLE_COUNTED else counter.group(2)
+            if not any(read == number and word.startswith(thing) for word, read in found):  # "2本のペン" read once
+                found.append((thing, number))
     return tuple(found)
 
 
@@ -591,6 +594,14 @@ PERSON = "people"
 _PEOPLE_COUNTED = re.compile(rf"(\d+|{HAN_NUMERALS})\s*(?:个|個)?(?:人|名|位|명|사람)(?![民数數])")
 """A number of people as Chinese, Japanese and Korean write it, a counter after it ("三个人", "4명";
 not "2000人民币", yuan, nor "2位数", digits)."""
+
+
+_THINGS_COUNTED = re.compile(rf"(?<![\d.,])(\d+|{HAN_NUMERALS})\s*"
+                             r"(瓶|杯|本|枚|冊|册|件|张|張|只|隻|台|份|盒|包|袋|箱|罐|支|条|條|双|雙|つ|匹|缶|개|병|잔|권|켤레|봉지|상자"
+                             r"|(?:个|個)(?![人月小星礼禮钟鐘半]))")
+"""A number of things as Chinese, Japanese and Korean write it, with the thing's counter after it
+("三瓶", "2個", "3개"); not a count of people, months or hours ("三个人", "两个月", "三个小时"), nor
+money ("8块")."""
 
 
 _NOUN = re.compile(r"[ -]?(?:[^\W\d_]+-)*([A-Za-zÀ-ɏ]{2,}|[^\W\d_]{2,})")

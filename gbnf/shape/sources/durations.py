@@ -32,6 +32,14 @@ _NUMBERED = re.compile(
     re.IGNORECASE)
 """A number of units ("45 minutes", "45-minute", "2 Stunden", "25分钟", "1時間半"), the number
 words already in digits."""
+_UNIT_WORD = re.compile("|".join(_UNITS.values()), re.IGNORECASE)
+
+
+def time_unit(word: str) -> bool:
+    """Whether ``word`` is a unit of time in a language the stage reads ("hours", "Tage", "分钟")."""
+    return bool(_UNIT_WORD.fullmatch(word))
+
+
 _WORDED = {
     "an hour": 3600, "one hour": 3600, "half an hour": 1800, "half hour": 1800, "a half hour": 1800,
     "an hour and a half": 5400, "a quarter of an hour": 900, "quarter of an hour": 900, "a quarter hour": 900,

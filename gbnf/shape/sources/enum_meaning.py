@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gbnf._text import identifier_words
+from gbnf._text import identifier_words, without_elision
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._values import Values, listed_strings
 from gbnf.shape.sources._source import Example, Source
@@ -31,12 +31,14 @@ MOST_WORDS = 2
 
 
 def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
-    """The values of an enum of strings that a short stretch (one or two words) is closest to by
-    meaning, at least :data:`NAMED` (or :data:`CLEAR`, where it is :data:`APART` closer than any
-    other value), with those within :data:`MARGIN` of it; none where no stretch is that close."""
+    """The values of an enum of strings that a short stretch (one or two words, without an elided
+    article: "l'après-midi" reads as "après-midi") is closest to by meaning, at least
+    :data:`NAMED` (or :data:`CLEAR`, where it is :data:`APART` closer than any other value), with
+    those within :data:`MARGIN` of it; none where no stretch is that close."""
     if not listed_strings(part) or len(part["enum"]) > MOST_VALUES:
         return []
-    phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
+    short = (s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24)
+    phrases = list(dict.fromkeys(map(without_elision, short)))
     if not phrases:
         return []
     listed = list(part["enum"])
