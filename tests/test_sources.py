@@ -534,6 +534,10 @@ CONCERT = {"type": "object", "properties": {"artist": {"type": "string"}, "date"
     ("Un biglietto per i Måneskin il 22/11/2027, palco VIP.", "Måneskin il 22/11"),
     ("2027년 9월 3일 오후 4시에 경복궁 영어 가이드 투어 예약해 줘.", "오후 4시에 경복궁"),
     ("帮我订东京的酒店，2027年4月1日入住。", "东京的酒店，2027"),
+    ("내일부터 모레까지 지우 공연 예매해 줘.", "내일부터"),  # a day in a word, a particle after it
+    ("Perdi o bilhete do concerto dos Xutos no dia 27 de dezembro de 2026.", "Xutos no dia"),
+    ("买2027年5月1日周杰伦的票，两个大人一个小孩。", "两个大人"),  # a count is no name
+    ("买2027年5月1日周杰伦的票，两个大人一个小孩。", "买"),  # nor a verb of one character
 ])
 def test_a_name_is_offered_without_the_date_or_time_written_beside_it(text, unwanted):
     artist = copied(CONCERT, offered_values([text]))["properties"]["artist"]["enum"]

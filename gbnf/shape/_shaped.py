@@ -39,6 +39,7 @@ from gbnf.shape._values import (
     Names,
     Number,
     Values,
+    counted_first,
     free_string,
     labels_argument,
     listed_strings,
@@ -95,9 +96,10 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     stretches that share words with one (:func:`_dated`; "in Oslo tomorrow": a ``city`` is not
     offered "Oslo tomorrow"), nor those that write a time of day ("오후 4시에 경복궁") or are a
     part of the day ("오후"), but for the quoted ones; none takes words of a quotation of the last
-    message that are no quotation of their own (:func:`_whole_quotations`); none takes a number
-    written alone unless
-    its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
+    message that are no quotation of their own (:func:`_whole_quotations`); none takes one Chinese,
+    Japanese or Korean character alone ("买", "し": a verb, an ending) nor a count in those
+    languages (:func:`~gbnf.shape._values.counted_first`: "五个人"); none takes a number
+    written alone unless its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
     ``2013``); none takes the names of ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`,
     which the validator refuses); each is written as the description lists it
     (:func:`described_forms`). A number whose name speaks of no date or time (``year``,
@@ -452,6 +454,8 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
         found = [string for string in found if string not in dated or string in quoted] or found
         found = [string for string in found if not (_writes_time(string) or day_part(string)) or string in quoted] \
             or found  # "10:30" and "오후" are no dish
+    found = [string for string in found if not (has_cjk(string) and (len(string) == 1 or counted_first(string)))] \
+        or found  # "买", "し", "五个人": no name
     if not _numbered(key or ""):  # "2013" is no act's name, "twelve" no recipe's
         found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
             or found
@@ -680,18 +684,27 @@ def _dated(strings: tuple[str, ...], texts: Sequence[str] = ()) -> frozenset[str
     """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`,
     or written from today: :func:`~gbnf.shape._dates.from_today`), the Chinese, Japanese and Korean
     ones that write a date's or a time's number (:data:`_CJK_CALENDAR`), and those that share words with
-    one (:func:`_overlap`): "March 10, 2022", "March", "2022", "March 10, 2022 to March 20, 2022",
-    "Germany from March", "2022 to April", "Oslo tomorrow", "Lyon next"; and those that end where
+    one (:func:`_overlap`; a date with the word for "day" before it, :data:`_DAY_WORDS`; in Chinese,
+    Japanese and Korean, one that writes a date in a word: "내일부터"): "March 10, 2022", "March",
+    "2022", "March 10, 2022 to March 20, 2022", "Germany from March", "2022 to April", "Oslo
+    tomorrow", "Lyon next", "728 no dia" of "no dia 27 de dezembro"; and those that end where
     a date begins or begin where one ends, in ``texts`` (:func:`_crosses`: "Rosalía el 15" of
     "Rosalía el 15 de octubre", "11/2027, palco" of "22/11/2027, palco"; not "Studio 5" of "Studio 5
     on 5 July")."""
-    dates = [(string, _WORD.findall(string)) for string in strings if written_date(string) or from_today(string)]
-    found = {string for string in strings if has_cjk(string) and (dates_at(string) or _CJK_CALENDAR.search(string))}
+    dates = [(string, _WORD.findall(string)) for string in strings if written_date(string) or from_today(string)
+             or string.split(" ", 1)[0].lower() in _DAY_WORDS and written_date(string.split(" ", 1)[-1])]
+    worded = [date for date, _ in dates if has_cjk(date)]  # "내일" of "내일부터"
+    found = {string for string in strings if has_cjk(string) and (
+        dates_at(string) or _CJK_CALENDAR.search(string) or any(date in string for date in worded))}
     for string in strings if dates else ():
         words = _WORD.findall(string)
         if any(_overlap(words, date) or _crosses(string, written, texts) for written, date in dates):
             found.add(string)
     return frozenset(found)
+
+
+_DAY_WORDS = frozenset({"day", "dia", "día", "giorno", "jour", "tag", "dag", "dzień", "gün"})
+"""Words for "day" written before a date ("no dia 27 de dezembro"): part of it."""
 
 
 def _crosses(string: str, date: str, texts: Sequence[str]) -> bool:

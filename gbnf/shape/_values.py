@@ -588,6 +588,12 @@ def counted(text: str) -> Labels:
     return tuple(found)
 
 
+def counted_first(string: str) -> bool:
+    """Whether ``string`` begins with a count of people or things as Chinese, Japanese and Korean
+    write them ("五个人", "两个大人"): no name."""
+    return bool(_PEOPLE_COUNTED.match(string) or _THINGS_COUNTED.match(string))
+
+
 _ORDINAL_ENDINGS = frozenset(words("ordinal_endings"))
 PERSON = "people"
 """What a count of people counts, in any language (:data:`_PEOPLE_COUNTED`)."""
