@@ -568,3 +568,20 @@ def test_a_name_written_after_a_string_arguments_name_is_not_another_arguments()
         "title": ["Design Review", "Blue Lagoon"], "room": ["Design Review", "Blue Lagoon"]}  # words it cannot read
     play = {"type": "object", "properties": {"quality": {"type": "string"}, "song": {"type": "string"}}}
     assert "Roar" in copied(play, offered_values(["Play high quality Roar"]))["properties"]["song"]["enum"]
+
+
+def test_a_stretch_that_gives_one_argument_its_value_is_offered_to_no_free_string():
+    lost = {"type": "object", "properties": {
+        "where_lost": {"type": "string", "description": "Where it was lost."},
+        "contact_email": {"type": "string", "format": "email"},
+        "list": {"type": "string", "enum": ["groceries", "todo", "packing"]}}}
+    props = copied(lost, offered_values(["I lost my phone at the grocery store, write to ana@example.com"]))["properties"]
+    assert props["contact_email"]["enum"] == ["ana@example.com"] and props["list"]["enum"] == ["groceries"]
+    assert not [s for s in props["where_lost"]["enum"] if "ana@example.com" in s or "grocery" in s.split()]
+    assert "phone" in props["where_lost"]["enum"]
+    props = copied(lost, offered_values(["ana@example.com"]))["properties"]  # all it offers: left as it was
+    assert props["where_lost"]["enum"] == ["ana@example.com"]
+    shared = {"type": "object", "properties": {"list": lost["properties"]["list"], "note": {"type": "string"},
+                                               "tag": {"type": "string", "enum": ["a", "b", "c"]}}}
+    props = copied(shared, offered_values(["Note: buy tape for packing, or todo"]))["properties"]
+    assert "packing" in props["note"]["enum"]  # two of three listed: the request did not settle it

@@ -156,6 +156,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     directed = _by_role(_rated(_directed(_each_part(schema, copy), schema, values), schema, values), schema, values)
     directed = _in_time_order(_numbers_directed(directed, values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
+    held = _unclaimed(held, schema, values)
     return held if declared is None else _without_repeats(held, declared)
 
 
@@ -328,6 +329,51 @@ def _by_role(shaped: Any, schema: Any, values: Values) -> Any:
                 kept[first] = {**properties[first], "enum": [v for v in listed[first] if json_text(v) == mine]}
                 kept[second] = {**properties[second], "enum": [v for v in listed[second] if json_text(v) == theirs]}
     return {**shaped, "properties": kept}
+
+
+def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
+    """``shaped`` (``schema`` copied) whose free strings are offered no stretch that holds one that
+    alone gives another top-level property its value (an enum's value it names, a code, an
+    address: "インフルエンザ" of ``vaccine``'s ``influenza``, "MMR", an email of ``contact_email``):
+    one stretch of a request fills one argument (all where none would be left)."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    declared = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict) or not isinstance(declared, dict):
+        return shaped
+    free = [key for key, part in properties.items() if free_string(declared.get(key))
+            and isinstance(part, dict) and len(part.get("enum") or ()) > 1]
+    given = {key: part["enum"] for key, part in properties.items() if free and key in declared
+             and isinstance(part, dict) and _claims(declared[key], part.get("enum"))}
+    if not given:
+        return shaped
+    short = dict.fromkeys(s for key in free for s in properties[key]["enum"] if len(s.split()) <= MOST_PAIR_WORDS)
+    claimed = [stretch for stretch in short if any(
+        set(map(json_text, part_offers(key, declared[key], replace(values, strings=(stretch,), texts=(stretch,),
+                                                                     quoted=())))) & set(map(json_text, enum))
+        for key, enum in given.items())]
+    if not claimed:
+        return shaped
+    kept = dict(properties)
+    for key in free:
+        found = [s for s in properties[key]["enum"] if not any(_holds_words(s, claim) for claim in claimed)]
+        kept[key] = {**properties[key], "enum": found or properties[key]["enum"]}
+    return {**shaped, "properties": kept}
+
+
+def _claims(declared: Any, enum: Any) -> bool:
+    """Whether a property declared as ``declared`` (a string, no free one) and shaped to list
+    ``enum`` (one string, of more it declares) was given its value by the request."""
+    return isinstance(declared, dict) and not free_string(declared) and declared.get("type") == "string" \
+        and isinstance(enum, list) and len(enum) == 1 and isinstance(enum[0], str) \
+        and len(declared.get("enum") or (None, None)) > 1
+
+
+def _holds_words(string: str, part: str) -> bool:
+    """Whether ``string`` holds ``part`` as whole words (as a run of characters where either is
+    written without spaces)."""
+    if has_cjk(part) or has_cjk(string):
+        return part in string
+    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", string) is not None
 
 
 def _offering(key: str, schema: Any, values: Values, value: Any) -> str:
