@@ -178,6 +178,9 @@ def test_a_profile_that_imposes_no_values_still_shows_them_when_asked():
     ("Wait 90 seconds", "minutes", {"type": "integer"}, []),  # not a whole number of minutes
     ("Wait 90 seconds", "timeout", {"type": "number", "description": "Timeout in minutes."}, [1.5]),
     ("7時30分に起こして", "minutes", {"type": "integer"}, []),  # a time of day
+    ("Clean the flat from 10:00 to 16:00", "hours", {"type": "integer"}, [6]),  # the time between two times
+    ("Book the court from 17:00 to 18:30", "duration_minutes", {"type": "integer"}, [90]),
+    ("Book the court at 18:30, then remind me at 17:00", "duration_minutes", {"type": "integer"}, []),  # no span
     ("Two tickets at 9 pm", "minutes", {"type": "integer"}, []),
     ("Add a tag to it as long as it takes", "minutes", {"type": "integer"}, []),
     ("Filter for an hour", "min_price", {"type": "integer"}, []),  # "min" is a minimum here

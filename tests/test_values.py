@@ -585,3 +585,15 @@ def test_a_stretch_that_gives_one_argument_its_value_is_offered_to_no_free_strin
                                                "tag": {"type": "string", "enum": ["a", "b", "c"]}}}
     props = copied(shared, offered_values(["Note: buy tape for packing, or todo"]))["properties"]
     assert "packing" in props["note"]["enum"]  # two of three listed: the request did not settle it
+
+
+def test_a_percentage_goes_to_the_argument_that_takes_one_not_to_the_others():
+    bill = {"type": "object", "properties": {"total": {"type": "number"}, "people": {"type": "integer"},
+                                             "tip_percent": {"type": "number"}}}
+    props = copied(bill, offered_values(["Somos siete y la cuenta es de 315. Divídela con un 15 % de propina."]))
+    people, total = props["properties"]["people"]["enum"], props["properties"]["total"]["enum"]
+    assert 7 in people and 15 not in people and props["properties"]["tip_percent"]["enum"] == [15]
+    assert 315 in total and 15 not in total and 0.15 not in total
+    loan = {"type": "object", "properties": {"principal": {"type": "number"}, "rate": {"type": "number"}}}
+    props = copied(loan, offered_values(["A loan of 1000 at 5% for 3 years"]))["properties"]
+    assert 0.05 in props["rate"]["enum"] or 5 in props["rate"]["enum"]  # no argument takes a percentage: as before

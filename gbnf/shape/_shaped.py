@@ -39,6 +39,7 @@ from gbnf.shape._values import (
     Names,
     Number,
     Values,
+    as_fraction,
     counted_first,
     free_string,
     labels_argument,
@@ -52,6 +53,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.durations import days_written
+from gbnf.shape.sources.numbers import takes_percent
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
 
 
@@ -156,7 +158,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     directed = _by_role(_rated(_directed(_each_part(schema, copy), schema, values), schema, values), schema, values)
     directed = _in_time_order(_numbers_directed(directed, values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
-    held = _unclaimed(held, schema, values)
+    held = _unclaimed(_percents_apart(held, schema, values), schema, values)
     return held if declared is None else _without_repeats(held, declared)
 
 
@@ -357,6 +359,28 @@ def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
     for key in free:
         found = [s for s in properties[key]["enum"] if not any(_holds_words(s, claim) for claim in claimed)]
         kept[key] = {**properties[key], "enum": found or properties[key]["enum"]}
+    return {**shaped, "properties": kept}
+
+
+def _percents_apart(shaped: Any, schema: Any, values: Values) -> Any:
+    """``shaped`` (``schema`` copied) whose top-level number properties list no percentage the
+    request writes where another property takes one (:func:`~gbnf.shape.sources.numbers.takes_percent`:
+    "Somos siete ... con un 15 % de propina": ``tip_percent`` takes 15, ``people`` 7), unless
+    they would list nothing else."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    declared = schema.get("properties") if isinstance(schema, dict) else None
+    if not values.percents or not isinstance(properties, dict) or not isinstance(declared, dict):
+        return shaped
+    numeric = {key: part for key, part in declared.items()
+               if isinstance(part, dict) and part.get("type") in ("integer", "number")}
+    if not any(takes_percent(key, part) for key, part in numeric.items()):
+        return shaped
+    written = {*values.percents, *map(as_fraction, values.percents)}  # 15 and 0.15 of "15 %"
+    kept = dict(properties)
+    for key, part in numeric.items():
+        enum = properties.get(key, {}).get("enum") if isinstance(properties.get(key), dict) else None
+        if isinstance(enum, list) and not takes_percent(key, part):
+            kept[key] = {**properties[key], "enum": [n for n in enum if n not in written] or enum}
     return {**shaped, "properties": kept}
 
 

@@ -5,6 +5,7 @@ or description says minutes, seconds, hours, days or weeks): "for an hour" is 60
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from collections.abc import Sequence
@@ -131,15 +132,17 @@ def counted_in(name: str | None, part: dict[str, Any]) -> float | None:
 
 def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> list[float | int]:
     """The lengths of time the conversation writes, in the unit the argument counts in (only the
-    whole ones for an integer), then, where it writes any, the other numbers of the texts that
-    write no length ("for an hour at 9 pm": 60, not 9; "Two bikes for three hours": 3, not 2; a
-    tool's result may give a length in a number alone: ``"recommended_minutes": 25``), but those
-    of a time of day."""
+    whole ones for an integer; where it writes none, the time between the two times of day a text
+    writes, in order: "from 10:00 to 16:00" is 6 hours, :func:`_between`), then, where it writes
+    any, the other numbers of the texts that write no length ("for an hour at 9 pm": 60, not 9;
+    "Two bikes for three hours": 3, not 2; a tool's result may give a length in a number alone:
+    ``"recommended_minutes": 25``), but those of a time of day."""
     unit = counted_in(name, part)
     if unit is None:
         return []
     read = [_lengths(text) for text in values.texts]
-    found = [seconds / unit for lengths, _ in read for seconds in lengths]
+    found = [seconds / unit for lengths, _ in read for seconds in lengths] or [
+        seconds / unit for text in values.texts if (seconds := _between(written_times(text)))]
     whole = [n for n in found if abs(n - round(n)) < 1e-9]
     kept = [int(round(n)) if n in whole else n for n in (whole if part.get("type") == "integer" else found)]
     if not kept:
@@ -148,6 +151,14 @@ def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> l
         n for text in values.texts for time in written_times(text) for n in (time.hour, time.hour % 12, time.minute)}
     unmeasured = {n for text, (lengths, _) in zip(values.texts, read) if not lengths for n in numbers(text)}
     return list(dict.fromkeys([*kept, *(n for n in values.numbers if n in unmeasured and n not in used)]))
+
+
+def _between(times: Sequence[datetime.time]) -> float:
+    """The seconds from the first to the second of two times of day, the second the later (0 for
+    any other times)."""
+    if len(times) != 2 or times[1] <= times[0]:
+        return 0.0
+    return float((times[1].hour - times[0].hour) * 3600 + (times[1].minute - times[0].minute) * 60)
 
 
 SOURCE = Source(
