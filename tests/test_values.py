@@ -597,3 +597,10 @@ def test_a_percentage_goes_to_the_argument_that_takes_one_not_to_the_others():
     loan = {"type": "object", "properties": {"principal": {"type": "number"}, "rate": {"type": "number"}}}
     props = copied(loan, offered_values(["A loan of 1000 at 5% for 3 years"]))["properties"]
     assert 0.05 in props["rate"]["enum"] or 5 in props["rate"]["enum"]  # no argument takes a percentage: as before
+
+
+@pytest.mark.parametrize("text", ["买两张票，两个大人一个小孩。", "大人2名、子供1名でお願いします。", "성인 2명, 아이 1명 예약해 줘."])
+def test_counts_of_adults_and_children_go_to_their_own_arguments_in_chinese_japanese_and_korean(text):
+    tickets = {"type": "object", "properties": {"adults": {"type": "integer"}, "children": {"type": "integer"}}}
+    props = copied(tickets, offered_values([text]))["properties"]
+    assert props["adults"]["enum"] == [2] and props["children"]["enum"] == [1]

@@ -579,8 +579,15 @@ def counted(text: str) -> Labels:
         noun = _NOUN.match(written, match.end())
         if noun and noun.group(1).lower() not in _ORDINAL_ENDINGS:  # "3rd" counts nothing
             found.append((noun.group(1).lower(), _read(match.group())))
+    kinds = list(_KINDS_COUNTED.finditer(text))
+    for counter in kinds:  # "两个大人一个小孩", "大人2名", "아이 1명"
+        number = counter["after"] or counter["before"]
+        found.append((_PEOPLE_KINDS[counter["kind"] or counter["first"]],
+                      int(number) if number.isdecimal() else han_number(number)))
     for pattern in (_PEOPLE_COUNTED, _THINGS_COUNTED):  # "三个人", "4명", "一人で"; "三瓶", "2個", "3개"
         for counter in pattern.finditer(text):
+            if any(kind.start() < counter.end() and counter.start() < kind.end() for kind in kinds):
+                continue
             number = int(counter.group(1)) if counter.group(1).isdecimal() else han_number(counter.group(1))
             thing = PERSON if pattern is _PEOPLE_COUNTED else counter.group(2)
             if not any(read == number and word.startswith(thing) for word, read in found):  # "2本のペン" read once
@@ -602,6 +609,16 @@ _PEOPLE_COUNTED = re.compile(rf"(\d+|{HAN_NUMERALS})\s*(?:个|個)?(?:人|名|�
 not "2000人民币", yuan, nor "2位数", digits)."""
 
 
+_PEOPLE_KINDS = {"大人": "adults", "成人": "adults", "어른": "adults", "성인": "adults", "小孩": "children",
+                 "孩子": "children", "儿童": "children", "兒童": "children", "子供": "children", "子ども": "children",
+                 "こども": "children", "아이": "children", "어린이": "children"}
+"""Chinese, Japanese and Korean words for adults and children, as the English word a count of them
+counts."""
+_KINDS = "|".join(_PEOPLE_KINDS)
+_KINDS_COUNTED = re.compile(rf"(?<![\d.,])(?P<after>\d+|{HAN_NUMERALS})\s*(?:个|個|位|名)?(?P<kind>{_KINDS})"
+                            rf"|(?P<first>{_KINDS})\s*(?P<before>\d+|{HAN_NUMERALS})\s*(?:人|名|명)")
+"""A count of adults or children: Chinese writes the word after the number ("两个大人"), Japanese
+and Korean before it ("大人2名", "아이 1명")."""
 _THINGS_COUNTED = re.compile(rf"(?<![\d.,])(\d+|{HAN_NUMERALS})\s*"
                              r"(瓶|杯|本|枚|冊|册|件|张|張|只|隻|台|份|盒|包|袋|箱|罐|支|条|條|双|雙|つ|匹|缶|개|병|잔|권|켤레|봉지|상자"
                              r"|(?:个|個)(?![人月小星礼禮钟鐘半]))")
