@@ -215,6 +215,8 @@ def test_a_string_that_asks_for_a_date_takes_the_dates_written_from_today_in_any
     assert _enum(iso, "What did I spend last Friday?") == ["2026-11-27"]
     assert _enum(iso, "Book a table at Nando's in 3 days") == ["2026-12-06"]  # days counted in digits
     assert _enum(iso, "Weather in Oslo the day after tomorrow?") == ["2026-12-05"]  # English's, not the CLDR's
+    assert _enum(iso, "Bring it back a week from today") == ["2026-12-10"]
+    assert _enum(iso, "Remind me to call Ana in a week") == ["2026-12-10"]
     assert _enum(iso, "Wie war das Wetter in Wien vor 2 Tagen?") == ["2026-12-01"]
     assert _enum(iso, "Un vol pour Rome dans 2 semaines") == ["2026-12-17"]
     assert "2026-12-02" not in _enum(iso, "Wie ist das Wetter hier?")  # "hier": here, not French's yesterday
