@@ -547,6 +547,15 @@ def test_a_name_is_offered_without_the_date_or_time_written_beside_it(text, unwa
     assert not [string for string in artist if string.startswith(unwanted)]
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    ("明日、明日香村の祭りのチケットを買って", "明日香村"),  # a name that begins with a day's word
+    ("六本木のライブのチケットを2027年5月1日に買って", "六本木"),  # a place whose name begins with a count
+    ("오늘 오늘이 공연 예매해 줘", "오늘이"),
+])
+def test_a_name_that_holds_a_date_or_a_count_is_still_offered(text, name):
+    assert name in copied(CONCERT, offered_values([text]))["properties"]["artist"]["enum"]
+
+
 def test_a_city_argument_takes_the_cities_written_in_any_language():
     hotel = {"type": "object", "properties": {"city": {"type": "string"}, "note": {"type": "string"}}}
     for text, city in [("I need a twin room in Edinburgh, 2 adults", ["Edinburgh"]), ("帮我订东京的酒店", ["东京"]),

@@ -216,7 +216,8 @@ def test_a_string_that_asks_for_a_date_takes_the_dates_written_from_today_in_any
     assert _enum(iso, "Book a table at Nando's in 3 days") == ["2026-12-06"]  # days counted in digits
     assert _enum(iso, "Weather in Oslo the day after tomorrow?") == ["2026-12-05"]  # English's, not the CLDR's
     assert _enum(iso, "Bring it back a week from today") == ["2026-12-10"]
-    assert _enum(iso, "Remind me to call Ana in a week") == ["2026-12-10"]
+    assert _enum(iso, "Remind me to call Ana two weeks from now") == ["2026-12-17"]
+    assert "2026-12-10" not in _enum(iso, "Schedule yoga 3 times in a week")  # how often, not when
     assert _enum(iso, "Wie war das Wetter in Wien vor 2 Tagen?") == ["2026-12-01"]
     assert _enum(iso, "Un vol pour Rome dans 2 semaines") == ["2026-12-17"]
     assert "2026-12-02" not in _enum(iso, "Wie ist das Wetter hier?")  # "hier": here, not French's yesterday
@@ -360,6 +361,11 @@ def test_copied_codes_are_those_the_request_names_in_words():
                                 ("Alert me if 1 GBP falls below 1.10 EUR", "GBP", "EUR")]:
         props = copied(rated, offered_values([text]))["properties"]  # a rate's amount is in the second currency
         assert (props["from_currency"]["enum"], props["to_currency"]["enum"]) == ([priced], [price]), text
+    converts = {**schema, "properties": {**rated["properties"], "amount": {"type": "number"}}}
+    props = copied(converts, offered_values(["Convert 500 USD to EUR"]))["properties"]
+    assert (props["from_currency"]["enum"], props["to_currency"]["enum"]) == (["USD"], ["EUR"])  # an amount: a conversion
+    props = copied(rated, offered_values(["Alert me when USD to EUR goes above 0.95 EUR"]))["properties"]
+    assert props["to_currency"]["enum"] == ["EUR"]  # the way written
     props = copied(rated, offered_values(["The rate between the yen and British pounds?"]))["properties"]
     assert props["from_currency"]["enum"] == ["JPY", "GBP"]  # no amount: either, as before
     sides = {"source": {"type": "string", "description": "ISO code, for example GBP."}, "target": {"type": "string"}}
@@ -579,8 +585,16 @@ def test_a_stretch_that_gives_one_argument_its_value_is_offered_to_no_free_strin
         "list": {"type": "string", "enum": ["groceries", "todo", "packing"]}}}
     props = copied(lost, offered_values(["I lost my phone at the grocery store, write to ana@example.com"]))["properties"]
     assert props["contact_email"]["enum"] == ["ana@example.com"] and props["list"]["enum"] == ["groceries"]
-    assert not [s for s in props["where_lost"]["enum"] if "ana@example.com" in s or "grocery" in s.split()]
+    assert "ana@example.com" not in props["where_lost"]["enum"] and "grocery" not in props["where_lost"]["enum"]
     assert "phone" in props["where_lost"]["enum"]
+    places = {"type": "object", "properties": {"location": {"type": "string"},
+                                               "cuisine": {"type": "string", "enum": ["italian", "thai", "mexican"]}}}
+    props = copied(places, offered_values(["Find restaurants in Little Italy"]))["properties"]
+    assert props["cuisine"]["enum"] == ["italian"] and "Little Italy" in props["location"]["enum"]  # by meaning, two words
+    task = {"type": "object", "properties": {"title": {"type": "string"},
+                                             "priority": {"type": "string", "enum": ["low", "normal", "high"]}}}
+    props = copied(task, offered_values(["Add a task Review high school applications, high priority"]))["properties"]
+    assert "Review high school applications" in props["title"]["enum"]  # a longer stretch that holds "high" stays
     props = copied(lost, offered_values(["ana@example.com"]))["properties"]  # all it offers: left as it was
     assert props["where_lost"]["enum"] == ["ana@example.com"]
     shared = {"type": "object", "properties": {"list": lost["properties"]["list"], "note": {"type": "string"},
@@ -596,6 +610,9 @@ def test_a_percentage_goes_to_the_argument_that_takes_one_not_to_the_others():
     people, total = props["properties"]["people"]["enum"], props["properties"]["total"]["enum"]
     assert 7 in people and 15 not in people and props["properties"]["tip_percent"]["enum"] == [15]
     assert 315 in total and 15 not in total and 0.15 not in total
+    chairs = {"type": "object", "properties": {"quantity": {"type": "integer"}, "discount_percent": {"type": "number"}}}
+    props = copied(chairs, offered_values(["Order 10 chairs at 50 dollars each with a 10% discount"]))["properties"]
+    assert 10 in props["quantity"]["enum"]  # written as a count too
     loan = {"type": "object", "properties": {"principal": {"type": "number"}, "rate": {"type": "number"}}}
     props = copied(loan, offered_values(["A loan of 1000 at 5% for 3 years"]))["properties"]
     assert 0.05 in props["rate"]["enum"] or 5 in props["rate"]["enum"]  # no argument takes a percentage: as before

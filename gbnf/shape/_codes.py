@@ -137,8 +137,11 @@ def rate_sides(strings: Sequence[str]) -> tuple[str, str] | None:
     """The two currencies of an exchange rate that a request's stretches (``strings``) write:
     the one priced (written without an amount, or as one unit: "the euro", "ein Schweizer
     Franken") and the one its price is written in ("1.15 US dollars", "17 pesos mexicanos");
-    None unless the request names just two currencies, one of them with an amount other than one."""
+    None unless the request names just two currencies, one of them with an amount other than one,
+    and writes no way between them ("USD to EUR": :func:`_directions`)."""
     named = _currencies_named(tuple(strings))
+    if _directions(tuple(strings))[1]:
+        return None
     quoted = set()
     for string in strings:
         number = _FIGURE.search(string)

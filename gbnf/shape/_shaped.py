@@ -49,6 +49,7 @@ from gbnf.shape._values import (
     overlaps,
     quotations,
     shared_value,
+    unpercented_numbers,
     worded_in_digits,
 )
 from gbnf.shape.sources import candidates
@@ -99,8 +100,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     offered "Oslo tomorrow"), nor those that write a time of day ("오후 4시에 경복궁") or are a
     part of the day ("오후"), but for the quoted ones; none takes words of a quotation of the last
     message that are no quotation of their own (:func:`_whole_quotations`); none takes one Chinese,
-    Japanese or Korean character alone ("买", "し": a verb, an ending) nor a count in those
-    languages (:func:`~gbnf.shape._values.counted_first`: "五个人"); none takes a number
+    Japanese or Korean character alone ("买", "し": a verb, an ending) nor a count of people in
+    those languages (:func:`~gbnf.shape._values.counted_first`: "五个人"); none takes a number
     written alone unless its name is a number's (:func:`_numbered`: ``case_no``; "the Grammy of 2013": an ``act`` is no
     ``2013``); none takes the names of ``echoes`` (folded: a tool's :attr:`~gbnf.tools.Tool.echoes`,
     which the validator refuses); each is written as the description lists it
@@ -277,16 +278,18 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
 
 def _rated(shaped: Any, schema: Any, values: Values) -> Any:
     """``shaped`` (``schema`` copied) whose pair of currency properties (``from_currency`` and
-    ``to_currency``) of a tool that takes a rate (a number property named ``rate``, ``threshold``
-    or ``price``) takes the currency priced first and the one its price is written in second
+    ``to_currency``) of a tool that takes a rate (a number property named ``rate`` or
+    ``threshold``) and no amount to convert (none named ``amount``, ``sum``, ``value`` or
+    ``quantity``) takes the currency priced first and the one its price is written in second
     (:func:`~gbnf.shape._codes.rate_sides`): "when the euro rises above 1.15 US dollars" is EUR to
     USD, where a conversion's amount would make USD the source."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     declared = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict) or not isinstance(declared, dict):
         return shaped
-    rated = any(isinstance(part, dict) and part.get("type") in ("integer", "number") and name_words(key) & _RATE_NAMES
-                for key, part in declared.items())
+    numeric = [name_words(key) for key, part in declared.items()
+               if isinstance(part, dict) and part.get("type") in ("integer", "number")]
+    rated = any(words_ & _RATE_NAMES for words_ in numeric) and not any(words_ & _AMOUNT_NAMES for words_ in numeric)
     sides = rate_sides(values.strings) if rated else None
     if sides is None:
         return shaped
@@ -300,6 +303,7 @@ def _rated(shaped: Any, schema: Any, values: Values) -> Any:
 
 
 _RATE_NAMES = frozenset(words("rate_names"))
+_AMOUNT_NAMES = frozenset(words("amount_names"))
 
 
 def _by_role(shaped: Any, schema: Any, values: Values) -> Any:
@@ -334,39 +338,50 @@ def _by_role(shaped: Any, schema: Any, values: Values) -> Any:
 
 
 def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
-    """``shaped`` (``schema`` copied) whose free strings are offered no stretch that holds one that
-    alone gives another top-level property its value (an enum's value it names, a code, an
-    address: "インフルエンザ" of ``vaccine``'s ``influenza``, "MMR", an email of ``contact_email``):
-    one stretch of a request fills one argument (all where none would be left)."""
+    """``shaped`` (``schema`` copied) whose free strings are offered no stretch of a word or two
+    that alone gives another top-level property its one value (an enum's value it names in its
+    words, or by meaning in one word; a code, an address: "インフルエンザ" of ``vaccine``'s
+    ``influenza``, "grocery" of ``list``'s ``groceries``, an email of ``contact_email``): one
+    stretch of a request fills one argument (all where none would be left). A longer stretch
+    that holds such a one stays ("Little Italy", "Review high school applications")."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     declared = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict) or not isinstance(declared, dict):
         return shaped
     free = [key for key, part in properties.items() if free_string(declared.get(key))
             and isinstance(part, dict) and len(part.get("enum") or ()) > 1]
-    given = {key: part["enum"] for key, part in properties.items() if free and key in declared
+    given = {key: part["enum"][0] for key, part in properties.items() if free and key in declared
              and isinstance(part, dict) and _claims(declared[key], part.get("enum"))}
     if not given:
         return shaped
     short = dict.fromkeys(s for key in free for s in properties[key]["enum"] if len(s.split()) <= MOST_PAIR_WORDS)
-    claimed = [stretch for stretch in short if any(
-        set(map(json_text, part_offers(key, declared[key], replace(values, strings=(stretch,), texts=(stretch,),
-                                                                     quoted=())))) & set(map(json_text, enum))
-        for key, enum in given.items())]
+    claimed = {stretch for stretch in short if any(_gives(key, declared[key], values, stretch, value)
+                                                   for key, value in given.items())}
     if not claimed:
         return shaped
     kept = dict(properties)
     for key in free:
-        found = [s for s in properties[key]["enum"] if not any(_holds_words(s, claim) for claim in claimed)]
-        kept[key] = {**properties[key], "enum": found or properties[key]["enum"]}
+        kept[key] = {**properties[key], "enum": [s for s in properties[key]["enum"] if s not in claimed]
+                     or properties[key]["enum"]}
     return {**shaped, "properties": kept}
 
 
+def _gives(key: str, part: dict[str, Any], values: Values, stretch: str, value: str) -> bool:
+    """Whether ``stretch`` alone gives property ``key`` (taking ``part``) ``value``: an enum's by
+    its words, or by meaning where the stretch is one word ("Little Italy" is no ``italian``)."""
+    alone = replace(values, strings=(stretch,), texts=(stretch,), quoted=())
+    if listed_strings(part):
+        source, named = candidates("enum", key, part, alone)
+        return value in named and (source != "enum-meaning" or len(stretch.split()) == 1)
+    return value in part_offers(key, part, alone)
+
+
 def _percents_apart(shaped: Any, schema: Any, values: Values) -> Any:
-    """``shaped`` (``schema`` copied) whose top-level number properties list no percentage the
-    request writes where another property takes one (:func:`~gbnf.shape.sources.numbers.takes_percent`:
-    "Somos siete ... con un 15 % de propina": ``tip_percent`` takes 15, ``people`` 7), unless
-    they would list nothing else."""
+    """``shaped`` (``schema`` copied) whose top-level number properties list no number the request
+    writes only as a percentage where another property takes one
+    (:func:`~gbnf.shape.sources.numbers.takes_percent`: "Somos siete ... con un 15 % de propina":
+    ``tip_percent`` takes 15, ``people`` 7; "10 chairs with a 10% discount" still offers 10),
+    unless they would list nothing else."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     declared = schema.get("properties") if isinstance(schema, dict) else None
     if not values.percents or not isinstance(properties, dict) or not isinstance(declared, dict):
@@ -375,7 +390,8 @@ def _percents_apart(shaped: Any, schema: Any, values: Values) -> Any:
                if isinstance(part, dict) and part.get("type") in ("integer", "number")}
     if not any(takes_percent(key, part) for key, part in numeric.items()):
         return shaped
-    written = {*values.percents, *map(as_fraction, values.percents)}  # 15 and 0.15 of "15 %"
+    plain = {n for text in values.texts for n in unpercented_numbers(text)}
+    written = {n for percent in values.percents for n in (percent, as_fraction(percent)) if n not in plain}
     kept = dict(properties)
     for key, part in numeric.items():
         enum = properties.get(key, {}).get("enum") if isinstance(properties.get(key), dict) else None
@@ -390,14 +406,6 @@ def _claims(declared: Any, enum: Any) -> bool:
     return isinstance(declared, dict) and not free_string(declared) and declared.get("type") == "string" \
         and isinstance(enum, list) and len(enum) == 1 and isinstance(enum[0], str) \
         and len(declared.get("enum") or (None, None)) > 1
-
-
-def _holds_words(string: str, part: str) -> bool:
-    """Whether ``string`` holds ``part`` as whole words (as a run of characters where either is
-    written without spaces)."""
-    if has_cjk(part) or has_cjk(string):
-        return part in string
-    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", string) is not None
 
 
 def _offering(key: str, schema: Any, values: Values, value: Any) -> str:
@@ -754,8 +762,8 @@ def _dated(strings: tuple[str, ...], texts: Sequence[str] = ()) -> frozenset[str
     """The dates among ``strings`` (a request's stretches, :func:`~gbnf.shape._dates.written_date`,
     or written from today: :func:`~gbnf.shape._dates.from_today`), the Chinese, Japanese and Korean
     ones that write a date's or a time's number (:data:`_CJK_CALENDAR`), and those that share words with
-    one (:func:`_overlap`; a date with the word for "day" before it, :data:`_DAY_WORDS`; in Chinese,
-    Japanese and Korean, one that writes a date in a word: "내일부터"): "March 10, 2022", "March",
+    one (:func:`_overlap`; a date with the word for "day" before it, :data:`_DAY_WORDS`; in Korean,
+    a day's word with a particle: "내일부터", :func:`_dated_word`): "March 10, 2022", "March",
     "2022", "March 10, 2022 to March 20, 2022", "Germany from March", "2022 to April", "Oslo
     tomorrow", "Lyon next", "728 no dia" of "no dia 27 de dezembro"; and those that end where
     a date begins or begin where one ends, in ``texts`` (:func:`_crosses`: "Rosalía el 15" of
@@ -763,9 +771,9 @@ def _dated(strings: tuple[str, ...], texts: Sequence[str] = ()) -> frozenset[str
     on 5 July")."""
     dates = [(string, _WORD.findall(string)) for string in strings if written_date(string) or from_today(string)
              or string.split(" ", 1)[0].lower() in _DAY_WORDS and written_date(string.split(" ", 1)[-1])]
-    worded = [date for date, _ in dates if has_cjk(date)]  # "내일" of "내일부터"
+    worded = [date for date, _ in dates if has_cjk(date)]
     found = {string for string in strings if has_cjk(string) and (
-        dates_at(string) or _CJK_CALENDAR.search(string) or any(date in string for date in worded))}
+        dates_at(string) or _CJK_CALENDAR.search(string) or any(_dated_word(string, date) for date in worded))}
     for string in strings if dates else ():
         words = _WORD.findall(string)
         if any(_overlap(words, date) or _crosses(string, written, texts) for written, date in dates):
@@ -773,6 +781,14 @@ def _dated(strings: tuple[str, ...], texts: Sequence[str] = ()) -> frozenset[str
     return frozenset(found)
 
 
+def _dated_word(string: str, date: str) -> bool:
+    """Whether a word of ``string`` is Korean ``date`` with a particle after it ("내일부터", "모레까지";
+    not "오늘이", a name)."""
+    return any(word.startswith(date) and word[len(date):] in _PARTICLES for word in string.split())
+
+
+_PARTICLES = frozenset({"부터", "까지", "에", "에는", "은", "는", "도", "의", "에서", "까진", "부턴"})
+"""Korean particles written onto a word for a day ("내일부터": from tomorrow)."""
 _DAY_WORDS = frozenset({"day", "dia", "día", "giorno", "jour", "tag", "dag", "dzień", "gün"})
 """Words for "day" written before a date ("no dia 27 de dezembro"): part of it."""
 

@@ -7,6 +7,7 @@ a value nobody gave."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,7 +15,6 @@ import numpy as np
 
 from gbnf._text import identifier_words
 from gbnf.shape._counts import counts_argument
-from gbnf.shape._english import words
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import part_offers
@@ -44,23 +44,33 @@ def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
 def counted_for(key: str, schema: Any, request: Request) -> bool:
     """Whether number argument ``key`` (taking ``schema``) is what ``request`` writes a number of
     (:func:`~gbnf.shape.rules.counted`: "2 rooms", "20GB流量" for ``data_gb``), or a count of
-    anything (``quantity``, ``count``: :func:`_counts_anything`) where the request counts a thing,
-    not a length of time nor a day ("two cartons of oat milk", "三瓶牛奶"): it is asked for."""
+    anything (``quantity``, ``count``: :func:`_counts_anything`) where the request counts two
+    things or more (:func:`_many_things`: "two cartons of oat milk", "三瓶牛奶"): it is asked for."""
     if not is_numeric(schema):
         return False
     anything = _counts_anything(key)
-    return any(counts_argument(noun, key) or anything and not time_unit(noun) and number not in request.values.in_dates
+    return any(counts_argument(noun, key) or anything and _many_things(noun, number, request)
                for noun, number in request.counts)
 
 
 def _counts_anything(key: str) -> bool:
-    """Whether argument ``key`` is named a count and nothing else (``quantity``, ``qty``, ``count``)."""
-    named = argument_words(key)
-    return bool(_ANYTHING & set(named)) and set(named) <= _COUNTING
+    """Whether argument ``key`` is named a count and nothing else (``quantity``, ``qty``, ``count``;
+    not ``max_count``)."""
+    named = set(argument_words(key))
+    return bool(_ANYTHING & named) and named <= _ANYTHING | {"number", "num", "of", "the"}
 
 
 _ANYTHING = frozenset({"quantity", "qty", "count"})
-_COUNTING = frozenset(words("counting"))
+_PLURAL = re.compile(r"[^\W\d_]*(?:s|x|en|er|e|i)|[^\x00-\u024f]+")
+"""A word that may be a plural in a language of Latin script ("cartons", "Eier", "Flaschen",
+"bottiglie"), or one in another script (a counter: "瓶", "개")."""
+
+
+def _many_things(noun: str, number: Any, request: Request) -> bool:
+    """Whether ``number`` of ``noun`` counts two things or more: not a length of time, a day,
+    nor a word that is no plural ("iPhone 15 Pro", "a 65 inch TV", "5 star hotels")."""
+    return isinstance(number, int) and number >= 2 and bool(_PLURAL.fullmatch(noun)) and not time_unit(noun) \
+        and number not in request.values.in_dates
 
 
 def typed_asked(tool: Tool, request: Request) -> dict[str, bool]:

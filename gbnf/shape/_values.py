@@ -473,6 +473,16 @@ def percents(text: str) -> list[Number]:
     return [_read(match.group()) for match in NUMBER.finditer(text) if _PERCENT.match(text, match.end())]
 
 
+def unpercented_numbers(text: str) -> list[Number]:
+    """The numbers ``text`` writes other than as percentages ("10 chairs with a 10% discount": 10)."""
+    text = comma_decimals(text)
+    spans = [(match.start(), sign.end()) for match in NUMBER.finditer(text)
+             if (sign := _PERCENT.match(text, match.end()))]
+    for start, end in reversed(spans):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return numbers(text)
+
+
 def as_fraction(percent: Number) -> float:
     """A percentage as a fraction, exactly where it can be (5 -> 0.05, 3.5 -> 0.035)."""
     return float(as_decimal(percent) / 100)
@@ -596,9 +606,9 @@ def counted(text: str) -> Labels:
 
 
 def counted_first(string: str) -> bool:
-    """Whether ``string`` begins with a count of people or things as Chinese, Japanese and Korean
-    write them ("五个人", "两个大人"): no name."""
-    return bool(_PEOPLE_COUNTED.match(string) or _THINGS_COUNTED.match(string))
+    """Whether ``string`` begins with a count of people as Chinese, Japanese and Korean write them
+    ("五个人", "两个大人", "4명"): no name."""
+    return bool(_PEOPLE_COUNTED.match(string) or _KINDS_COUNTED.match(string))
 
 
 _ORDINAL_ENDINGS = frozenset(words("ordinal_endings"))
@@ -615,16 +625,16 @@ _PEOPLE_KINDS = {"大人": "adults", "成人": "adults", "어른": "adults", "�
 """Chinese, Japanese and Korean words for adults and children, as the English word a count of them
 counts."""
 _KINDS = "|".join(_PEOPLE_KINDS)
-_KINDS_COUNTED = re.compile(rf"(?<![\d.,])(?P<after>\d+|{HAN_NUMERALS})\s*(?:个|個|位|名)?(?P<kind>{_KINDS})"
+_KINDS_COUNTED = re.compile(rf"(?<![\d.,])(?P<after>\d+|{HAN_NUMERALS})\s*(?:个|個|位|名)?(?P<kind>{_KINDS})(?![가-힣])"
                             rf"|(?P<first>{_KINDS})\s*(?P<before>\d+|{HAN_NUMERALS})\s*(?:人|名|명)")
 """A count of adults or children: Chinese writes the word after the number ("两个大人"), Japanese
 and Korean before it ("大人2名", "아이 1명")."""
-_THINGS_COUNTED = re.compile(rf"(?<![\d.,])(\d+|{HAN_NUMERALS})\s*"
-                             r"(瓶|杯|本|枚|冊|册|件|张|張|只|隻|台|份|盒|包|袋|箱|罐|支|条|條|双|雙|つ|匹|缶|개|병|잔|권|켤레|봉지|상자"
-                             r"|(?:个|個)(?![人月小星礼禮钟鐘半]))")
+_THINGS_COUNTED = re.compile(rf"(?<![\d.,第])(\d+|{HAN_NUMERALS})\s*"
+                             r"(瓶|杯|枚|冊|册|件|张|張|只|隻|台|份|盒|包|袋|箱|罐|支|双|雙|つ|匹|缶|병|잔|권|켤레|봉지|상자"
+                             r"|(?:本|条|條)(?![\u4e00-\u9fff])|개(?!월)|(?:个|個)(?![人月小星礼禮钟鐘半]))")
 """A number of things as Chinese, Japanese and Korean write it, with the thing's counter after it
-("三瓶", "2個", "3개"); not a count of people, months or hours ("三个人", "两个月", "三个小时"), nor
-money ("8块")."""
+("三瓶", "2個", "3개", "2本の"); not a count of people, months or hours ("三个人", "两个月", "三个小时",
+"3개월"), nor money ("8块"), an ordinal ("第3个") or a place's name ("六本木", "二条城")."""
 
 
 _NOUN = re.compile(r"[ -]?(?:[^\W\d_]+-)*([A-Za-zÀ-ɏ]{2,}|[^\W\d_]{2,})")

@@ -5,7 +5,6 @@ or description says minutes, seconds, hours, days or weeks): "for an hour" is 60
 
 from __future__ import annotations
 
-import datetime
 import functools
 import re
 from collections.abc import Sequence
@@ -33,11 +32,14 @@ _NUMBERED = re.compile(
     re.IGNORECASE)
 """A number of units ("45 minutes", "45-minute", "2 Stunden", "25分钟", "1時間半"), the number
 words already in digits."""
-_UNIT_WORD = re.compile("|".join(_UNITS.values()), re.IGNORECASE)
+_UNIT_WORD = re.compile("|".join([*_UNITS.values(), r"months?|monate?n?|mois|mes(?:es)?|mesi|maand(?:en)?|"
+                                   r"years?|jahre?n?|ans?|años?|anni|jaar|jaren|개월|个月|個月|ヶ月|か月|년"]),
+                        re.IGNORECASE)
 
 
 def time_unit(word: str) -> bool:
-    """Whether ``word`` is a unit of time in a language the stage reads ("hours", "Tage", "分钟")."""
+    """Whether ``word`` is a unit of time in a language the stage reads ("hours", "Tage", "分钟",
+    "months", "개월")."""
     return bool(_UNIT_WORD.fullmatch(word))
 
 
@@ -132,8 +134,8 @@ def counted_in(name: str | None, part: dict[str, Any]) -> float | None:
 
 def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> list[float | int]:
     """The lengths of time the conversation writes, in the unit the argument counts in (only the
-    whole ones for an integer; where it writes none, the time between the two times of day a text
-    writes, in order: "from 10:00 to 16:00" is 6 hours, :func:`_between`), then, where it writes
+    whole ones for an integer; where it writes none, the spans of time it writes from one time of
+    day to a later one: "from 10:00 to 16:00" is 6 hours, :func:`_spans`), then, where it writes
     any, the other numbers of the texts that write no length ("for an hour at 9 pm": 60, not 9;
     "Two bikes for three hours": 3, not 2; a tool's result may give a length in a number alone:
     ``"recommended_minutes": 25``), but those of a time of day."""
@@ -142,7 +144,7 @@ def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> l
         return []
     read = [_lengths(text) for text in values.texts]
     found = [seconds / unit for lengths, _ in read for seconds in lengths] or [
-        seconds / unit for text in values.texts if (seconds := _between(written_times(text)))]
+        seconds / unit for text in values.texts for seconds in _spans(text)]
     whole = [n for n in found if abs(n - round(n)) < 1e-9]
     kept = [int(round(n)) if n in whole else n for n in (whole if part.get("type") == "integer" else found)]
     if not kept:
@@ -153,12 +155,25 @@ def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> l
     return list(dict.fromkeys([*kept, *(n for n in values.numbers if n in unmeasured and n not in used)]))
 
 
-def _between(times: Sequence[datetime.time]) -> float:
-    """The seconds from the first to the second of two times of day, the second the later (0 for
-    any other times)."""
-    if len(times) != 2 or times[1] <= times[0]:
-        return 0.0
-    return float((times[1].hour - times[0].hour) * 3600 + (times[1].minute - times[0].minute) * 60)
+def _spans(text: str) -> list[float]:
+    """The seconds of each span of time ``text`` writes from a time of day to a later one, after a
+    word that says where it starts ("from 10:00 to 16:00", "von 9 bis 12 Uhr", "de 10h à 16h",
+    "从10点到12点") or joined by a dash ("10:00-16:00"); not two times apart ("Move my 9:00
+    meeting to 11:00")."""
+    found = []
+    for match in _SPAN.finditer(text):
+        starts, ends = written_times(match["start"]), written_times(match["end"])
+        if len(starts) == 1 and ends and ends[0] > starts[0]:
+            found.append(float((ends[0].hour - starts[0].hour) * 3600 + (ends[0].minute - starts[0].minute) * 60))
+    return found
+
+
+_SPAN = re.compile(
+    r"(?:(?<![\w])(?:from|von|vom|ab|de|des|desde|dalle|dalla|da|van|vanaf|od)\s+|从|自|(?=\d{1,2}[:.h]\d{2}\s*[-–~]))"
+    r"(?P<start>[^,;.!?]{1,14}?)\s*(?:(?<![\w])(?:to|until|till|bis|à|a|al|alle|hasta|tot|às|do)(?![\w])|[-–~到至])\s*"
+    r"(?P<end>[^,;!?]{1,24})", re.IGNORECASE)
+"""A span of time: a word that says where it starts, the start, a word or a dash that says where
+it ends, and the end (each read for a time of day)."""
 
 
 SOURCE = Source(
