@@ -39,6 +39,7 @@ def test_spans_are_stretches_of_words_without_the_punctuation_at_their_ends():
     assert {"gas", "gas-fueled", "2022-2023", "2023", "docs/a.txt"} <= set(spans("a gas-fueled car in 2022-2023 at docs/a.txt"))
     assert {"/etc/hostname", "/tmp", "-v"} <= set(spans("read /etc/hostname, then ls -v in (/tmp)."))
     assert {"Washington, D.C.", "Apple Inc.", "Roe v. Wade"} <= set(spans("From Washington, D.C. to Apple Inc. on 'Roe v. Wade'.Now"))
+    assert not [stretch for stretch in spans("한일관 4명 자리 예약해 줘. 생일 모임이야.") if "생일" in stretch and "자리" in stretch]
     found = spans("Look up Maria's email address in my Notion")
     assert "Maria" in found and not any("Maria's" in stretch or stretch.startswith("my") for stretch in found)
     assert {"McDonald's", "McDonald"} <= set(spans("Order two Big Macs from McDonald's on Uber Eats"))  # the place's own 's

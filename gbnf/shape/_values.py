@@ -246,9 +246,10 @@ def _titled(word: str) -> bool:
 def _gap_ends_sentence(word: str, gap: str) -> bool:
     """Whether ``gap``, written after ``word``, ends a sentence: a question or exclamation mark,
     a line's end, a full-width comma, colon or semicolon (a Chinese or Japanese clause's end:
-    "东京的酒店，2027年" is no value), or a period after a word of two letters or more (``Roe v.
-    Wade`` runs on; an abbreviation's period is its word's own, not the gap's)."""
-    return any(mark in gap for mark in "?!\n。？！，、；：") or ("." in gap and len(word) > 1)
+    "东京的酒店，2027年" is no value), or a period after a word of two letters or more, or of one
+    outside the Latin script ("예약해 줘. 생일": ``Roe v. Wade`` runs on; an abbreviation's period is
+    its word's own, not the gap's)."""
+    return any(mark in gap for mark in "?!\n。？！，、；：") or ("." in gap and (len(word) > 1 or not word.isascii()))
 
 
 def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> int:
