@@ -572,7 +572,7 @@ def test_a_name_written_after_a_string_arguments_name_is_not_another_arguments()
     assert offered("Book a 'Design Review' event in the 'Blue Lagoon' room") == {
         "title": ["Design Review"], "room": ["Design Review", "Blue Lagoon"]}  # "event" names no argument
     assert offered("Book a Design Review in the room Blue Lagoon; the Blue Lagoon is big") == {
-        "title": ["Design Review", "Blue Lagoon"], "room": ["Design Review", "Blue Lagoon"]}  # also written unnamed
+        "title": ["Design Review", "Blue Lagoon"], "room": ["Blue Lagoon"]}  # also written unnamed; "room" before it
     assert offered("Buche ein Treffen 'Design Review' im Raum 'Blue Lagoon'") == {
         "title": ["Design Review", "Blue Lagoon"], "room": ["Design Review", "Blue Lagoon"]}  # words it cannot read
     play = {"type": "object", "properties": {"quality": {"type": "string"}, "song": {"type": "string"}}}
@@ -624,3 +624,14 @@ def test_counts_of_adults_and_children_go_to_their_own_arguments_in_chinese_japa
     tickets = {"type": "object", "properties": {"adults": {"type": "integer"}, "children": {"type": "integer"}}}
     props = copied(tickets, offered_values([text]))["properties"]
     assert props["adults"]["enum"] == [2] and props["children"]["enum"] == [1]
+
+
+def test_a_free_string_takes_the_name_written_after_a_word_for_its_argument_in_any_language():
+    tickets = {"type": "object", "properties": {"restaurant": {"type": "string"}, "museum": {"type": "string"}}}
+    props = copied(tickets, offered_values(["Reservier einen Tisch im Restaurant Zur Linde, bitte"]))["properties"]
+    assert "Restaurant Zur Linde" in props["restaurant"]["enum"]
+    assert all(value.startswith("Restaurant") for value in props["restaurant"]["enum"])
+    props = copied(tickets, offered_values(["Deux billets pour le musée d'Orsay demain"]))["properties"]
+    assert props["museum"]["enum"] == ["d'Orsay", "musée d'Orsay"]
+    props = copied(tickets, offered_values(["Book Luigi's restaurant for 4 people"]))["properties"]
+    assert "Luigi" in props["restaurant"]["enum"]  # the word after the name, before no name: nothing held

@@ -12,11 +12,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from gbnf._text import fold, identifier_words, name_words, word_key
+from gbnf._text import fold, identifier_words, name_words, without_elision, word_key
 from gbnf.compiler import json_text, validity
 from gbnf.shape._choices import day_part, kept_strings, on_twelve_hours, picked, picks
 from gbnf.shape._codes import CODE_WORDS, code_kind, rate_sides
-from gbnf.shape._counts import counts_argument
+from gbnf.shape._counts import SAME_NOUN, counts_argument
 from gbnf.shape._dates import (
     date_format,
     dates_at,
@@ -28,6 +28,7 @@ from gbnf.shape._dates import (
 )
 from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
+from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import read_request, terms
 from gbnf.shape._roles import around, role_card, split_roles
 from gbnf.shape._segments import has_cjk
@@ -39,6 +40,7 @@ from gbnf.shape._values import (
     Names,
     Number,
     Values,
+    argument_words,
     as_fraction,
     counted_first,
     free_string,
@@ -142,6 +144,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
                 _, found = candidates("string", key, out, values)
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
                 found = _whole_quotations(found, values.texts[:1])
+                found = _after_label(found, key, values.texts[:1])
                 found = kept_strings(found, key, values, sent) if latest else found
         elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
             _, found = candidates("number", key, out, values)
@@ -538,6 +541,38 @@ def _kept_strings(found: Sequence[str], key: str | None, described: str, dated: 
         found = [string for string in found if not NUMBER.fullmatch(string) and string.lower() not in NUMBER_WORDS] \
             or found
     return described_forms([s for s in found if fold(s) not in echoes], described)
+
+
+def _after_label(found: Sequence[str], key: str | None, texts: Sequence[str]) -> list[str]:
+    """``found`` (a free string's candidates) held to those the last message (``texts``) writes
+    right after a word that means the argument's name, in any language the encoder reads, before a
+    name (a capital), and those with that word before them ("im Restaurant Zur Linde", "le musée
+    d'Orsay": ``restaurant`` takes the stretches that begin with "Restaurant", ``museum`` "d'Orsay"
+    and "musée d'Orsay"; "Luigi's restaurant for 4" writes none); all of them where the message
+    writes no such word before a name."""
+    named = [word for word in argument_words(key or "") if word not in _NO_LABELS and len(word) >= 3]
+    if not named or not texts or len(found) < 2:
+        return list(found)
+    words = list(_LABEL_WORD.finditer(texts[0]))
+    if not words:
+        return list(found)
+    vectors = phrase_vectors([*(without_elision(word.group()).lower() for word in words), *named])
+    close = (vectors[:len(words)] @ vectors[len(words):].T).max(axis=1)
+    text = texts[0]
+    labels = [word for word, near in zip(words, close) if near >= SAME_NOUN and _NAME_NEXT.match(text, word.end())]
+    after = [value for value in found if any(text[label.end():label.end() + 1].isspace()
+                                             and text[label.end():].lstrip().startswith(value) for label in labels)]
+    with_label = [value for value in found if any(len(value) > label.end() - label.start()
+                                                  and text.startswith(value, label.start()) for label in labels)]
+    return list(dict.fromkeys([*after, *with_label])) or list(found)
+
+
+_LABEL_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_NAME_NEXT = re.compile(r"\s+(?:(?:[dl]|dell|all)['’])?[A-ZÀ-Þ]")
+"""A name written next: a capital after a space, an elided article between ("musée d'Orsay"; not
+"Luigi's restaurant for 4")."""
+_NO_LABELS = frozenset({"name", "title", "the", "of", "for", "id"})
+"""Words of an argument's name that label no value ("restaurant_name": "restaurant" does)."""
 
 
 def _whole_quotations(found: Sequence[str], texts: Sequence[str]) -> list[str]:
