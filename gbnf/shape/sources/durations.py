@@ -135,7 +135,7 @@ def counted_in(name: str | None, part: dict[str, Any]) -> float | None:
 def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> list[float | int]:
     """The lengths of time the conversation writes, in the unit the argument counts in (only the
     whole ones for an integer; where it writes none, the spans of time it writes from one time of
-    day to a later one: "from 10:00 to 16:00" is 6 hours, :func:`_spans`), then, where it writes
+    day to a later one: "from 10:00 to 16:00" is 6 hours, :func:`_time_spans`), then, where it writes
     any, the other numbers of the texts that write no length ("for an hour at 9 pm": 60, not 9;
     "Two bikes for three hours": 3, not 2; a tool's result may give a length in a number alone:
     ``"recommended_minutes": 25``), but those of a time of day."""
@@ -144,7 +144,7 @@ def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> l
         return []
     read = [_lengths(text) for text in values.texts]
     found = [seconds / unit for lengths, _ in read for seconds in lengths] or [
-        seconds / unit for text in values.texts for seconds in _spans(text)]
+        seconds / unit for text in values.texts for seconds in _time_spans(text)]
     whole = [n for n in found if abs(n - round(n)) < 1e-9]
     kept = [int(round(n)) if n in whole else n for n in (whole if part.get("type") == "integer" else found)]
     if not kept:
@@ -155,7 +155,7 @@ def lengths_in_unit(name: str | None, part: dict[str, Any], values: Values) -> l
     return list(dict.fromkeys([*kept, *(n for n in values.numbers if n in unmeasured and n not in used)]))
 
 
-def _spans(text: str) -> list[float]:
+def _time_spans(text: str) -> list[float]:
     """The seconds of each span of time ``text`` writes from a time of day to a later one, after a
     word that says where it starts ("from 10:00 to 16:00", "von 9 bis 12 Uhr", "de 10h à 16h",
     "从10点到12点") or joined by a dash ("10:00-16:00"); not two times apart ("Move my 9:00
