@@ -142,14 +142,14 @@ def rate_sides(strings: Sequence[str]) -> tuple[str, str] | None:
     named = _currencies_named(tuple(strings))
     if _directions(tuple(strings))[1]:
         return None
-    quoted = set()
+    priced_in = set()
     for string in strings:
         number = _FIGURE.search(string)
         if (_AMOUNT.match(string) or _SYMBOL.match(string)) and number and not _ONE.fullmatch(number.group()):
-            quoted.update(_currencies_named((_amount_name(string),)))
-    if len(named) != 2 or len(quoted & set(named)) != 1:
+            priced_in.update(_currencies_named((_amount_name(string),)))
+    if len(named) != 2 or len(priced_in & set(named)) != 1:
         return None
-    price = next(code for code in named if code in quoted)
+    price = next(code for code in named if code in priced_in)
     return next(code for code in named if code != price), price
 
 

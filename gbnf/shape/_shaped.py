@@ -279,6 +279,14 @@ def _directed(shaped: Any, schema: Any, values: Values) -> Any:
     return {**shaped, "properties": kept}
 
 
+def _tops(shaped: Any, schema: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The top-level properties of ``shaped`` and of the ``schema`` it was copied from; None
+    where either has none."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    declared = schema.get("properties") if isinstance(schema, dict) else None
+    return (properties, declared) if isinstance(properties, dict) and isinstance(declared, dict) else None
+
+
 def _rated(shaped: Any, schema: Any, values: Values) -> Any:
     """``shaped`` (``schema`` copied) whose pair of currency properties (``from_currency`` and
     ``to_currency``) of a tool that takes a rate (a number property named ``rate`` or
@@ -286,10 +294,9 @@ def _rated(shaped: Any, schema: Any, values: Values) -> Any:
     ``quantity``) takes the currency priced first and the one its price is written in second
     (:func:`~gbnf.shape._codes.rate_sides`): "when the euro rises above 1.15 US dollars" is EUR to
     USD, where a conversion's amount would make USD the source."""
-    properties = shaped.get("properties") if isinstance(shaped, dict) else None
-    declared = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(properties, dict) or not isinstance(declared, dict):
+    if (tops := _tops(shaped, schema)) is None:
         return shaped
+    properties, declared = tops
     numeric = [name_words(key) for key, part in declared.items()
                if isinstance(part, dict) and part.get("type") in ("integer", "number")]
     rated = any(words_ & _RATE_NAMES for words_ in numeric) and not any(words_ & _AMOUNT_NAMES for words_ in numeric)
@@ -347,10 +354,9 @@ def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
     ``influenza``, "grocery" of ``list``'s ``groceries``, an email of ``contact_email``): one
     stretch of a request fills one argument (all where none would be left). A longer stretch
     that holds such a one stays ("Little Italy", "Review high school applications")."""
-    properties = shaped.get("properties") if isinstance(shaped, dict) else None
-    declared = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(properties, dict) or not isinstance(declared, dict):
+    if (tops := _tops(shaped, schema)) is None:
         return shaped
+    properties, declared = tops
     free = [key for key, part in properties.items() if free_string(declared.get(key))
             and isinstance(part, dict) and len(part.get("enum") or ()) > 1]
     given = {key: part["enum"][0] for key, part in properties.items() if free and key in declared
@@ -385,10 +391,9 @@ def _percents_apart(shaped: Any, schema: Any, values: Values) -> Any:
     (:func:`~gbnf.shape.sources.numbers.takes_percent`: "Somos siete ... con un 15 % de propina":
     ``tip_percent`` takes 15, ``people`` 7; "10 chairs with a 10% discount" still offers 10),
     unless they would list nothing else."""
-    properties = shaped.get("properties") if isinstance(shaped, dict) else None
-    declared = schema.get("properties") if isinstance(schema, dict) else None
-    if not values.percents or not isinstance(properties, dict) or not isinstance(declared, dict):
+    if not values.percents or (tops := _tops(shaped, schema)) is None:
         return shaped
+    properties, declared = tops
     numeric = {key: part for key, part in declared.items()
                if isinstance(part, dict) and part.get("type") in ("integer", "number")}
     if not any(takes_percent(key, part) for key, part in numeric.items()):
@@ -408,7 +413,7 @@ def _claims(declared: Any, enum: Any) -> bool:
     ``enum`` (one string, of more it declares) was given its value by the request."""
     return isinstance(declared, dict) and not free_string(declared) and declared.get("type") == "string" \
         and isinstance(enum, list) and len(enum) == 1 and isinstance(enum[0], str) \
-        and len(declared.get("enum") or (None, None)) > 1
+        and (declared.get("enum") is None or len(declared["enum"]) > 1)
 
 
 def _offering(key: str, schema: Any, values: Values, value: Any) -> str:
@@ -553,13 +558,13 @@ def _after_label(found: Sequence[str], key: str | None, texts: Sequence[str]) ->
     named = [word for word in argument_words(key or "") if word not in _NO_LABELS and len(word) >= 3]
     if not named or not texts or len(found) < 2:
         return list(found)
-    words = list(_LABEL_WORD.finditer(texts[0]))
+    text = texts[0]
+    words = [word for word in _LABEL_WORD.finditer(text) if _NAME_NEXT.match(text, word.end())]  # a name next
     if not words:
         return list(found)
     vectors = phrase_vectors([*(without_elision(word.group()).lower() for word in words), *named])
     close = (vectors[:len(words)] @ vectors[len(words):].T).max(axis=1)
-    text = texts[0]
-    labels = [word for word, near in zip(words, close) if near >= SAME_NOUN and _NAME_NEXT.match(text, word.end())]
+    labels = [word for word, near in zip(words, close) if near >= SAME_NOUN]
     after = [value for value in found if any(text[label.end():label.end() + 1].isspace()
                                              and text[label.end():].lstrip().startswith(value) for label in labels)]
     with_label = [value for value in found if any(len(value) > label.end() - label.start()
