@@ -18,6 +18,7 @@ from gbnf.shape.rules import (
     without_the_day,
 )
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
+from gbnf.shape.sources.labelled import labelled_values
 from gbnf.tools import Tool
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "sources.md"
@@ -1060,3 +1061,35 @@ def test_a_system_message_s_instructions_are_no_values():
     system = ("system", "You are a helpful travel assistant. Always answer in 2 sentences. Never book more than 5 rooms.")
     shaped = shape(Conversation((system, ("user", "Book rooms in Paris for our team of 12")), (rooms,), "required"))
     assert shaped.tools[0].parameters["properties"]["rooms"]["enum"] == [12]
+
+
+@pytest.mark.parametrize(("request_", "key", "offered"), [
+    ("Bitte lass zwei Pakete abholen. Notiz für den Kurier: bitte klingeln bei Schulz, 3. Stock.", "courier_note",
+     ["bitte klingeln bei Schulz, 3. Stock"]),
+    ("帮我预订西湖国宾馆，住两晚，特殊要求：高楼层无烟房。", "special_requests", ["高楼层无烟房"]),
+    ("母にギフト券を送って。メッセージは『いつもありがとう』で。", "gift_message", ["いつもありがとう"]),
+    ("Check the rooms at 'Queens Hotel' from March 10", "when", []),  # "at" labels nothing
+    ("not: çocuk koltuğu lazım", "note", []),  # nor does "not", alone
+    ("Find the game 'Call of Duty: Modern Warfare' on the Playstation", "game", ["Call of Duty: Modern Warfare"]),
+    ("Fetch it from this URL: 'https://api.example.com/groups'?", "url", ["https://api.example.com/groups"]),
+    ("Order a burger. Restaurant: McDonald's. Pay by card.", "restaurant", ["McDonald's"]),
+    ("Check my flight. Ticket number: IND5463. It leaves today.", "ticket_number", ["IND5463"]),
+    ("Réserve un taxi à 7h20, avec le commentaire « code porte 1234 ».", "comment", ["code porte 1234"]),
+    ("카드에는 '항상 감사합니다'라고 써 줘.", "card_message", ["항상 감사합니다"]),
+    ("Auf die Karte: „Alles Gute zum Muttertag!“", "card_message", ["Alles Gute zum Muttertag!"]),
+    ("Book the dentist at 8:30, reason: toothache on the left. Thanks", "reason", ["toothache on the left"]),
+    ("Book the dentist at 8:30 for my toothache.", "reason", []),  # no label: the stretches are asked
+    ("Add 'Dentist' to my calendar", "reason", []),  # "Add" means no reason
+])
+def test_a_value_after_a_label_that_means_the_argument_is_offered_whole(request_, key, offered):
+    assert labelled_values(key, {"type": "string"}, offered_values([request_])) == offered
+
+
+def test_a_labelled_value_goes_to_the_argument_its_label_means_most():
+    tool = Tool("book_doctor", "Book a doctor's appointment.", {"type": "object", "required": ["day"], "properties": {
+        "day": {"type": "string", "format": "date"}, "reason": {"type": "string"},
+        "note_for_reception": {"type": "string"}}})
+    request = "Marca uma consulta para 27 de setembro de 2027. Nota para a receção: o Tomás vem com a avó."
+    shaped = shape(Conversation((("user", request),), (tool,), "required"), Shaping())
+    assert shaped.tools[0].parameters["properties"]["note_for_reception"]["enum"] == ["o Tomás vem com a avó"]
+    assert shaped.decisions["left_out"]["book_doctor"] == ["reason"]  # its label means the note more

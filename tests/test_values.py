@@ -574,7 +574,7 @@ def test_a_name_written_after_a_string_arguments_name_is_not_another_arguments()
     assert offered("Book a Design Review in the room Blue Lagoon; the Blue Lagoon is big") == {
         "title": ["Design Review", "Blue Lagoon"], "room": ["Blue Lagoon"]}  # also written unnamed; "room" before it
     assert offered("Buche ein Treffen 'Design Review' im Raum 'Blue Lagoon'") == {
-        "title": ["Design Review", "Blue Lagoon"], "room": ["Design Review", "Blue Lagoon"]}  # words it cannot read
+        "title": ["Design Review", "Blue Lagoon"], "room": ["Blue Lagoon"]}  # "Raum" means room (a label read by meaning)
     play = {"type": "object", "properties": {"quality": {"type": "string"}, "song": {"type": "string"}}}
     assert "Roar" in copied(play, offered_values(["Play high quality Roar"]))["properties"]["song"]["enum"]
 
@@ -600,7 +600,7 @@ def test_a_stretch_that_gives_one_argument_its_value_is_offered_to_no_free_strin
     assert props["where_lost"]["enum"] == ["ana@example.com"]
     shared = {"type": "object", "properties": {"list": lost["properties"]["list"], "note": {"type": "string"},
                                                "tag": {"type": "string", "enum": ["a", "b", "c"]}}}
-    props = copied(shared, offered_values(["Note: buy tape for packing, or todo"]))["properties"]
+    props = copied(shared, offered_values(["A note to buy tape for packing, or todo"]))["properties"]
     assert "packing" in props["note"]["enum"]  # two of three listed: the request did not settle it
 
 
@@ -635,3 +635,4 @@ def test_a_free_string_takes_the_name_written_after_a_word_for_its_argument_in_a
     assert props["museum"]["enum"] == ["d'Orsay", "musée d'Orsay"]
     props = copied(tickets, offered_values(["Book Luigi's restaurant for 4 people"]))["properties"]
     assert "Luigi" in props["restaurant"]["enum"]  # the word after the name, before no name: nothing held
+

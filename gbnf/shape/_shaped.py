@@ -56,6 +56,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.durations import days_written
+from gbnf.shape.sources.labelled import label_owners
 from gbnf.shape.sources.numbers import takes_percent
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
 
@@ -88,13 +89,15 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     (:data:`gbnf.shape.sources.SOURCES`, in order; the first that offers anything gives them): an
     enum of strings is narrowed to the values named; a string that takes a code or a typed form
     takes those; a free string (one whose description does not say its value encodes what the
-    request writes, :func:`_encoded`) takes the globs, dates, formulas, shaped stretches, places
-    with their region, cities (for a city) or else stretches; an integer or number the numbers or else its stated
-    default (one that lists numbers, among them); an array of copied numbers the runs. An array
-    of listed strings takes each at most once (``uniqueItems``, where the schema does not say),
-    so a small model's loop (``["Area", "Area", ...]``) ends where the grammar can hold it.
-    Given the properties the tool ``declared`` required, one it does not require whose one
-    candidate another's is too is left out (:func:`_without_repeats`).
+    request writes, :func:`_encoded`) takes the globs, dates, formulas, shaped stretches, the
+    values written after a label that means its name (each to the free string its label means
+    most, :func:`~gbnf.shape.sources.labelled.label_owners`; these also where its description names
+    a code), places with their region, cities (for a city) or else stretches; an integer or number
+    the numbers or else its stated default (one that lists numbers, among them); an array of
+    copied numbers the runs. An array of listed strings takes each at most once (``uniqueItems``,
+    where the schema does not say), so a small model's loop (``["Area", "Area", ...]``) ends
+    where the grammar can hold it. Given the properties the tool ``declared`` required, one it
+    does not require whose one candidate another's is too is left out (:func:`_without_repeats`).
 
     A free string's candidates pass these checks (each keeps all where it would keep none): one
     whose name and description speak of no date or time takes none of the dates written, nor the
@@ -117,6 +120,9 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     :func:`~gbnf.shape.rules.named_strings`)."""
     dated = _dated(values.strings, values.texts)
     latest = _latest(values)
+    tops = schema.get("properties") if isinstance(schema, dict) else None
+    owners = label_owners([key for key, part in tops.items() if free_string(part)], values) \
+        if isinstance(tops, dict) else {}
     sent = [(key, value) for name, key, value in values.sent if name == tool]  # what the call before sent this tool
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
@@ -141,11 +147,15 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
                 found = on_twelve_hours(every, latest.texts[0], values.texts[1:]) or found
             found = found or every
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
-                _, found = candidates("string", key, out, values)
+                source, found = candidates("string", key, out, values)
+                if source == "labelled" and key in owners:  # a label's value goes to the argument it means most
+                    found = owners[key] or candidates("string", key, out, replace(values, off=values.off | {source}))[1]
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
                 found = _whole_quotations(found, values.texts[:1])
                 found = _after_label(found, key, values.texts[:1])
                 found = kept_strings(found, key, values, sent) if latest else found
+            elif not found and free_string(out):  # a label names it: what follows is its value ("door code" aside)
+                found = owners.get(key or "", [])
         elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
             _, found = candidates("number", key, out, values)
             if not _asks_for_date(key, described) and not _calendar_named(key or ""):

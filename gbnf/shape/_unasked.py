@@ -2,8 +2,9 @@
 an argument that takes a kind of value (an enum, a code, a time, a date, a pattern) is asked for
 where the request offers it one (the candidate sources); any other where a short stretch of the
 request means what its name says ("mit Notiz", "avec un commentaire": ``notes``), by the
-sentence encoder, in sixteen languages. Small models otherwise fill every optional argument with
-a value nobody gave."""
+sentence encoder, in sixteen languages, or where the request writes a value after a label that
+means it ("Grund: Zahnschmerzen", :mod:`~gbnf.shape.sources.labelled`). Small models otherwise
+fill every optional argument with a value nobody gave."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from gbnf.shape._values import Values, argument_words, free_string
 from gbnf.shape.sources import SOURCES, candidates
 from gbnf.shape.sources.durations import time_unit
 from gbnf.shape.sources.enum_meaning import MOST_WORDS, NAMED
+from gbnf.shape.sources.labelled import label_owners
 from gbnf.tools import Tool
 
 
@@ -37,8 +39,9 @@ def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
     values = request.values
     phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
     near = phrase_vectors(phrases) if phrases else None
-    return tuple(key for key, sub in optional.items()
-                 if not _asked_for(key, sub, values, near) and not counted_for(key, sub, request))
+    labelled = label_owners([key for key, sub in props.items() if free_string(sub)], values)
+    return tuple(key for key, sub in optional.items() if not labelled.get(key)
+                 and not _asked_for(key, sub, values, near) and not counted_for(key, sub, request))
 
 
 def counted_for(key: str, schema: Any, request: Request) -> bool:

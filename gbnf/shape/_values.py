@@ -83,9 +83,10 @@ is a stretch of its own as well as the whole."""
 _EDGES = "\"'`.,;:!?¿¡«»()[]{}<>"
 _ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})\.")
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
-_QUOTED = re.compile(r"""(?<!\w)(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`|„(.+?)[“”]|«\s?(.+?)\s?»)(?!\w)"""
-                     r"|《(.+?)》|「(.+?)」|『(.+?)』")
-"""A quotation: quotes with no letter or digit just outside them (``It's`` quotes nothing)."""
+_QUOTED = re.compile(r"""(?<![0-9A-Za-zÀ-ɏ])(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`|„(.+?)[“”]|«\s?(.+?)\s?»)"""
+                     r"(?![0-9A-Za-zÀ-ɏ])|《(.+?)》|「(.+?)」|『(.+?)』")
+"""A quotation: quotes with no Latin letter or digit just outside them (``It's`` quotes nothing);
+letters of other scripts may touch them ("'항상 감사합니다'라고", "“六一快乐”")."""
 CAPITALISED = r"(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*"
 """A name in capitals: capitalised words (not "I"), digits and "of" between them ("Bank of America")."""
 INSIDE = r"(?<=[\w,;:] )"
@@ -218,7 +219,14 @@ def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int
 @functools.lru_cache(maxsize=1024)
 def quotations(text: str) -> tuple[str, ...]:
     """What ``text`` quotes (:data:`_QUOTED`), each stripped, in order (read once per text and kept)."""
-    return tuple(quoted for match in _QUOTED.finditer(text)
+    return tuple(quoted for _, quoted in quotation_spans(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def quotation_spans(text: str) -> tuple[tuple[tuple[int, int], str], ...]:
+    """Each quotation of ``text`` (:data:`_QUOTED`) with where it stands, its marks included,
+    stripped, in order; none empty."""
+    return tuple((match.span(), quoted) for match in _QUOTED.finditer(text)
                  if (quoted := next(filter(None, match.groups())).strip()))
 
 

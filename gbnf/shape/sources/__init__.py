@@ -22,6 +22,7 @@ from gbnf.shape.sources import (
     enum_words,
     formulas,
     globs,
+    labelled,
     moments,
     numbers,
     patterns,
@@ -37,7 +38,7 @@ from gbnf.shape.sources._source import Example, Kind, Source
 
 SOURCES: tuple[Source, ...] = tuple(module.SOURCE for module in (
     enum_words, enum_meaning, codes, times, typed_dates, typed_moments, patterns, globs, moments, dates, formulas,
-    shapes, regions, cities, stretches, durations, numbers, defaults, runs))
+    shapes, labelled, regions, cities, stretches, durations, numbers, defaults, runs))
 """Every candidate source, in the order they are asked."""
 NAMES = frozenset(source.name for source in SOURCES)
 """The sources' names."""
