@@ -636,3 +636,11 @@ def test_a_free_string_takes_the_name_written_after_a_word_for_its_argument_in_a
     props = copied(tickets, offered_values(["Book Luigi's restaurant for 4 people"]))["properties"]
     assert "Luigi" in props["restaurant"]["enum"]  # the word after the name, before no name: nothing held
 
+
+def test_a_code_among_examples_in_brackets_leaves_a_free_string_copied():
+    request = offered_values(["Book a taxi from 14 Elm Street, the driver should ring twice"])
+    for description, copied_ in [("Message for the driver (luggage, meeting point, door code, ...).", True),
+                                 ("The pickup airport's IATA code.", False),
+                                 ("The airport (IATA code, e.g. JFK).", False)]:
+        note = {"type": "object", "properties": {"note": {"type": "string", "description": description}}}
+        assert ("enum" in copied(note, request)["properties"]["note"]) is copied_, description

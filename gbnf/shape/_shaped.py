@@ -754,14 +754,17 @@ def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> A
 
 _ENCODED = re.compile(rf"\b(?:{CODE_WORDS}|{either('encoded')})\b", re.IGNORECASE)
 """What a string's description says when its value encodes what a request writes."""
+_BRACKETED_EXAMPLES = re.compile(r"\([^()]*,[^()]*,[^()]*\)")
+"""Three examples or more in brackets ("(luggage, meeting point, door code, ...)"): what a value may
+speak of, not what it encodes."""
 
 
 def _encoded(description: str, strings: Sequence[str], day: datetime.date | None = None) -> bool:
     """Whether a string's description says its value encodes what a request writes (a code, a
-    ticker symbol): not one that asks for dates in a format, where the request writes dates it
-    can take ("in ISO 8601 format, YYYY-MM-DD" beside "on March 3, 2024"); a request that writes
-    none leaves it free."""
-    if not _ENCODED.search(description):
+    ticker symbol), outside a list of examples (:data:`_BRACKETED_EXAMPLES`): not one that asks for
+    dates in a format, where the request writes dates it can take ("in ISO 8601 format,
+    YYYY-MM-DD" beside "on March 3, 2024"); a request that writes none leaves it free."""
+    if not _ENCODED.search(_BRACKETED_EXAMPLES.sub("", description)):
         return False
     moment, form = moment_format(description), date_format(description)
     return not ((moment and written_moments(strings, moment, day)) or (form and written_dates(strings, form, day)))
