@@ -1093,3 +1093,13 @@ def test_a_labelled_value_goes_to_the_argument_its_label_means_most():
     shaped = shape(Conversation((("user", request),), (tool,), "required"), Shaping())
     assert shaped.tools[0].parameters["properties"]["note_for_reception"]["enum"] == ["o Tomás vem com a avó"]
     assert shaped.decisions["left_out"]["book_doctor"] == ["reason"]  # its label means the note more
+
+
+def test_an_optional_free_string_a_label_gives_a_value_is_asked_for_in_english_too():
+    cake = Tool("order_cake", "Order a cake.", {"type": "object", "required": ["flavour"], "properties": {
+        "flavour": {"type": "string", "enum": ["chocolate", "lemon"]}, "inscription": {"type": "string"}}})
+    for request_, left in [('A chocolate cake please. Write "Congrats Sam!" on it.', []),
+                           ("A chocolate cake please, for Sam.", ["inscription"])]:
+        shaped = shape(Conversation((("user", request_),), (cake,), "required"), Shaping())
+        assert shaped.decisions["left_out"].get("order_cake", []) == left, request_
+    assert shaped.tools[0].parameters["properties"]["flavour"]["enum"] == ["chocolate"]

@@ -28,6 +28,7 @@ from gbnf.shape._unasked import counted_for, typed_asked, unasked_by_meaning
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, free_string, numbers_named
 from gbnf.shape.sources import shaped_values
+from gbnf.shape.sources.labelled import label_owners
 from gbnf.shape.sources.numbers import takes_percent
 from gbnf.tools import Tool
 
@@ -130,7 +131,9 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     ``Backstage Pass``, not "pass", which ``Parking Pass`` has too, nor a word of the tool's name), and a
     string of a shape the request writes (:func:`~gbnf.shape._shaped.shaped_values`: a date
     "on March 8th, 2023" or "tomorrow", an email address, a path; not "today" alone, the day a
-    date argument left out stands for by custom). A number argument whose words the request
+    date argument left out stands for by custom), and a free string the request writes a value
+    for after a label that means it (:func:`~gbnf.shape.sources.labelled.label_owners`: 'Write
+    "Congrats Sam!" on it': ``inscription``). A number argument whose words the request
     has is still left out when the request writes no number beyond those the required arguments
     take (:func:`_spare_numbers`) and none after the argument's name: "the top chess players with
     a rating above 2300" has no number of players, and a small model would copy 2300 there. The
@@ -146,12 +149,14 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     names = [set(terms(key)) for key in props]
     named = set().union(*names)
     dated = [stretch for stretch in request.stretches if not today_alone(stretch)]
+    labelled = label_owners([key for key, sub in props.items() if free_string(sub)], request.values)
     left = []
     for (key, sub), own in zip(props.items(), own_words(names)):
         own |= {term for term in terms(" ".join(schema_words(sub))) if term not in shared and term not in named}
         if key in required or key in measured or _names_listed(request.text, sub) or \
                 request.words & _value_words(sub) - set(terms(tool.name)) - named or \
-                counted_for(key, sub, request) or request.percents and is_numeric(sub) and takes_percent(key, sub):
+                counted_for(key, sub, request) or request.percents and is_numeric(sub) and takes_percent(key, sub) \
+                or labelled.get(key):
             continue
         unspoken = not (words & own or _misspelt(own, words)) and not shaped_values(key, sub, dated)
         unnumbered = is_numeric(sub) and not spare and not numbers_named(request.labels, key)
