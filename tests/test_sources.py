@@ -1093,6 +1093,7 @@ def test_a_labelled_value_goes_to_the_argument_its_label_means_most():
     shaped = shape(Conversation((("user", request),), (tool,), "required"), Shaping())
     assert shaped.tools[0].parameters["properties"]["note_for_reception"]["enum"] == ["o Tomás vem com a avó"]
     assert shaped.decisions["left_out"]["book_doctor"] == ["reason"]  # its label means the note more
+    assert "note_for_reception" in shaped.tools[0].parameters["required"]  # a label is sure: the value is written
 
 
 def test_an_optional_free_string_a_label_gives_a_value_is_asked_for_in_english_too():

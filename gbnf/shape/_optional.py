@@ -40,7 +40,8 @@ class Asked:
     the optional unit arguments (``measured``) to take (``units``, :func:`measured_in`), and the
     array arguments of listed values they enumerate, with how many (``listed``, :func:`items_listed`);
     with ``require``, those it asks for are required (the word rules'; not where it is read by
-    meaning, which is less sure)."""
+    meaning, which is less sure), and those it writes a value for after a label that means them
+    (``labelled``) in any case."""
 
     left: tuple[str, ...]
     on: tuple[str, ...]
@@ -48,6 +49,7 @@ class Asked:
     units: tuple[str, ...] = ()
     listed: tuple[tuple[str, int], ...] = ()
     require: bool = True
+    labelled: tuple[str, ...] = ()
 
 
 def asked_of(tool: Tool, request: Request) -> Asked | None:
@@ -59,7 +61,8 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
     something of each (the tool offered as declared)."""
     if not request.english:
         left = unasked_by_meaning(tool, request) if reads_as_other_language(request.text) else ()
-        return Asked(left, (), require=False) if left else None
+        labelled = tuple(key for key, found in _labelled(tool, request).items() if found)
+        return Asked(left, (), require=False, labelled=labelled) if left or labelled else None
     typed = typed_asked(tool, request)
     left = tuple(key for key in (tool.parameters.get("properties") or {})
                  if typed.get(key) is False or (key in unasked(tool, request) and key not in typed))
@@ -84,7 +87,8 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
             kept[key] = {**kept[key], "minItems": max(count, kept[key].get("minItems", 0)), "uniqueItems": True}
     required = set(parameters.get("required") or ())
     return {**parameters, "properties": kept,
-            "required": [k for k in kept if k in required or asked.require and _satisfiable(parameters, k, kept[k])]}
+            "required": [k for k in kept if k in required or (asked.require or k in asked.labelled)
+                         and _satisfiable(parameters, k, kept[k])]}
 
 
 def _satisfiable(parameters: dict[str, Any], key: str, schema: Any) -> bool:
@@ -149,7 +153,7 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     names = [set(terms(key)) for key in props]
     named = set().union(*names)
     dated = [stretch for stretch in request.stretches if not today_alone(stretch)]
-    labelled = label_owners([key for key, sub in props.items() if free_string(sub)], request.values)
+    labelled = _labelled(tool, request)
     left = []
     for (key, sub), own in zip(props.items(), own_words(names)):
         own |= {term for term in terms(" ".join(schema_words(sub))) if term not in shared and term not in named}
@@ -163,6 +167,13 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
         if unspoken or unnumbered:
             left.append(key)
     return tuple(_placed(tool, left, request))
+
+
+def _labelled(tool: Tool, request: Request) -> dict[str, list[str]]:
+    """The values ``request`` writes after a label that means one of ``tool``'s free strings, by
+    argument (:func:`~gbnf.shape.sources.labelled.label_owners`)."""
+    props = tool.parameters.get("properties") or {}
+    return label_owners([key for key, sub in props.items() if free_string(sub)], request.values)
 
 
 MISSPELT = 0.9
