@@ -332,7 +332,8 @@ def test_llguidance_failing_mid_reply_on_llama_server_ends_the_reply(llama_serve
     for seed in range(3):
         reply = client.complete([{"role": "user", "content": "Write one JSON value."}],
                                 compile_schema_grammar(schema).text, Sampling(max_tokens=48, temperature=1.0, seed=seed))
-        assert reply.text.startswith('{"') and len(reply.text) <= 4 and not reply.truncated, reply.text
+        head, _, key = reply.text.partition('"')  # JSON may put white space after the brace ("{\n")
+        assert head.strip() == "{" and len(key) <= 2 and not reply.truncated, reply.text
 
 
 def test_server_refuses_a_bad_grammar_as_a_bug_report(llama_server):
