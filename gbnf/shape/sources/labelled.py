@@ -66,13 +66,15 @@ def label_owners(keys: Sequence[str], values: Values) -> dict[str, list[str]]:
         return owners
     close = phrase_vectors(phrases) @ phrase_vectors(list(named.values())).T
     row = {phrase: i for i, phrase in enumerate(phrases)}
+    keys_named = list(named)
     for label, value in pairs:
         if not _phrasings(label):
             continue
         nearest = close[[row[phrase] for phrase in _phrasings(label)]].max(axis=0)
         best = int(np.argmax(nearest))
-        if nearest[best] >= LABEL_MEANS and value not in owners[key := list(named)[best]]:
-            owners[key].append(value)
+        owner = owners[keys_named[best]]
+        if nearest[best] >= LABEL_MEANS and value not in owner:
+            owner.append(value)
     return owners
 
 
@@ -87,11 +89,7 @@ def labelled(text: str) -> tuple[tuple[str, str], ...]:
         if any(outer_start < colon.start() < outer_end for (outer_start, outer_end), _ in quotes):
             continue  # a title's colon ("'Call of Duty: Modern Warfare'")
         label = _label_before(text, colon.start())
-        start = colon.end() + len(text[colon.end():]) - len(text[colon.end():].lstrip())
-        end = _SENTENCE_END.search(text, start)
-        value = next((inner for (outer_start, outer_end), inner in quotes  # a quotation alone: without its quotes
-                      if outer_start == start and _QUOTED_ALONE.match(text, outer_end)), None) \
-            or text[start:end.end() if end and end.group() in "!?！？" else end.start() if end else len(text)].strip()
+        value = _after_colon(text, len(text) - len(text[colon.end():].lstrip()), quotes)
         if label and value and len(value) <= MOST_CHARS:
             found.append((label, value))
     for (start, _), inner in quotes:
@@ -99,6 +97,18 @@ def labelled(text: str) -> tuple[tuple[str, str], ...]:
         if label and not text[:start].rstrip().endswith((":", "：")):
             found.append((label, inner))
     return tuple(found)
+
+
+def _after_colon(text: str, start: int, quotes: Sequence[tuple[tuple[int, int], str]]) -> str:
+    """The value written from ``start``, right after a colon, in ``text``: a quotation that is all
+    of it, without its quotes, else the words up to the sentence's end (its question or
+    exclamation mark kept)."""
+    for (outer_start, outer_end), inner in quotes:
+        if outer_start == start and _QUOTED_ALONE.match(text, outer_end):
+            return inner
+    end = _SENTENCE_END.search(text, start)
+    stop = len(text) if end is None else end.end() if end.group() in "!?！？" else end.start()
+    return text[start:stop].strip()
 
 
 def _label_before(text: str, at: int) -> str:
