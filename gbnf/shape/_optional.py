@@ -64,8 +64,9 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
         labelled = tuple(key for key, found in _labelled(tool, request).items() if found)
         return Asked(left, (), require=False, labelled=labelled) if left or labelled else None
     typed = typed_asked(tool, request)
+    unsaid = unasked(tool, request)
     left = tuple(key for key in (tool.parameters.get("properties") or {})
-                 if typed.get(key) is False or (key in unasked(tool, request) and key not in typed))
+                 if typed.get(key) is False or (key in unsaid and key not in typed))
     return Asked(left, switched_on(tool, request), measured_in(tool, request),
                  _units_for(tool, request), items_listed(tool, request))
 
