@@ -1074,6 +1074,10 @@ def test_a_system_message_s_instructions_are_no_values():
     ("Fetch it from this URL: 'https://api.example.com/groups'?", "url", ["https://api.example.com/groups"]),
     ("Order a burger. Restaurant: McDonald's. Pay by card.", "restaurant", ["McDonald's"]),
     ("Check my flight. Ticket number: IND5463. It leaves today.", "ticket_number", ["IND5463"]),
+    ("Book the clinic. Note: ask for Dr. Smith at the desk. Thanks", "note", ["ask for Dr. Smith at the desk"]),
+    ('Send it. Message: "Hello" and more.', "message", ['"Hello" and more']),  # the quotation is not all of it
+    ("Book a table. Note: ...", "note", []),  # no value
+    ("Note: " + "a, " * 1000, "note", []),  # a pasted text: its labels are not read
     ("Réserve un taxi à 7h20, avec le commentaire « code porte 1234 ».", "comment", ["code porte 1234"]),
     ("카드에는 '항상 감사합니다'라고 써 줘.", "card_message", ["항상 감사합니다"]),
     ("Auf die Karte: „Alles Gute zum Muttertag!“", "card_message", ["Alles Gute zum Muttertag!"]),
@@ -1104,3 +1108,9 @@ def test_an_optional_free_string_a_label_gives_a_value_is_asked_for_in_english_t
         shaped = shape(Conversation((("user", request_),), (cake,), "required"), Shaping())
         assert shaped.decisions["left_out"].get("order_cake", []) == left, request_
     assert shaped.tools[0].parameters["properties"]["flavour"]["enum"] == ["chocolate"]
+
+
+def test_an_apostrophe_inside_a_word_of_any_script_but_cjk_quotes_nothing():
+    assert offered_values(["Купи м'ясо і п'ять яблук"]).quoted == ()
+    assert offered_values(["Книга про Д'Артаньяна и 'Три мушкетёра'"]).quoted == ("Три мушкетёра",)
+    assert offered_values(["카드에는 '항상 감사합니다'라고 써 줘"]).quoted == ("항상 감사합니다",)

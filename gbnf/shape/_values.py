@@ -83,10 +83,11 @@ is a stretch of its own as well as the whole."""
 _EDGES = "\"'`.,;:!?¿¡«»()[]{}<>"
 _ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})\.")
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
-_QUOTED = re.compile(r"""(?<![0-9A-Za-zÀ-ɏ])(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`|„(.+?)[“”]|«\s?(.+?)\s?»)"""
-                     r"(?![0-9A-Za-zÀ-ɏ])|《(.+?)》|「(.+?)」|『(.+?)』")
-"""A quotation: quotes with no Latin letter or digit just outside them (``It's`` quotes nothing);
-letters of other scripts may touch them ("'항상 감사합니다'라고", "“六一快乐”")."""
+_QUOTED = re.compile(rf"""(?<![^\W{CJK_LETTERS}])(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`|„(.+?)[“”]|«\s?(.+?)\s?»)"""
+                     rf"(?![^\W{CJK_LETTERS}])|《(.+?)》|「(.+?)」|『(.+?)』")
+"""A quotation: quotes with no letter or digit just outside them (``It's``, "м'ясо" quote
+nothing) but those of Chinese, Japanese and Korean, which write particles onto them
+("'항상 감사합니다'라고", "写“六一快乐”")."""
 CAPITALISED = r"(?!I\b)[A-Z][\w.&'-]*(?:\s+(?:of\s+)?[A-Z0-9][\w.&'-]*)*"
 """A name in capitals: capitalised words (not "I"), digits and "of" between them ("Bank of America")."""
 INSIDE = r"(?<=[\w,;:] )"

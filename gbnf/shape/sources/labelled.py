@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from gbnf._text import without_elision
+from gbnf.shape._english import either
 from gbnf.shape._language import every_function_word
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._segments import cjk_words, has_cjk
@@ -31,14 +32,19 @@ LABEL_WORDS = 4
 """The most words of a label: the clause's last ones ("Comentario para el mecánico")."""
 MOST_CHARS = 200
 """The longest value read after a label: a longer one is a pasted text, not a note."""
+MOST_TEXT = 2000
+"""The longest message whose labels are read: a longer one is a pasted document."""
 SOURCE_NAME = "labelled"
 
 _COLON = re.compile(r"(?<=[^\W\d_])[ \u00a0]?(?::\s|：)")
 """A colon after a word (not a time's, "8:30"), with a space after it unless full-width."""
-_CLAUSE_END = re.compile(r"[.!?;,\n。！？；，、]")
-"""What ends the clause a label is written in (it is read back from the colon or the quote)."""
-_QUOTED_ALONE = re.compile(r"[.!?。！？]*(?:\s|$)")
+_CLAUSE_END = re.compile(r"[.!?;,:\n。！？；，、：\"”»」』》]")
+"""What ends the clause a label is written in (it is read back from the colon or the quote): a
+stop, a comma, a colon, or a closing quote (an earlier value's)."""
+_QUOTED_ALONE = re.compile(r"[.!?。！？\n]|\s*$")
 """What follows a quotation that is a colon's whole value: the sentence's end."""
+_ABBREVIATED = re.compile(rf"\b(?:{either('abbreviations')}|(?:[A-Za-z]\.)+[A-Za-z])\.$")
+"""A period that is its word's own ("Dr.", "e.g."), which ends no sentence."""
 _SENTENCE_END = re.compile(r"[!?\n。！？]|(?<!\s)(?<!\b[A-Z\d])(?<!\b\d\d)\.(?=\s|$)")
 """Where a value after a colon ends: a sentence's end, not an ordinal's period ("3. Stock") nor an
 initial's ("J. Smith")."""
@@ -82,7 +88,10 @@ def label_owners(keys: Sequence[str], values: Values) -> dict[str, list[str]]:
 def labelled(text: str) -> tuple[tuple[str, str], ...]:
     """Each value ``text`` writes after a label, with the label: a colon's value runs to the
     sentence's end (a quotation alone is read without its quotes), a quotation's is the quotation;
-    the label is the clause's words before the colon or the quote, up to :data:`LABEL_WORDS`."""
+    the label is the clause's words before the colon or the quote, up to :data:`LABEL_WORDS`.
+    None in a text longer than :data:`MOST_TEXT`."""
+    if len(text) > MOST_TEXT:
+        return ()
     found: list[tuple[str, str]] = []
     quotes = quotation_spans(text)
     for colon in _COLON.finditer(text):
@@ -90,7 +99,7 @@ def labelled(text: str) -> tuple[tuple[str, str], ...]:
             continue  # a title's colon ("'Call of Duty: Modern Warfare'")
         label = _label_before(text, colon.start())
         value = _after_colon(text, len(text) - len(text[colon.end():].lstrip()), quotes)
-        if label and value and len(value) <= MOST_CHARS:
+        if label and any(c.isalnum() for c in value) and len(value) <= MOST_CHARS:
             found.append((label, value))
     for (start, _), inner in quotes:
         label = _label_before(text, start)
@@ -106,7 +115,8 @@ def _after_colon(text: str, start: int, quotes: Sequence[tuple[tuple[int, int], 
     for (outer_start, outer_end), inner in quotes:
         if outer_start == start and _QUOTED_ALONE.match(text, outer_end):
             return inner
-    end = _SENTENCE_END.search(text, start)
+    end = next((end for end in _SENTENCE_END.finditer(text, start)
+                if not _ABBREVIATED.search(text, max(start, end.start() - 8), end.end())), None)
     stop = len(text) if end is None else end.end() if end.group() in "!?！？" else end.start()
     return text[start:stop].strip()
 
