@@ -600,6 +600,8 @@ def test_a_stretch_that_gives_one_argument_its_value_is_offered_to_no_free_strin
     assert props["where_lost"]["enum"] == ["ana@example.com"]
     shared = {"type": "object", "properties": {"list": lost["properties"]["list"], "note": {"type": "string"},
                                                "tag": {"type": "string", "enum": ["a", "b", "c"]}}}
+    props = copied(shared, offered_values(["Note: buy tape for packing, or todo"]))["properties"]
+    assert props["note"]["enum"] == ["buy tape for packing, or todo"]  # a label gives it its value
     props = copied(shared, offered_values(["A note to buy tape for packing, or todo"]))["properties"]
     assert "packing" in props["note"]["enum"]  # two of three listed: the request did not settle it
 
@@ -641,6 +643,9 @@ def test_a_code_among_examples_in_brackets_leaves_a_free_string_copied():
     request = offered_values(["Book a taxi from 14 Elm Street, the driver should ring twice"])
     for description, copied_ in [("Message for the driver (luggage, meeting point, door code, ...).", True),
                                  ("The pickup airport's IATA code.", False),
-                                 ("The airport (IATA code, e.g. JFK).", False)]:
+                                 ("The airport (IATA code, e.g. JFK).", False),
+                                 ("The departure airport (IATA code, e.g. JFK, LAX).", False),
+                                 ("The currency (ISO 4217 code, such as USD, EUR).", False),
+                                 ("The currency (ISO code, USD, EUR, GBP).", False)]:
         note = {"type": "object", "properties": {"note": {"type": "string", "description": description}}}
         assert ("enum" in copied(note, request)["properties"]["note"]) is copied_, description

@@ -754,17 +754,26 @@ def kept_apart(schema: Any, avoid: Sequence[tuple[str, str | int | float]]) -> A
 
 _ENCODED = re.compile(rf"\b(?:{CODE_WORDS}|{either('encoded')})\b", re.IGNORECASE)
 """What a string's description says when its value encodes what a request writes."""
-_BRACKETED_EXAMPLES = re.compile(r"\([^()]*,[^()]*,[^()]*\)")
-"""Three examples or more in brackets ("(luggage, meeting point, door code, ...)"): what a value may
-speak of, not what it encodes."""
+_BRACKETED = re.compile(r"\(([^()]*)\)")
+_EXAMPLE_LEAD = re.compile(rf"^\s*(?:{either('example_leads')})\b", re.IGNORECASE)
+
+
+def _without_topics(description: str) -> str:
+    """``description`` without the lists of three topics or more it writes in brackets ("(luggage,
+    meeting point, door code, ...)"): what a value may speak of, not what it encodes. A list of
+    values is kept ("(IATA code, e.g. JFK, LAX)": an item led by "e.g.", or one in capitals)."""
+    def topics(bracket: re.Match[str]) -> bool:
+        items = [item.strip() for item in bracket.group(1).split(",")]
+        return len(items) >= 3 and not any(_EXAMPLE_LEAD.match(item) or item.isupper() for item in items)
+    return _BRACKETED.sub(lambda bracket: "" if topics(bracket) else bracket.group(), description)
 
 
 def _encoded(description: str, strings: Sequence[str], day: datetime.date | None = None) -> bool:
     """Whether a string's description says its value encodes what a request writes (a code, a
-    ticker symbol), outside a list of examples (:data:`_BRACKETED_EXAMPLES`): not one that asks for
+    ticker symbol), outside a list of topics (:func:`_without_topics`): not one that asks for
     dates in a format, where the request writes dates it can take ("in ISO 8601 format,
     YYYY-MM-DD" beside "on March 3, 2024"); a request that writes none leaves it free."""
-    if not _ENCODED.search(_BRACKETED_EXAMPLES.sub("", description)):
+    if not _ENCODED.search(_without_topics(description)):
         return False
     moment, form = moment_format(description), date_format(description)
     return not ((moment and written_moments(strings, moment, day)) or (form and written_dates(strings, form, day)))
