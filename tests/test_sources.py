@@ -18,7 +18,6 @@ from gbnf.shape.rules import (
     without_the_day,
 )
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
-from gbnf.shape.sources.labelled import labelled_values
 from gbnf.tools import Tool
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "sources.md"
@@ -1086,7 +1085,8 @@ def test_a_system_message_s_instructions_are_no_values():
     ("Add 'Dentist' to my calendar", "reason", []),  # "Add" means no reason
 ])
 def test_a_value_after_a_label_that_means_the_argument_is_offered_whole(request_, key, offered):
-    assert labelled_values(key, {"type": "string"}, offered_values([request_])) == offered
+    labelled = next(source for source in SOURCES if source.name == "labelled")
+    assert list(labelled.offers(key, {"type": "string"}, offered_values([request_]))) == offered
 
 
 def test_a_labelled_value_goes_to_the_argument_its_label_means_most():

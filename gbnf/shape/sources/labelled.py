@@ -62,7 +62,7 @@ def label_owners(keys: Sequence[str], values: Values) -> dict[str, list[str]]:
     value goes to the argument whose name its label is closest to ("Nota para a receção":
     ``note_for_reception``, 0.67, not ``reason``, 0.53)."""
     owners: dict[str, list[str]] = {key: [] for key in keys}
-    pairs = labelled(values.texts[0]) if values.texts and SOURCE_NAME not in values.off else ()
+    pairs = after_labels(values.texts[0]) if values.texts and SOURCE_NAME not in values.off else ()
     named = {key: " ".join(argument_words(key)) for key in keys
              if len("".join(argument_words(key))) >= 3 and _worded(argument_words(key))}
     if not pairs or not named:
@@ -85,7 +85,7 @@ def label_owners(keys: Sequence[str], values: Values) -> dict[str, list[str]]:
 
 
 @functools.lru_cache(maxsize=256)
-def labelled(text: str) -> tuple[tuple[str, str], ...]:
+def after_labels(text: str) -> tuple[tuple[str, str], ...]:
     """Each value ``text`` writes after a label, with the label: a colon's value runs to the
     sentence's end (a quotation alone is read without its quotes), a quotation's is the quotation;
     the label is the clause's words before the colon or the quote, up to :data:`LABEL_WORDS`.
