@@ -1,7 +1,7 @@
 """Values the last message writes after a label that means an argument's name, in any of the
 sentence encoder's sixteen languages: after a colon, to the sentence's end ("Notiz: bitte
 klingeln bei Schulz, 3. Stock.", "特殊要求：高楼层无烟房。"), or quoted right after the label ("avec
-la note « code porte 1234 »", "件名は「充電できない」")."""
+la note « code porte 1234 »", "メッセージは『お疲れさま』で")."""
 
 from __future__ import annotations
 
