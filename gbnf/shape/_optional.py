@@ -24,11 +24,10 @@ from gbnf.shape._listed import calls_by_values, choices_written
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import described_forms
 from gbnf.shape._tool_words import is_number_array, is_numeric, item_schema, schema_type, schema_words
-from gbnf.shape._unasked import counted_for, typed_asked, unasked_by_meaning
+from gbnf.shape._unasked import counted_for, labelled_arguments, typed_asked, unasked_by_meaning
 from gbnf.shape._units import units_like
 from gbnf.shape._values import CAPITALISED, free_string, numbers_named
 from gbnf.shape.sources import shaped_values
-from gbnf.shape.sources.labelled import label_owners
 from gbnf.shape.sources.numbers import takes_percent
 from gbnf.tools import Tool
 
@@ -60,8 +59,9 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
     the values it offers (:func:`~gbnf.shape._unasked.unasked_by_meaning`), None where it asks
     something of each (the tool offered as declared)."""
     if not request.english:
-        left = unasked_by_meaning(tool, request) if reads_as_other_language(request.text) else ()
-        labelled = tuple(key for key, found in _labelled(tool, request).items() if found)
+        labelled = labelled_arguments(tool, request.values)
+        left = tuple(key for key in unasked_by_meaning(tool, request) if key not in labelled) \
+            if reads_as_other_language(request.text) else ()
         return Asked(left, (), require=False, labelled=labelled) if left or labelled else None
     typed = typed_asked(tool, request)
     unsaid = unasked(tool, request)
@@ -137,7 +137,7 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     string of a shape the request writes (:func:`~gbnf.shape._shaped.shaped_values`: a date
     "on March 8th, 2023" or "tomorrow", an email address, a path; not "today" alone, the day a
     date argument left out stands for by custom), and a free string the request writes a value
-    for after a label that means it (:func:`~gbnf.shape.sources.labelled.label_owners`: 'Write
+    for after a label that means it (:func:`~gbnf.shape._unasked.labelled_arguments`: 'Write
     "Congrats Sam!" on it': ``inscription``). A number argument whose words the request
     has is still left out when the request writes no number beyond those the required arguments
     take (:func:`_spare_numbers`) and none after the argument's name: "the top chess players with
@@ -154,27 +154,20 @@ def unasked(tool: Tool, request: Request) -> tuple[str, ...]:
     names = [set(terms(key)) for key in props]
     named = set().union(*names)
     dated = [stretch for stretch in request.stretches if not today_alone(stretch)]
-    labelled = _labelled(tool, request)
+    labelled = labelled_arguments(tool, request.values)
     left = []
     for (key, sub), own in zip(props.items(), own_words(names)):
         own |= {term for term in terms(" ".join(schema_words(sub))) if term not in shared and term not in named}
         if key in required or key in measured or _names_listed(request.text, sub) or \
                 request.words & _value_words(sub) - set(terms(tool.name)) - named or \
                 counted_for(key, sub, request) or request.percents and is_numeric(sub) and takes_percent(key, sub) \
-                or labelled.get(key):
+                or key in labelled:
             continue
         unspoken = not (words & own or _misspelt(own, words)) and not shaped_values(key, sub, dated)
         unnumbered = is_numeric(sub) and not spare and not numbers_named(request.labels, key)
         if unspoken or unnumbered:
             left.append(key)
     return tuple(_placed(tool, left, request))
-
-
-def _labelled(tool: Tool, request: Request) -> dict[str, list[str]]:
-    """The values ``request`` writes after a label that means one of ``tool``'s free strings, by
-    argument (:func:`~gbnf.shape.sources.labelled.label_owners`)."""
-    props = tool.parameters.get("properties") or {}
-    return label_owners([key for key, sub in props.items() if free_string(sub)], request.values)
 
 
 MISSPELT = 0.9

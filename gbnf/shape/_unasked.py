@@ -2,9 +2,9 @@
 an argument that takes a kind of value (an enum, a code, a time, a date, a pattern) is asked for
 where the request offers it one (the candidate sources); any other where a short stretch of the
 request means what its name says ("mit Notiz", "avec un commentaire": ``notes``), by the
-sentence encoder, in sixteen languages, or where the request writes a value after a label that
-means it ("Grund: Zahnschmerzen", :mod:`~gbnf.shape.sources.labelled`). Small models otherwise
-fill every optional argument with a value nobody gave."""
+sentence encoder, in sixteen languages; and, in any language, a free string the request writes a
+value for after a label that means it ("Grund: Zahnschmerzen", :func:`labelled_arguments`). Small
+models otherwise fill every optional argument with a value nobody gave."""
 
 from __future__ import annotations
 
@@ -39,9 +39,17 @@ def unasked_by_meaning(tool: Tool, request: Request) -> tuple[str, ...]:
     values = request.values
     phrases = [s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24]
     near = phrase_vectors(phrases) if phrases else None
-    labelled = label_owners([key for key, sub in props.items() if free_string(sub)], values)
-    return tuple(key for key, sub in optional.items() if not labelled.get(key)
-                 and not _asked_for(key, sub, values, near) and not counted_for(key, sub, request))
+    return tuple(key for key, sub in optional.items()
+                 if not _asked_for(key, sub, values, near) and not counted_for(key, sub, request))
+
+
+def labelled_arguments(tool: Tool, values: Values) -> tuple[str, ...]:
+    """The free strings of ``tool`` that the conversation (``values``) writes a value for after a
+    label that means them (:func:`~gbnf.shape.sources.labelled.label_owners`): asked for, in any
+    language."""
+    props = tool.parameters.get("properties") or {}
+    owners = label_owners([key for key, sub in props.items() if free_string(sub)], values)
+    return tuple(key for key, found in owners.items() if found)
 
 
 def counted_for(key: str, schema: Any, request: Request) -> bool:

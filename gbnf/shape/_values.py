@@ -81,7 +81,7 @@ _WORD = re.compile(r"[^\s/-]+")
 """A word: hyphens and slashes part words too (``gas-fueled``, ``2022-2023``, ``a/b``), so either half
 is a stretch of its own as well as the whole."""
 _EDGES = "\"'`.,;:!?¿¡«»()[]{}<>"
-_ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})\.")
+ABBREVIATION = re.compile(rf"(?:[A-Za-z]\.){{2,}}|(?:{either('abbreviations')})\.")
 """A word whose last period is its own, not the sentence's (``D.C.``, ``Inc.``)."""
 _QUOTED = re.compile(rf"""(?<![^\W{CJK_LETTERS}])(?:'(.+?)'|"(.+?)"|“(.+?)”|‘(.+?)’|`(.+?)`|„(.+?)[“”]|«\s?(.+?)\s?»)"""
                      rf"(?![^\W{CJK_LETTERS}])|《(.+?)》|「(.+?)」|『(.+?)』")
@@ -163,7 +163,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
             continue
         start = match.start() + len(word) - len(word.lstrip(_EDGES))
         end = match.end() - (len(word) - len(word.rstrip(_EDGES)))
-        abbreviation = _ABBREVIATION.match(text, start)
+        abbreviation = ABBREVIATION.match(text, start)
         if abbreviation and not text[abbreviation.end():match.end()].strip(_EDGES):
             end = abbreviation.end()
         if text.endswith(("'s", "’s"), start, end):
@@ -552,7 +552,7 @@ def _to_sentence_end(name: str) -> str:
     """``name`` up to its first word whose period ends a sentence: not an initial's (``F.``,
     ``D.C.``) nor an abbreviation's (``Inc.``)."""
     for word in re.finditer(r"\S+\.(?=\s|$)", name):
-        if not (_ABBREVIATION.fullmatch(word.group()) or re.fullmatch(r"[A-Z]\.", word.group())):
+        if not (ABBREVIATION.fullmatch(word.group()) or re.fullmatch(r"[A-Z]\.", word.group())):
             return name[:word.end() - 1]
     return name
 

@@ -13,11 +13,10 @@ from typing import Any
 import numpy as np
 
 from gbnf._text import without_elision
-from gbnf.shape._english import either
 from gbnf.shape._language import every_function_word
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._segments import cjk_words, has_cjk
-from gbnf.shape._values import Values, argument_words, free_string, quotation_spans
+from gbnf.shape._values import ABBREVIATION, Values, argument_words, free_string, quotation_spans
 from gbnf.shape.sources._source import Example, Source
 
 LABEL_MEANS = 0.5
@@ -43,7 +42,7 @@ _CLAUSE_END = re.compile(r"[.!?;,:\n。！？；，、：\"”»」』》]")
 stop, a comma, a colon, or a closing quote (an earlier value's)."""
 _QUOTED_ALONE = re.compile(r"[.!?。！？\n]|\s*$")
 """What follows a quotation that is a colon's whole value: the sentence's end."""
-_ABBREVIATED = re.compile(rf"\b(?:{either('abbreviations')}|(?:[A-Za-z]\.)+[A-Za-z])\.$")
+_ABBREVIATED = re.compile(rf"\b(?:{ABBREVIATION.pattern})$")
 """A period that is its word's own ("Dr.", "e.g."), which ends no sentence."""
 _SENTENCE_END = re.compile(r"[!?\n。！？]|(?<!\s)(?<!\b[A-Z\d])(?<!\b\d\d)\.(?=\s|$)")
 """Where a value after a colon ends: a sentence's end, not an ordinal's period ("3. Stock") nor an
