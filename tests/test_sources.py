@@ -102,6 +102,34 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
     assert (meant in offered and len(offered) < len(listed)) if meant else offered == []
 
 
+@pytest.mark.parametrize(("request_", "listed", "first"), [
+    ("Mi hijo no irá a clase porque tiene cita con el dentista.",
+     ["illness", "medical_appointment", "family_emergency", "other"], "medical_appointment"),
+    ("The funeral of my grandmother is on Friday, so she stays home.",
+     ["illness", "bereavement", "medical_appointment", "other"], "bereavement"),
+    ("Il pacco arriva con il corriere espresso domani mattina.", ["standard", "overnight", "express"], "express"),
+    ("明天下午三点来取衣服。", ["morning", "afternoon", "evening"], "afternoon"),
+])
+def test_an_enum_lists_first_the_value_the_request_means_and_keeps_the_others(request_, listed, first):
+    """A small model writes the first value its prompt lists: where the request does not name one
+    value closely enough to narrow the enum to it, the prompt lists the closest first and the
+    grammar allows the others; with the source switched off, and for a capable model, the
+    prompt lists the enum as declared."""
+    tool = Tool("file_request", "File a request of one kind.", {
+        "type": "object", "properties": {"reason": {"type": "string", "enum": listed}}, "required": ["reason"]})
+    conversation = Conversation((("user", request_),), (tool,), "required")
+    shaped = shape(conversation, Shaping())
+    kept = shaped.tools[0].parameters["properties"]["reason"]["enum"]
+    assert first in kept and len(kept) > 1, kept
+    assert _listed_order(shaped.prompt, listed)[0] == first, shaped.prompt
+    for settings in (Shaping(sources_off=frozenset({"enum-meaning"})), Shaping.named("capable")):
+        assert _listed_order(shape(conversation, settings).prompt, listed) == listed
+
+
+def _listed_order(prompt: str, listed: list[str]) -> list[str]:
+    return sorted(listed, key=lambda value: prompt.index(f'"{value}"'))
+
+
 @pytest.mark.parametrize(("text", "times"), [
     ("Wake me at 5:15 please", ["05:15"]), ("at 7 pm", ["19:00"]), ("um 19 Uhr", ["19:00"]),
     ("à 19h30", ["19:30"]), ("下午3点半", ["15:30"]), ("午後3時に", ["15:00"]), ("오후 3시 30분", ["15:30"]),
@@ -111,11 +139,29 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
     ("alle 21 e 30", ["21:30"]), ("alle 3 di pomeriggio", ["15:00"]), ("vers 7 ou 8 personnes", []),
     ("à 9 heures moins le quart", []), ("卓球台を1時間", []), ("3시간 동안", []), ("中午12点半", ["12:30"]),
     ("午前12時", ["00:00"]), ("this Saturday at 11.", ["11:00"]), ("at 5 locations", []), ("my calendar is in UTC+01:00", []),
+    ("at 9:30 in the evening", ["21:30"]), ("from 8 to 9 tonight", ["20:00", "21:00"]),
 ])
 def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(text, times):
     source = next(s for s in SOURCES if s.name == "times")
     schema = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
     assert source.offers("at", schema, offered_values([text])) == times
+
+
+@pytest.mark.parametrize(("request_", "start", "end"), [
+    ("Record BBC One from 10 to 11 pm.", "22:00", "23:00"),
+    ("Book the court from 11 to 1 pm.", "11:00", "13:00"),
+    ("Graba La 1 de diez y media a once y media de la noche.", "22:30", "23:30"),
+    ("Nimm von 9 bis 10 Uhr abends auf.", "21:00", "22:00"),
+    ("Registra dalle 8 alle 10 di sera.", "20:00", "22:00"),
+    ("晚上8点到9点录下来。", "20:00", "21:00"),
+    ("오후 3시부터 5시까지 예약해 줘.", "15:00", "17:00"),
+    ("Record it from 23:00 to 01:00.", "23:00", "01:00"),
+])
+def test_a_range_of_hours_is_one_half_of_the_day_and_starts_with_its_first(request_, start, end):
+    clock = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
+    schema = {"type": "object", "properties": {"start_time": clock, "end_time": clock}}
+    props = copied(schema, offered_values([request_]))["properties"]
+    assert (props["start_time"]["enum"], props["end_time"]["enum"]) == ([start], [end])
 
 
 def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
@@ -290,6 +336,16 @@ def test_a_span_of_time_starts_before_it_ends_whatever_order_and_language_it_is_
 def test_a_day_written_as_an_ordinal_before_its_month_ends_no_sentence():
     strings = offered_values(["Rückgabe am 12. Juli 2027 in Hamburg."]).strings
     assert "12. Juli 2027" in strings and "Room 12. Then" not in offered_values(["Room 12. Then lunch."]).strings
+
+
+@pytest.mark.parametrize(("request_", "date"), [
+    ("给车牌京A12345的车预约2027年12月3日换机油。", "2027-12-03"),  # no space around the date
+    ("15 Mayıs 2027'de teslim almak üzere bir pasta sipariş et.", "2027-05-15"),  # a case ending on the year
+    ("Запиши машину на 12 октября 2027 года.", "2027-10-12"),
+])
+def test_a_date_is_read_where_the_words_around_it_run_on(request_, date):
+    source = next(s for s in SOURCES if s.name == "typed-dates")
+    assert source.offers("day", DAY, offered_values([request_])) == [date]
 
 
 def test_a_pair_of_dates_that_is_no_span_keeps_every_date():

@@ -17,8 +17,9 @@ from typing import Any
 
 from gbnf.shape._english import alternation, either, table
 from gbnf.shape._language import function_words
+from gbnf.shape._segments import CJK_LETTERS
 
-_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr", "zh", "ja", "ko")
+_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr", "ru", "zh", "ja", "ko")
 """Whose month names are read (wide and abbreviated)."""
 _STRINGS_KEPT = 16384
 """How many strings' readings as dates :func:`_parts` (and with a time, :func:`_moment`) keeps."""
@@ -82,6 +83,12 @@ def moments(text: str) -> list[str]:
     ends = dict(dated)
     return [text[start:after.end()] for start, end in dated if (after := _TIME_AFTER.match(text, end))] + \
         [text[before.start():ends[before.end()]] for before in _TIME_BEFORE.finditer(text) if before.end() in ends]
+
+
+def dates_in(text: str) -> list[str]:
+    """Each date ``text`` writes (:func:`dates_at`) whole, as written, though the words around it
+    run on ("1 Mart 2027'den": 1 Mart 2027; "预约2027年12月3日换机油": 2027年12月3日)."""
+    return [text[start:end] for start, end in dates_at(text)]
 
 
 def month_name(word: str) -> bool:
@@ -222,18 +229,23 @@ _WORDS = re.compile(r"[\w']+")
 
 AFTER_NOON = r"p\.?\s?m\.?|nachmittags|abends|de la tarde|de la noche|du soir|de l'après-midi|di sera|del pomeriggio" \
     r"|di pomeriggio|di stasera|stasera" \
-    r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra"
-"""Words written after an hour that put it after noon ("7 pm", "7 Uhr abends", "7 de la tarde")."""
-_BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano"
+    r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra" \
+    r"|in the afternoon|in the evening|at night|tonight"
+"""Words written after an hour that put it after noon ("7 pm", "9:30 in the evening", "7 Uhr abends",
+"7 de la tarde")."""
+BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano" \
+    r"|in the morning"
+"""Words written after an hour that put it before noon ("7 am", "7 Uhr morgens")."""
 EAST_AFTER = r"下午|中午|晚上|傍晚|午後|夜|오후|저녁|밤"
 """Words written before an hour, in Chinese, Japanese and Korean, that put it after noon."""
-_EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
+EAST_BEFORE = r"上午|早上|凌晨|午前|朝|오전|아침|새벽"
+"""Words written before an hour, in Chinese, Japanese and Korean, that put it before noon."""
 CLOCK_TIMES = re.compile(
-    rf"(?P<east>{EAST_AFTER}|{_EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
+    rf"(?P<east>{EAST_AFTER}|{EAST_BEFORE})?\s?(?P<hour>\d{{1,2}})"
     r"(?:[:](?P<minute>\d{2})"
     r"|\s?(?:h\s?|Uhr\s?|uur\s?|時(?!間)|时|点|點|시(?!간)\s?)(?P<clock_minute>\d{2})?(?:\s?(?:分|분))?(?P<half>半|반)?"
-    r"|(?=\s?(?:" + AFTER_NOON + "|" + _BEFORE_NOON + r")))"
-    rf"(?:\s?(?P<after>{AFTER_NOON})|\s?(?P<before>{_BEFORE_NOON}))?(?![A-Za-z0-9:])",
+    r"|(?=\s?(?:" + AFTER_NOON + "|" + BEFORE_NOON + r")))"
+    rf"(?:\s?(?P<after>{AFTER_NOON})|\s?(?P<before>{BEFORE_NOON}))?(?![A-Za-z0-9:])",
     re.IGNORECASE)
 """An hour of the clock with its minutes, and what puts it before or after noon (not a count of
 hours: "1時間", "3시간")."""
@@ -275,7 +287,7 @@ def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
     for pattern in (*_patterns(), _DIGITS_DATE):
         for match in pattern.finditer(text):
             start, end = match.span()
-            apart = not text[start - 1:start].isalnum() and not text[end:end + 1].isalnum()
+            apart = _apart(text[start - 1:start]) and _apart(text[end:end + 1])
             if apart and (pattern is _DIGITS_DATE or _is_date(match.group())):
                 found.append((start, end))
     kept: list[tuple[int, int]] = []
@@ -285,6 +297,16 @@ def _date_spans(text: str) -> tuple[tuple[int, int], ...]:
     relative = [(start, end) for start, end in (match.span() for match in _relative_pattern().finditer(text))
                 if not any(start < other_end and other_start < end for other_start, other_end in kept)]
     return tuple(sorted(kept + relative))
+
+
+def _apart(neighbour: str) -> bool:
+    """Whether a date may end or start beside ``neighbour`` (a character, or none): not a letter
+    or digit of its own word, but for one of Chinese, Japanese or Korean, which write no spaces
+    ("预约2027年12月3日换机油")."""
+    return not neighbour.isalnum() or _CJK_LETTER.match(neighbour) is not None
+
+
+_CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
 
 
 _RANGE_WORD = (r"(?:\s+(?:to|till|until|through|thru|au|bis|al|tot|t/m|até|do|fino al)\s+(?:the\s+)?"

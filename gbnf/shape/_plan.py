@@ -21,6 +21,7 @@ from gbnf.shape._relevance import ModelRelevance, follow_up, select_tools, still
 from gbnf.shape._request import Request, conversation_day, offered_values, read_request
 from gbnf.shape._result import Conversation, Plan, Shaped
 from gbnf.shape._values import copy_bias, value_texts
+from gbnf.shape.sources.enum_meaning import enums_meant_first
 from gbnf.tools import Tool
 
 
@@ -34,17 +35,18 @@ def step_shape(conversation: Conversation, shaping: Shaping, plan: Plan) -> Shap
     decisions: dict[str, Any] = {"profile": shaping.profile}
     pool: tuple[Tool, ...] = ()
     prompt = ""
-    if plan.done:
-        offered = _follow_up(request, tools, plan, shaping)
-    else:
-        offered, pool, first = _first(request, tools, plan, shaping)
-        decisions.update(first)
-        prompt = system_prompt(list(pool), conversation.parallel, plan.style, final_tool=plan.final_tool)
     results = [text for _, _, value in plan.done for text in value_texts(value)]
     values = offered_values([query], whole=results) if shaping.copy_values else None
     if values is not None:
         day, said = conversation_day(conversation.messages, conversation.today)
         values = replace(values, today=day, said_today=said, off=shaping.sources_off)
+    if plan.done:
+        offered = _follow_up(request, tools, plan, shaping)
+    else:
+        offered, pool, first = _first(request, tools, plan, shaping)
+        decisions.update(first)
+        listed = [enums_meant_first(t, values) for t in pool] if values is not None else list(pool)
+        prompt = system_prompt(listed, conversation.parallel, plan.style, final_tool=plan.final_tool)
     bias = copy_bias([query, *results], shaping.copy_bias) if shaping.copy_bias else ()
     decisions["tools"] = [t.name for t in offered]
     return Shaped(shaping.profile, "call", tuple(offered), tuple(offered), 1, conversation.parallel, False, request,

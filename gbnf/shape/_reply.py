@@ -41,6 +41,7 @@ from gbnf.shape._shaped import copied
 from gbnf.shape._tool_words import numbers_needed
 from gbnf.shape._unasked import lacks_values, typed_taken, values_for_all, values_written
 from gbnf.shape._values import Values, call_texts, copy_bias, own_values, result_texts, without_count
+from gbnf.shape.sources.enum_meaning import enums_meant_first
 from gbnf.tools import Tool
 
 
@@ -141,10 +142,11 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     names = tuple(t.name for t in offered)
     key = Key(pool_key(conversation.tools), names, skip, most, least, order, not required, caps, values, own) \
         if offered else None
+    listed = [enums_meant_first(t, values) for t in shown] if values is not None else list(shown)
     shaped = Shaped(name, reply, offered, shown, least, most if offered else 1, bool(counted),
                     request if from_user else None, shaping.values_apart, bias, prose,
                     shaping.prose_tokens if prose and not offered else None, scored, key=key,
-                    prompt=tools_offer(list(shown), reply == "call", parallel) if offered else "")
+                    prompt=tools_offer(listed, reply == "call", parallel) if offered else "")
     offered_only = heard if explain and values is None and last else None  # shown where not imposed
     return replace(shaped, decisions=_decisions(shaped, why, skip, explain, offered_only))
 

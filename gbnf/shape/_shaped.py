@@ -176,6 +176,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     return held if declared is None else _without_repeats(held, declared)
 
 
+
 def _as_sent(part: dict[str, Any], key: str | None, values: Values, sent: Sequence[tuple[str, Any]],
              latest: Values) -> list[Any]:
     """The value the call before a follow-up sent argument ``key`` (taking ``part``, not a free
@@ -492,25 +493,39 @@ def _in_time_order(shaped: Any, values: Values) -> Any:
     form, two or more in all, keeps the latest from the start and the earliest from the end:
     "return on 12 July, pick up on 5 July" starts on the 5th, in any language. Where they list
     one day alone and the conversation writes a length in days (:func:`~gbnf.shape.sources.durations.days_written`:
-    "checking in 2027-08-14 for three nights", "住五晚"), the end is that many days later."""
+    "checking in 2027-08-14 for three nights", "住五晚"), the end is that many days later. So
+    with times of day on a 24-hour clock ("de 22:30 a 23:30"), where they lie less than twelve
+    hours apart (a span past midnight keeps both)."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     if not isinstance(properties, dict):
         return shaped
-    dated = {key: part["enum"] for key, part in properties.items() if isinstance(part, dict)
-             and isinstance(part.get("enum"), list) and part["enum"]
-             and all(isinstance(value, str) and _ISO_DAY.match(value) for value in part["enum"])}
-    pair = time_pair(list(dated))
-    if pair is None:
-        return shaped
-    start, end = pair
-    days = sorted({*dated[start], *dated[end]})
-    if len(days) == 1:
-        kept = {end: list(dict.fromkeys(day for n in days_written(values.texts) if (day := _days_after(days[0], n))))}
-    else:
-        kept = {start: [day for day in dated[start] if day != days[-1]],
-                end: [day for day in dated[end] if day != days[0]]}
+    listed = {key: part["enum"] for key, part in properties.items() if isinstance(part, dict)
+              and isinstance(part.get("enum"), list) and part["enum"] and all(isinstance(v, str) for v in part["enum"])}
+    dated = {key: enum for key, enum in listed.items() if all(_ISO_DAY.match(value) for value in enum)}
+    timed = {key: enum for key, enum in listed.items() if all(_CLOCK_TIME.fullmatch(value) for value in enum)}
+    kept: dict[str, list[str]] = {}
+    if (pair := time_pair(list(dated))) is not None:
+        start, end = pair
+        days = sorted({*dated[start], *dated[end]})
+        if len(days) == 1:
+            later = (_days_after(days[0], n) for n in days_written(values.texts))
+            kept = {end: list(dict.fromkeys(day for day in later if day))}
+        else:
+            kept = {start: [day for day in dated[start] if day != days[-1]],
+                    end: [day for day in dated[end] if day != days[0]]}
+    if (pair := time_pair(list(timed))) is not None:
+        start, end = pair
+        times = sorted({*timed[start], *timed[end]})
+        if len(times) > 1 and int(times[-1][:2]) - int(times[0][:2]) < 12:
+            kept.update({start: [time for time in timed[start] if time != times[-1]],
+                         end: [time for time in timed[end] if time != times[0]]})
     return {**shaped, "properties": {**properties, **{key: {**properties[key], "enum": enum}
                                                       for key, enum in kept.items() if enum}}}
+
+
+_CLOCK_TIME = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
+"""A time of day on a 24-hour clock, as a pattern's form writes it (``22:30``, ``22:30:00``): such
+values sort as they follow in a day."""
 
 
 def _days_after(day: str, count: int) -> str | None:

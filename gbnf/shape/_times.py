@@ -8,7 +8,7 @@ import datetime
 import functools
 import re
 
-from gbnf.shape._dates import AFTER_NOON, CLOCK_TIMES, EAST_AFTER
+from gbnf.shape._dates import AFTER_NOON, BEFORE_NOON, CLOCK_TIMES, EAST_AFTER, EAST_BEFORE
 from gbnf.shape._language import is_english
 from gbnf.shape._values import HAN_NUMERALS, han_number, worded_in_digits
 
@@ -50,13 +50,52 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     it elsewhere) is after noon; "半" and "반" are half past; German and Dutch quarters and halves
     (:func:`_germanic_times`); noon and midnight by their words. Dates in digits ("2025.03.04")
     are no times, nor UTC offsets (:data:`UTC_OFFSET`)."""
-    text = _in_digits(UTC_OFFSET.sub(lambda match: " " * len(match.group()), text))
+    text = _one_half_of_day(_in_digits(UTC_OFFSET.sub(lambda match: " " * len(match.group()), text)))
     quarters = [match.span() for pattern in (_WORDED, _GERMANIC) for match in pattern.finditer(text)]
     found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text),
              *(datetime.time(int(match["hour"]), 0) for match in _AT_HOUR.finditer(text) if int(match["hour"]) <= 23),
              *(datetime.time(12, 0) for _ in _NOON.finditer(text)),
              *(datetime.time(0, 0) for _ in _MIDNIGHT.finditer(text))]
     return tuple(dict.fromkeys(found))
+
+
+_HOUR = r"\d{1,2}(?:[:.h]\d{2})?(?:\s+(?:y|et|e)\s+(?:media|demie|mezza|meia|cuarto|quart|quarto))?"
+_CLOCK_WORD = r"(?:\s?(?:h|uhr|uur|heures?|horas?|ore|o'clock)(?!\w))?"
+_LATIN_RANGE = re.compile(
+    rf"(?<![\w:.])(?P<first>{_HOUR})(?P<first_clock>{_CLOCK_WORD})"
+    r"(?P<between>\s*(?:-|–|—|to|till|until|bis|à|au|a|al|às|até|tot|alle|fino\s+alle)\s*)"
+    rf"(?P<second>{_HOUR})(?P<second_clock>{_CLOCK_WORD})\s?(?:(?P<after>{AFTER_NOON})|{BEFORE_NOON})(?![\w])",
+    re.IGNORECASE)
+"""Two hours of a range, the second with a word that puts it before or after noon ("from 10 to 11
+pm", "de 10 y media a 11 y media de la noche", "von 9 bis 10 Uhr abends")."""
+_EAST_RANGE = re.compile(rf"(?P<east>{EAST_AFTER}|{EAST_BEFORE})(?P<space>\s?)"
+                         r"(?P<first>\d{1,2})(?P<clock>[点點時时]|\s?시)(?P<between>[^\d]{0,6}?(?:到|至|から|부터|~|〜|～|-)\s*)(?P<second>\d{1,2})(?=[点點時时]|\s?시)")
+"""Two hours of a range in Chinese, Japanese or Korean, the first after a word for a part of
+the day ("晚上8点到9点", "午後3時から5時", "오후 3시부터 5시")."""
+
+
+def _one_half_of_day(text: str) -> str:
+    """``text`` with the half of the day written once for a range of two hours written at both:
+    after the first hour too where it is written after the second (the first in the same half
+    where its number is the smaller or 12, else in the other: "from 11 to 1 pm" starts at 11 am), and
+    before the second too where it is written before the first (Chinese, Japanese, Korean)."""
+    def latin(match: re.Match[str]) -> str:
+        first, second = (int(re.match(r"\d+", match[side])[0]) for side in ("first", "second"))  # type: ignore[index]
+        if first > 12 or second > 12:
+            return match.group()
+        same = first < second < 12 or first == 12
+        half = "pm" if bool(match["after"]) == same else "am"
+        clock = match["first_clock"] or match["second_clock"]
+        rest = match.group()[match.start("second") - match.start():]
+        return f"{match['first']}{clock} {half}{match['between']}{rest}"
+
+    def east(match: re.Match[str]) -> str:
+        if int(match["second"]) <= int(match["first"]):
+            return match.group()
+        return f"{match['east']}{match['space']}{match['first']}{match['clock']}{match['between']}" \
+            f"{match['east']}{match['space']}{match['second']}"
+
+    return _EAST_RANGE.sub(east, _LATIN_RANGE.sub(latin, text))
 
 
 _AT_HOUR = re.compile(r"(?<![\w:])(?:at|um|om)\s+(?P<hour>[01]?\d|2[0-3])(?=\s*(?:[,.;!?)](?!\d)|$)|"

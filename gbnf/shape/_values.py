@@ -16,7 +16,7 @@ from text_to_num import alpha2digit
 
 from gbnf._text import identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
-from gbnf.shape._dates import days_from_today, moments, month_name
+from gbnf.shape._dates import dates_in, days_from_today, moments, month_name
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
 from gbnf.shape._language import foreign_function_words, unknown_latin, worded_languages
 from gbnf.shape._segments import CJK_LETTERS, cjk_words, has_cjk
@@ -195,7 +195,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
              and _apart_from_quotes(bounds[i][0], bounds[k][1] + 2, quoted))
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     return tuple(dict.fromkeys([*found, *owned, *(token for token in whole if token and token not in _NO_START),
-                                *quotations(text), *moments(text), *days_from_today(text)]))
+                                *quotations(text), *moments(text), *dates_in(text), *days_from_today(text)]))
 
 
 def _apart_from_quotes(start: int, end: int, quoted: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:

@@ -4,12 +4,14 @@ no value is named by its words."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from gbnf._text import identifier_words, without_elision
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._values import Values, listed_strings
 from gbnf.shape.sources._source import Example, Source
+from gbnf.tools import Tool
 
 NAMED = 0.55
 """How close (cosine) a phrase of the conversation and an enum value must be for the phrase to
@@ -34,20 +36,51 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
     """The values of an enum of strings that a short stretch (one or two words, without an elided
     article: "l'après-midi" reads as "après-midi") is closest to by meaning, at least
     :data:`NAMED` (or :data:`CLEAR`, where it is :data:`APART` closer than any other value), with
-    those within :data:`MARGIN` of it; none where no stretch is that close."""
+    those within :data:`MARGIN` of it, closest first; none where no stretch is that close."""
     if not listed_strings(part) or len(part["enum"]) > MOST_VALUES:
         return []
+    ranked = _closeness(tuple(part["enum"]), values)
+    if not ranked:
+        return []
+    best = ranked[0][1]
+    second = ranked[1][1] if len(ranked) > 1 else best
+    if best < NAMED and not (best >= CLEAR and best - second >= APART):
+        return []
+    return [value for value, near in ranked if near >= best - MARGIN]
+
+
+def closest_first(listed: list[str], values: Values) -> list[str]:
+    """``listed`` (an enum's strings) closest first by meaning to the conversation's short
+    stretches, as :func:`enum_values_meant` reads them; ties, and an enum too long to read, in
+    their own order, and all of them where this source is switched off. A small model writes
+    the first value its prompt lists far more often than the one the request means
+    ("aniversario": ``anniversary`` before ``birthday``)."""
+    if len(listed) < 2 or len(listed) > MOST_VALUES or SOURCE.name in values.off:
+        return listed
+    return [value for value, _ in _closeness(tuple(listed), values)] or listed
+
+
+def enums_meant_first(tool: Tool, values: Values) -> Tool:
+    """``tool`` with each top-level enum of strings listing first the values the conversation
+    (``values``) means (:func:`closest_first`), as a prompt shows it: all of them kept, and an
+    array's items in their own order."""
+    properties = tool.parameters.get("properties")
+    if not isinstance(properties, dict):
+        return tool
+    ordered = {key: {**part, "enum": closest_first(part["enum"], values)} if listed_strings(part) else part
+               for key, part in properties.items()}
+    return replace(tool, parameters={**tool.parameters, "properties": ordered})
+
+
+def _closeness(listed: tuple[str, ...], values: Values) -> list[tuple[str, float]]:
+    """Each of ``listed`` with its closeness to the closest short stretch of ``values``, closest
+    first (a stable sort); none where the conversation has no short stretch."""
     short = (s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24)
     phrases = list(dict.fromkeys(map(without_elision, short)))
     if not phrases:
         return []
-    listed = list(part["enum"])
     closeness = (phrase_vectors([identifier_words(v).lower() for v in listed]) @ phrase_vectors(phrases).T).max(axis=1)
-    ranked = sorted(map(float, closeness), reverse=True)
-    best = ranked[0]
-    if best < NAMED and not (best >= CLEAR and len(ranked) > 1 and best - ranked[1] >= APART):
-        return []
-    return [value for value, near in zip(listed, closeness) if near >= best - MARGIN]
+    return sorted(zip(listed, map(float, closeness)), key=lambda pair: -pair[1])
 
 
 SOURCE = Source(
