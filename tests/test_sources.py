@@ -173,6 +173,13 @@ def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
     assert source.offers("to", {"type": "string", "pattern": "^[A-Z]{3}$"}, codes) == ["MAN", "EDB"]
 
 
+def test_a_name_is_offered_without_the_case_ending_written_onto_it():
+    strings = offered_values(["Grand Bosphorus Otel'de 1 Mart'tan itibaren 3 gece kal, Kadıköy'e yakın."]).strings
+    assert {"Grand Bosphorus Otel", "Kadıköy"} <= set(strings)
+    assert not any("'" in string for string in strings)
+    assert "Luigi's" in offered_values(["Book Luigi's at 8"]).strings  # an English possessive names a place
+
+
 @pytest.mark.parametrize(("request_", "first", "second"), [
     ("Any trains to EDB from MAN?", "MAN", "EDB"),
     ("Zug nach HAM von MUC, bitte", "MUC", "HAM"),

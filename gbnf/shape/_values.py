@@ -152,6 +152,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     """:func:`spans`, as a tuple."""
     bounds: list[tuple[int, int]] = []
     possessive: set[int] = set()
+    ended: set[int] = set()  # a name with a case ending written on after an apostrophe ("Otel'de")
     function: set[int] = set()  # Chinese and Japanese function words: no stretch starts or ends with one
     for match in _WORD.finditer(text):
         word = match.group()
@@ -169,6 +170,10 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
         if text.endswith(("'s", "’s"), start, end):
             end -= 2
             possessive.add(len(bounds))
+        elif (ending := _CASE_ENDING.search(text, start, end)) and ending.start() - start >= 2 \
+                and (text[start].isupper() or text[start].isdigit()):
+            end = ending.start()
+            ended.add(len(bounds))
         if start < end:
             bounds.append((start, end))
     words = [text[start:end] for start, end in bounds]
@@ -186,7 +191,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     quoted = [(match.span(), match.span(next(i for i, group in enumerate(match.groups(), 1) if group)))
               for match in _QUOTED.finditer(text)]
     found = (text[bounds[i][0]:bounds[j][1]] for i in range(len(bounds)) if starts[i]
-             for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive), sentence_ends[i]))
+             for j in range(i, min(_stretch_end(i, len(bounds), longest, possessive | ended), sentence_ends[i]))
              if words[j] not in _NO_END and words[j] not in foreign and j not in function
              and _apart_from_quotes(bounds[i][0], bounds[j][1], quoted))
     owned = (text[bounds[i][0]:bounds[k][1] + 2] for k in sorted(possessive) if _place_of(k, words, gaps, sentence_ends)
@@ -196,6 +201,11 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
     return tuple(dict.fromkeys([*found, *owned, *(token for token in whole if token and token not in _NO_START),
                                 *quotations(text), *moments(text), *dates_in(text), *days_from_today(text)]))
+
+
+_CASE_ENDING = re.compile(r"['’][a-zçğıöşü]{1,4}$")
+"""A case ending written after an apostrophe onto a name or a number, as Turkish writes them
+("Otel'de", "Almanya'ya", "145'e"): the name ends before it, and so does a stretch."""
 
 
 def _apart_from_quotes(start: int, end: int, quoted: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
