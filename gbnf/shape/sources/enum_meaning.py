@@ -30,6 +30,11 @@ APART = 0.2
 MOST_VALUES = 64
 """The most values an enum may list for its values to be read by meaning (each is encoded once)."""
 MOST_WORDS = 2
+AHEAD = 0.05
+"""How much closer than the next value the closest must be for an enum to be listed closest first.
+Of the development chats' enums that the request leaves several values of, the closest was the
+value meant for 27 of 35 where it stood 0.05 apart from the next, and for 6 of 15 where it did
+not: about as often as SmolLM2-135M wrote the value meant itself (23 of 50)."""
 
 
 def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
@@ -51,13 +56,16 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
 
 def closest_first(listed: list[str], values: Values) -> list[str]:
     """``listed`` (an enum's strings) closest first by meaning to the conversation's short
-    stretches, as :func:`enum_values_meant` reads them; ties, and an enum too long to read, in
-    their own order, and all of them where this source is switched off. A small model writes
-    the first value its prompt lists far more often than the one the request means
-    ("aniversario": ``anniversary`` before ``birthday``)."""
+    stretches, as :func:`enum_values_meant` reads them, where the closest is :data:`AHEAD` closer
+    than the next (else, and where this source is switched off, in their own order). A small
+    model writes the first value its prompt lists far more often than the one the request means
+    ("cita con el dentista": ``medical_appointment`` before ``illness``)."""
     if len(listed) < 2 or len(listed) > MOST_VALUES or SOURCE.name in values.off:
         return listed
-    return [value for value, _ in _closeness(tuple(listed), values)] or listed
+    ranked = _closeness(tuple(listed), values)
+    if len(ranked) < 2 or ranked[0][1] - ranked[1][1] < AHEAD:
+        return listed
+    return [value for value, _ in ranked]
 
 
 def enums_meant_first(tool: Tool, values: Values) -> Tool:
