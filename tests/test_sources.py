@@ -691,6 +691,37 @@ def test_a_follow_up_takes_the_cheaper_option_a_result_lists_and_keeps_what_the_
     assert _follow_up(result, "The dearest one, please.", sent)["room"]["enum"] == ["suite"]
 
 
+LOCKERS = Tool("send_via_locker", "Send a parcel from one parcel locker to another.", {
+    "type": "object", "required": ["from_locker", "to_locker"],
+    "properties": {"from_locker": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{5}$"},
+                   "to_locker": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{5}$"}}})
+
+
+@pytest.mark.parametrize(("result", "asked"), [
+    ('{"status": "not_found", "did_you_mean": ["PL04215"]}', "Yes, that one."),
+    ('{"status": "no_space", "locker": "PL04211", "nearby": [{"locker": "PL04215", "distance_m": 350}]}',
+     "Use that one instead."),
+])
+def test_a_follow_up_of_a_failed_call_takes_the_code_its_result_offers_in_place_of_the_one_sent(result, asked):
+    messages = (("user", "Send it from PL04211 to PL77310."),
+                ("assistant", '{"name": "send_via_locker", "arguments": {"from_locker": "PL04211", "to_locker": "PL77310"}}'),
+                ("tool", result), ("user", asked))
+    properties = shape(Conversation(messages, (LOCKERS,), "required")).tools[0].parameters["properties"]
+    assert (properties["from_locker"]["enum"], properties["to_locker"]["enum"]) == (["PL04215"], ["PL77310"])
+
+
+@pytest.mark.parametrize("asked", ["じゃあ、それでお願い。", "Dann so.", "Vale, perfecto."])
+def test_a_message_after_a_failed_call_answers_the_failure_and_is_no_closing_thanks(asked):
+    failed = '{"status": "unavailable", "date": "2027-02-10", "free": ["13:00"]}'
+    messages = (("user", "Book 2027-02-10 at 9am for two guests, please."),
+                ("assistant", '{"name": "book_slot", "arguments": {"date": "2027-02-10", "time": "09:00"}}'),
+                ("tool", failed), ("user", asked))
+    assert shape(Conversation(messages, (SLOT,))).reply != "text"
+    done = (*messages[:2], ("tool", '{"status": "booked", "date": "2027-02-10", "time": "09:00"}'),
+            ("user", "Perfect, thanks a lot!"))
+    assert shape(Conversation(done, (SLOT,))).reply == "text"
+
+
 @pytest.mark.parametrize("request_", ["I need the lasagne for twelve people instead of four.",
                                       "Die Lasagne für zwölf Personen statt vier, bitte.",
                                       "La lasagne pour douze personnes au lieu de quatre."])

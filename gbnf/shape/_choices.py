@@ -65,28 +65,73 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
     the result says the call failed (:data:`_FAILED`: "taken", "sold_out", "unavailable") or does
     not write the value again, a time or a date of which it writes others ("09:00 is taken":
     free slots 08:30, 11:15, 15:40), or a value whose argument's name the result gives another
-    value too (:func:`_under`: "room_type": "twin"; "available_window_seats" for a ``seat``). A
-    result that confirms ("start": "09:00", "end": "09:30") refuses nothing it echoes."""
+    value too (:func:`_under`: "room_type": "twin"; "available_window_seats" for a ``seat``);
+    where the result failed, a code of which it writes another of the same form (:func:`_form`:
+    "did you mean 482-119-3307?"). Of several values of one kind or form, those the result writes
+    (else those nearest what it offers, :func:`_nearest`), but none of a kind whose argument's
+    name it gives a value. A result that confirms ("start": "09:00", "end": "09:30") refuses
+    nothing it echoes."""
     answer = _answer(result)
     if answer is None:
         return ()
     said = value_texts(answer)
     by_key = _values_by_key(answer)
-    failed = any(_FAILED.search(text) for text in [*said, *by_key])
-    found = []
+    failed = says_failed(result)
+    named, alike = [], []
     for _, key, value in sent_values(call):
         written = _as_text(value)
         if written in said and not failed:
             continue
-        kind = _kind(value)
-        if kind is not None and any(_kind(text) == kind and text != written for text in said) \
-                or _under(key, by_key) - {written}:
-            found.append(value)
+        if _under(key, by_key) - {written}:
+            named.append(value)
+        elif any(_group(text) == _group(value) and text != written for text in said) \
+                and (_kind(value) is not None or failed and _coded(written)):
+            alike.append(value)
+    found = list(named)
+    for group in [group for group in dict.fromkeys(map(_group, alike)) if group not in set(map(_group, named))]:
+        mine = [value for value in alike if _group(value) == group]
+        found += [value for value in mine if _as_text(value) in said] or _nearest(mine, said)
     return tuple(dict.fromkeys(found))
 
 
+def _nearest(sent: list[Any], said: Sequence[str]) -> list[Any]:
+    """Of values ``sent`` of one form, those a value of that form the result writes differs from in
+    the fewest characters ("did you mean PL04215?" corrects PL04211, not PL77310)."""
+    def apart(value: Any) -> int:
+        written = _as_text(value)
+        return min((sum(a != b for a, b in zip(written, text)) for text in said
+                    if _group(text) == _group(value) and text != written), default=len(written))
+    least = min(map(apart, sent))
+    return [value for value in sent if apart(value) == least]
+
+
+def _group(value: Any) -> str:
+    """What a value is of its kind: a time, a date (:func:`_kind`), or else its form (:func:`_form`)."""
+    return _kind(value) or _form(_as_text(value))
+
+
+def says_failed(result: str) -> bool:
+    """Whether a tool's ``result`` (JSON) says its call failed (:data:`_FAILED`: "unavailable",
+    "no_space", "meeting not found"), in a value or a key."""
+    answer = _answer(result)
+    return answer is not None and any(_FAILED.search(text) for text in [*value_texts(answer), *_values_by_key(answer)])
+
+
+def _coded(value: str) -> bool:
+    """Whether ``value`` is written as a code is: with a digit ("PL04211", "482-119-3370")."""
+    return any(char.isdigit() for char in value)
+
+
+def _form(value: str) -> str:
+    """How ``value`` is written, its digits as 9 and its letters as A ("PL04215": ``AA99999``): a
+    failed result that writes another code of the form of the one sent offers it in its place
+    ("did you mean 482-119-3307?", "PL04215, 350 m away, has space")."""
+    return re.sub(r"[^\W\d_]", "A", re.sub(r"\d", "9", value))
+
+
 _FAILED = re.compile(r"(?<![a-z])(?:unavailable|not[ _]available|taken|full|sold[ _]?out|no[ _]slots?|error|failed|"
-                     r"declined|rejected|closed|occupied|booked[ _]out|none[ _]left)(?![a-z])", re.IGNORECASE)
+                     r"declined|rejected|closed|occupied|booked[ _]out|none[ _]left|no[ _]space|not[ _]found)(?![a-z])",
+                     re.IGNORECASE)
 """Words of a result that says a call failed."""
 
 
@@ -142,30 +187,37 @@ def _values_by_key(value: Any, found: dict[str, set[str]] | None = None) -> dict
 
 def options(result: str) -> tuple[Option, ...]:
     """The options a tool's ``result`` lists: each object of a list in it, as its scalar values
-    by key (``alternatives: [{"room_type": "suite", "price_eur_per_night": 310}, ...]``)."""
+    by key (``alternatives: [{"room_type": "suite", "price_eur_per_night": 310}, ...]``), and
+    each scalar of a list, under the list's key (``did_you_mean: ["482-119-3307"]``)."""
     found: list[Option] = []
 
-    def walk(value: Any) -> None:
+    def walk(value: Any, name: str) -> None:
         if isinstance(value, dict):
-            for item in value.values():
-                walk(item)
+            for key, item in value.items():
+                walk(item, key)
         elif isinstance(value, list):
             objects = [item for item in value if isinstance(item, dict)]
             found.extend(tuple((key, item) for key, item in one.items() if _plain_scalar(item)) for one in objects)
+            found.extend(((name, item),) for item in value if _plain_scalar(item))
             for item in value:
-                walk(item)
-    walk(_answer(result))
+                walk(item, name)
+    walk(_answer(result), "")
     return tuple(found)
 
 
 def picked(found: Sequence[Any], key: str | None, values: Values) -> list[Any]:
     """``found`` (argument ``key``'s candidates in a follow-up) without the values the call
-    before it sent and its result refused (but those the last message writes), then those the
-    last message's words pick (:func:`picks`); all of them where a step would keep none."""
+    before it sent and its result refused (but those the last message writes), then, where it
+    refused this argument's, those an option of the result holds ("nearby_with_space": the locker
+    it offers instead), then those the last message's words pick (:func:`picks`); all of them
+    where a step would keep none."""
     if not values.refused and not values.options or len(found) < 2:
         return list(found)
     last = values.texts[0] if values.texts else ""
     kept = [value for value in found if value not in values.refused or _as_text(value) in last] or list(found)
+    if any(name == key and value in values.refused for _, name, value in values.sent):  # what the result offers instead
+        offered = {_as_text(value) for option in values.options for _, value in option}
+        kept = [value for value in kept if _as_text(value) in offered] or kept
     words = picks(last)
     for pick in ("cheaper", "dearer"):
         if pick in words:

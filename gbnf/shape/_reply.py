@@ -11,7 +11,7 @@ from gbnf._text import mentions
 from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
-from gbnf.shape._choices import options, picks, refused, sent_arguments, sent_values
+from gbnf.shape._choices import options, picks, refused, says_failed, sent_arguments, sent_values
 from gbnf.shape._dates import dates_at, sentences
 from gbnf.shape._items import asked_items, items_in_turn
 from gbnf.shape._meaning import Closeness, closeness
@@ -153,12 +153,15 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
 
 def closes(request: Request, result: str, near: Closeness) -> bool:
     """Whether ``request``, the user's message after a tool's ``result``, asks nothing more of a
-    tool: it writes no number and none of the result's values, picks nothing among what the result
-    offered (:func:`~gbnf.shape._choices.picks`: "Take the late one then." picks; "好的，那就20:30吧"
+    tool: the result did not fail (:func:`~gbnf.shape._choices.says_failed`: the message answers
+    the failure, "Dann um eins", "じゃあ、それでお願い"), it writes no number and none of the
+    result's values, picks nothing among what the result offered
+    (:func:`~gbnf.shape._choices.picks`: "Take the late one then." picks; "好的，那就20:30吧"
     writes one), and alone it is unrelated to every tool by meaning (``near``: closer to the
     general requests and replies no tool serves than :data:`~gbnf.shape._relevance.TEXT_LEAD`
     allows: "Parfait, merci beaucoup !", "谢谢！")."""
-    if request.numbers or picks(request.text) or any(mentions(request.text, text) for text in result_texts(result)):
+    if request.numbers or picks(request.text) or says_failed(result) \
+            or any(mentions(request.text, text) for text in result_texts(result)):
         return False
     return near.lead < TEXT_LEAD
 
