@@ -175,6 +175,18 @@ def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
     assert source.offers("to", {"type": "string", "pattern": "^[A-Z]{3}$"}, codes) == ["MAN", "EDB"]
 
 
+@pytest.mark.parametrize(("request_", "files"), [
+    ("把季度报告.docx分享给王磊，只读权限。", ["季度报告.docx"]),
+    ("企画書.pdfを山本さんに共有して。", ["企画書.pdf"]),
+    ("Deel het bestand jaarplan-2027.pdf met Sanne de Vries.", ["jaarplan-2027.pdf"]),
+    ("Share report.pdf with Anna, it costs 3.50 euros to print.", ["report.pdf"]),
+])
+def test_a_file_is_named_with_its_extension_in_any_script(request_, files):
+    source = next(s for s in SOURCES if s.name == "files")
+    assert source.offers("file_name", {"type": "string"}, offered_values([request_])) == files
+    assert source.offers("recipient", {"type": "string"}, offered_values([request_])) == []
+
+
 def test_a_name_is_offered_without_the_case_ending_written_onto_it():
     strings = offered_values(["Grand Bosphorus Otel'de 1 Mart'tan itibaren 3 gece kal, Kadıköy'e yakın."]).strings
     assert {"Grand Bosphorus Otel", "Kadıköy"} <= set(strings)

@@ -199,10 +199,18 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
              if starts[i] and sentence_ends[i] > k and not possessive.intersection(range(i, k))
              and _apart_from_quotes(bounds[i][0], bounds[k][1] + 2, quoted))
     whole = (token.strip(_EDGES) for token in text.split() if "/" in token or "-" in token)
-    return tuple(dict.fromkeys([*found, *owned, *(token for token in whole if token and token not in _NO_START),
+    dotted = {match.start(): match.end() for match in _EXTENSION.finditer(text)}
+    files = (text[bounds[i][0]:dotted[bounds[j][1]]] for i in range(len(bounds)) if starts[i]
+             for j in range(i, min(i + _FILE_WORDS, len(bounds))) if bounds[j][1] in dotted)
+    return tuple(dict.fromkeys([*found, *owned, *files, *(token for token in whole if token and token not in _NO_START),
                                 *quotations(text), *moments(text), *dates_in(text), *days_from_today(text)]))
 
 
+_EXTENSION = re.compile(r"\.[a-z][a-z0-9]{1,4}(?![A-Za-z0-9])")
+"""A file name's extension written onto a word (".docx"): in Chinese and Japanese, which its
+word splitter reads apart, the words before it and it are a stretch too ("季度报告.docx")."""
+_FILE_WORDS = 3
+"""The most words of a file name before its extension."""
 _CASE_ENDING = re.compile(r"['’][a-zçğıöşü]{1,4}$")
 """A case ending written after an apostrophe onto a name or a number, as Turkish writes them
 ("Otel'de", "Almanya'ya", "145'e"): the name ends before it, and so does a stretch."""
