@@ -54,7 +54,7 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
     return [value for value, near in ranked if near >= best - MARGIN]
 
 
-def closest_first(listed: list[str], values: Values) -> list[str]:
+def values_meant_first(listed: list[str], values: Values) -> list[str]:
     """``listed`` (an enum's strings) closest first by meaning to the conversation's short
     stretches, as :func:`enum_values_meant` reads them, where the closest is :data:`AHEAD` closer
     than the next (else, and where this source is switched off, in their own order). A small
@@ -70,12 +70,12 @@ def closest_first(listed: list[str], values: Values) -> list[str]:
 
 def enums_meant_first(tool: Tool, values: Values) -> Tool:
     """``tool`` with each top-level enum of strings listing first the values the conversation
-    (``values``) means (:func:`closest_first`), as a prompt shows it: all of them kept, and an
+    (``values``) means (:func:`values_meant_first`), as a prompt shows it: all of them kept, and an
     array's items in their own order."""
     properties = tool.parameters.get("properties")
     if not isinstance(properties, dict):
         return tool
-    ordered = {key: {**part, "enum": closest_first(part["enum"], values)} if listed_strings(part) else part
+    ordered = {key: {**part, "enum": values_meant_first(part["enum"], values)} if listed_strings(part) else part
                for key, part in properties.items()}
     return replace(tool, parameters={**tool.parameters, "properties": ordered})
 
