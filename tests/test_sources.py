@@ -158,12 +158,20 @@ def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(tex
     ("晚上8点到9点录下来。", "20:00", "21:00"),
     ("오후 3시부터 5시까지 예약해 줘.", "15:00", "17:00"),
     ("Record it from 23:00 to 01:00.", "23:00", "01:00"),
+    ("午前10時から12時まで予約して。", "10:00", "12:00"),
 ])
 def test_a_range_of_hours_is_one_half_of_the_day_and_starts_with_its_first(request_, start, end):
     clock = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
     schema = {"type": "object", "properties": {"start_time": clock, "end_time": clock}}
     props = copied(schema, offered_values([request_]))["properties"]
     assert (props["start_time"]["enum"], props["end_time"]["enum"]) == ([start], [end])
+
+
+def test_a_day_before_a_time_and_a_count_before_a_part_of_the_day_are_no_range_of_hours():
+    clock = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
+    schema = {"type": "object", "properties": {"start_time": clock, "end_time": clock}}
+    assert copied(schema, offered_values(["Deliver it March 3 - 5 pm."]))["properties"]["start_time"]["enum"] == ["17:00"]
+    assert read_request("Book a table for 4 tonight").number_lists == ((4,),)
 
 
 def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
@@ -180,6 +188,9 @@ def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
     ("企画書.pdfを山本さんに共有して。", ["企画書.pdf"]),
     ("Deel het bestand jaarplan-2027.pdf met Sanne de Vries.", ["jaarplan-2027.pdf"]),
     ("Share report.pdf with Anna, it costs 3.50 euros to print.", ["report.pdf"]),
+    ("Open my 'Q3 plan.docx' and the one on example.com", ["Q3 plan.docx"]),
+    ("Attach Annual Report.PDF please", ["Attach Annual Report.PDF", "Annual Report.PDF"]),
+    ("Upload it to drive.google.com", []),
 ])
 def test_a_file_is_named_with_its_extension_in_any_script(request_, files):
     source = next(s for s in SOURCES if s.name == "files")
@@ -192,6 +203,7 @@ def test_a_name_is_offered_without_the_case_ending_written_onto_it():
     assert {"Grand Bosphorus Otel", "Kadıköy"} <= set(strings)
     assert not any("'" in string for string in strings)
     assert "Luigi's" in offered_values(["Book Luigi's at 8"]).strings  # an English possessive names a place
+    assert "Hawai'i" in offered_values(["A hotel in Hawai'i, please"]).strings  # no Turkish text: no case ending
 
 
 @pytest.mark.parametrize(("request_", "first", "second"), [
@@ -729,9 +741,10 @@ def test_a_message_after_a_failed_call_answers_the_failure_and_is_no_closing_tha
                 ("assistant", '{"name": "book_slot", "arguments": {"date": "2027-02-10", "time": "09:00"}}'),
                 ("tool", failed), ("user", asked))
     assert shape(Conversation(messages, (SLOT,))).reply != "text"
-    done = (*messages[:2], ("tool", '{"status": "booked", "date": "2027-02-10", "time": "09:00"}'),
-            ("user", "Perfect, thanks a lot!"))
-    assert shape(Conversation(done, (SLOT,))).reply == "text"
+    for result in ('{"status": "booked", "date": "2027-02-10", "time": "09:00"}',
+                   '{"status": "booked", "closed_days": ["Monday"], "note": "Full refund if cancelled"}'):
+        done = (*messages[:2], ("tool", result), ("user", "Perfect, thanks a lot!"))
+        assert shape(Conversation(done, (SLOT,))).reply == "text", result
 
 
 @pytest.mark.parametrize("request_", ["I need the lasagne for twelve people instead of four.",

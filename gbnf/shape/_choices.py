@@ -85,7 +85,7 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
         if _under(key, by_key) - {written}:
             named.append(value)
         elif any(_group(text) == _group(value) and text != written for text in said) \
-                and (_kind(value) is not None or failed and _coded(written)):
+                and (_kind(value) is not None or failed and isinstance(value, str) and _coded(written)):
             alike.append(value)
     found = list(named)
     for group in [group for group in dict.fromkeys(map(_group, alike)) if group not in set(map(_group, named))]:
@@ -111,10 +111,21 @@ def _group(value: Any) -> str:
 
 
 def says_failed(result: str) -> bool:
-    """Whether a tool's ``result`` (JSON) says its call failed (:data:`_FAILED`: "unavailable",
-    "no_space", "meeting not found"), in a value or a key."""
+    """Whether a tool's ``result`` (JSON) says its call failed: a status (:data:`_STATUS_KEYS`)
+    written with a word of :data:`_FAILED` ("unavailable", "no_space", "meeting not found"), or
+    a key that is such a word with a value ("error": {...}); not a value of another key ("note":
+    "Full refund issued") nor a key that holds such a word among others ("closed_days")."""
     answer = _answer(result)
-    return answer is not None and any(_FAILED.search(text) for text in [*value_texts(answer), *_values_by_key(answer)])
+    if answer is None:
+        return False
+    return any(key.lower() in _STATUS_KEYS and any(_FAILED.search(text) for text in found)
+               or _FAILED.fullmatch(key) is not None and any(found)
+               for key, found in _values_by_key(answer).items()) \
+        or isinstance(answer, dict) and any(_FAILED.fullmatch(key) and value for key, value in answer.items())
+
+
+_STATUS_KEYS = frozenset({"status", "state", "result", "outcome", "error", "message", "reason", "detail"})
+"""Keys whose value says how a call went."""
 
 
 def _coded(value: str) -> bool:

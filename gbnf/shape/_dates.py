@@ -229,12 +229,9 @@ _WORDS = re.compile(r"[\w']+")
 
 AFTER_NOON = r"p\.?\s?m\.?|nachmittags|abends|de la tarde|de la noche|du soir|de l'après-midi|di sera|del pomeriggio" \
     r"|di pomeriggio|di stasera|stasera" \
-    r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra" \
-    r"|in the afternoon|in the evening|at night|tonight"
-"""Words written after an hour that put it after noon ("7 pm", "9:30 in the evening", "7 Uhr abends",
-"7 de la tarde")."""
-BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano" \
-    r"|in the morning"
+    r"|da tarde|da noite|'s avonds|'s middags|po południu|wieczorem|akşam|öğleden sonra"
+"""Words written after an hour that put it after noon ("7 pm", "7 Uhr abends", "7 de la tarde")."""
+BEFORE_NOON = r"a\.?\s?m\.?|morgens|vormittags|du matin|de la mañana|di mattina|da manhã|'s ochtends|rano"
 """Words written after an hour that put it before noon ("7 am", "7 Uhr morgens")."""
 EAST_AFTER = r"下午|中午|晚上|傍晚|午後|夜|오후|저녁|밤"
 """Words written before an hour, in Chinese, Japanese and Korean, that put it after noon."""

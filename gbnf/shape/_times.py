@@ -8,18 +8,19 @@ import datetime
 import functools
 import re
 
-from gbnf.shape._dates import AFTER_NOON, BEFORE_NOON, CLOCK_TIMES, EAST_AFTER, EAST_BEFORE
+from gbnf.shape._dates import AFTER_NOON, BEFORE_NOON, CLOCK_TIMES, EAST_AFTER, EAST_BEFORE, month_name
 from gbnf.shape._language import is_english
 from gbnf.shape._values import HAN_NUMERALS, han_number, worded_in_digits
 
 _WORDED = re.compile(
     r"(?<![\d:.])\b(?:(?P<part>half|quarter)\s+(?P<way>past|after|to)\s+(?P<hour>\d{1,2})"
     r"|(?P<clock>\d{1,2})\s+o'?clock"
-    r"|(?P<bare>\d{1,2})\s+(?:in\s+the\s+(?P<day_part>morning|afternoon|evening)|at\s+night|tonight))"
+    r"|(?P<bare>\d{1,2})(?::(?P<bare_minute>[0-5]\d))?\s+(?:in\s+the\s+(?P<day_part>morning|afternoon|evening)"
+    r"|at\s+night|tonight))"
     r"(?:\s+(?:in\s+the\s+(?P<later_part>morning|afternoon|evening)|at\s+night|tonight))?",
     re.IGNORECASE)
 """An English time in words ("half past six", "quarter to eight", "ten o'clock", "7 in the
-evening"), its number words already written in digits."""
+evening", "9:30 at night"), its number words already written in digits."""
 _ROMANCE_HALF = re.compile(r"(?P<hour>\d{1,2})(?:\s+(?:heures?|uhr|horas?|ore))?\s+(?:y|et|e)\s+"
                            r"(?P<part>media|demie|mezza|meia|cuarto|quart|quarto)", re.IGNORECASE)
 """"7 y media", "8 heures et demie", "9 e mezza", "10 e um quarto": the half or the quarter past."""
@@ -62,9 +63,11 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
 _HOUR = r"\d{1,2}(?:[:.h]\d{2})?(?:\s+(?:y|et|e)\s+(?:media|demie|mezza|meia|cuarto|quart|quarto))?"
 _CLOCK_WORD = r"(?:\s?(?:h|uhr|uur|heures?|horas?|ore|o'clock)(?!\w))?"
 _LATIN_RANGE = re.compile(
-    rf"(?<![\w:.])(?P<first>{_HOUR})(?P<first_clock>{_CLOCK_WORD})"
-    r"(?P<between>\s*(?:-|–|—|to|till|until|bis|à|au|a|al|às|até|tot|alle|fino\s+alle)\s*)"
-    rf"(?P<second>{_HOUR})(?P<second_clock>{_CLOCK_WORD})\s?(?:(?P<after>{AFTER_NOON})|{BEFORE_NOON})(?![\w])",
+    rf"(?<![\w:./-])(?P<first>{_HOUR})(?P<first_clock>{_CLOCK_WORD})"
+    r"(?P<between>\s*[-–—]\s*|\s+(?:to|till|until|bis|à|au|a|al|às|até|tot|alle|fino\s+alle)\s+)"
+    rf"(?P<second>{_HOUR})(?P<second_clock>{_CLOCK_WORD})"
+    rf"\s?(?:(?P<after>{AFTER_NOON}|in the afternoon|in the evening|at night|tonight)|{BEFORE_NOON}|in the morning)"
+    r"(?![\w])",
     re.IGNORECASE)
 """Two hours of a range, the second with a word that puts it before or after noon ("from 10 to 11
 pm", "de 10 y media a 11 y media de la noche", "von 9 bis 10 Uhr abends")."""
@@ -77,11 +80,14 @@ the day ("晚上8点到9点", "午後3時から5時", "오후 3시부터 5시").
 def _one_half_of_day(text: str) -> str:
     """``text`` with the half of the day written once for a range of two hours written at both:
     after the first hour too where it is written after the second (the first in the same half
-    where its number is the smaller or 12, else in the other: "from 11 to 1 pm" starts at 11 am), and
-    before the second too where it is written before the first (Chinese, Japanese, Korean)."""
+    where it is 12 or the smaller of two hours before 12, else in the other: "from 11 to 1 pm"
+    and "from 10 to 12 pm" start before noon), but not after a month's name ("March 3 - 5 pm");
+    and before the second too where it is written before the first, the second the later and
+    before 12 (Chinese, Japanese, Korean: "晚上8点到9点")."""
     def latin(match: re.Match[str]) -> str:
         first, second = (int(re.match(r"\d+", match[side])[0]) for side in ("first", "second"))  # type: ignore[index]
-        if first > 12 or second > 12:
+        before = text[:match.start()].split()[-1:]
+        if first > 12 or second > 12 or before and month_name(before[0]):  # "March 3 - 5 pm" is a day
             return match.group()
         same = first < second < 12 or first == 12
         half = "pm" if bool(match["after"]) == same else "am"
@@ -90,7 +96,7 @@ def _one_half_of_day(text: str) -> str:
         return f"{match['first']}{clock} {half}{match['between']}{rest}"
 
     def east(match: re.Match[str]) -> str:
-        if int(match["second"]) <= int(match["first"]):
+        if not int(match["first"]) < int(match["second"]) < 12:  # "午前10時から12時" ends at noon
             return match.group()
         return f"{match['east']}{match['space']}{match['first']}{match['clock']}{match['between']}" \
             f"{match['east']}{match['space']}{match['second']}"
@@ -202,7 +208,7 @@ def _worded_times(text: str) -> list[datetime.time]:
     found = []
     for match in _WORDED.finditer(text):
         hour = int(match["hour"] or match["clock"] or match["bare"])
-        minute = 0
+        minute = int(match["bare_minute"] or 0)
         if match["part"]:
             minute = 30 if match["part"].lower() == "half" else 15
             if match["way"].lower() == "to":

@@ -153,6 +153,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
     bounds: list[tuple[int, int]] = []
     possessive: set[int] = set()
     ended: set[int] = set()  # a name with a case ending written on after an apostrophe ("Otel'de")
+    turkish = _TURKISH.search(text) is not None
     function: set[int] = set()  # Chinese and Japanese function words: no stretch starts or ends with one
     for match in _WORD.finditer(text):
         word = match.group()
@@ -170,7 +171,7 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
         if text.endswith(("'s", "’s"), start, end):
             end -= 2
             possessive.add(len(bounds))
-        elif (ending := _CASE_ENDING.search(text, start, end)) and ending.start() - start >= 2 \
+        elif turkish and (ending := _CASE_ENDING.search(text, start, end)) and ending.start() - start >= 2 \
                 and (text[start].isupper() or text[start].isdigit()):
             end = ending.start()
             ended.add(len(bounds))
@@ -206,14 +207,17 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
                                 *quotations(text), *moments(text), *dates_in(text), *days_from_today(text)]))
 
 
-_EXTENSION = re.compile(r"\.[a-z][a-z0-9]{1,4}(?![A-Za-z0-9])")
+_EXTENSION = re.compile(r"\.[a-z][a-z0-9]{1,4}(?![A-Za-z0-9])", re.IGNORECASE)
 """A file name's extension written onto a word (".docx"): in Chinese and Japanese, which its
 word splitter reads apart, the words before it and it are a stretch too ("季度报告.docx")."""
 _FILE_WORDS = 3
 """The most words of a file name before its extension."""
-_CASE_ENDING = re.compile(r"['’][a-zçğıöşü]{1,4}$")
-"""A case ending written after an apostrophe onto a name or a number, as Turkish writes them
-("Otel'de", "Almanya'ya", "145'e"): the name ends before it, and so does a stretch."""
+_CASE_ENDING = re.compile(r"['’](?:[dt][ae]n?|[dt][ae]ki|n[dt][ae](?:n|ki)?|n?[ıiuü]n|y?[ıiuüea]|y?l[ae]|n[ae])$")
+"""A Turkish case ending written after an apostrophe onto a name or a number ("Otel'de",
+"Almanya'ya", "145'e", "İstanbul'un"), in a text that writes a letter only Turkish has
+(:data:`_TURKISH`): the name ends before it, and so does a stretch ("Hawai'i" and "Sana'a"
+elsewhere stay whole)."""
+_TURKISH = re.compile("[ğışİĞŞ]")
 
 
 def _apart_from_quotes(start: int, end: int, quoted: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
