@@ -161,16 +161,11 @@ def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(tex
     ("午前10時から12時まで予約して。", "10:00", "12:00"),
 ])
 def test_a_range_of_hours_is_one_half_of_the_day_and_starts_with_its_first(request_, start, end):
-    clock = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
-    schema = {"type": "object", "properties": {"start_time": clock, "end_time": clock}}
-    props = copied(schema, offered_values([request_]))["properties"]
-    assert (props["start_time"]["enum"], props["end_time"]["enum"]) == ([start], [end])
+    assert _two_offered(request_, CLOCK, ("start_time", "end_time")) == ([start], [end])
 
 
 def test_a_day_before_a_time_and_a_count_before_a_part_of_the_day_are_no_range_of_hours():
-    clock = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
-    schema = {"type": "object", "properties": {"start_time": clock, "end_time": clock}}
-    assert copied(schema, offered_values(["Deliver it March 3 - 5 pm."]))["properties"]["start_time"]["enum"] == ["17:00"]
+    assert _two_offered("Deliver it March 3 - 5 pm.", CLOCK, ("start_time", "end_time"))[0] == ["17:00"]
     assert read_request("Book a table for 4 tonight").number_lists == ((4,),)
 
 
@@ -215,9 +210,16 @@ def test_a_name_is_offered_without_the_case_ending_written_onto_it():
 ])
 def test_a_pair_of_arguments_takes_its_values_by_the_request_s_markers(request_, first, second):
     code = {"type": "string", "pattern": "^[A-Z]{3}$"}
-    schema = {"type": "object", "properties": {"from_station": code, "to_station": code}}
-    props = copied(schema, offered_values([request_]))["properties"]
-    assert props["from_station"]["enum"] == [first] and props["to_station"]["enum"] == [second]
+    assert _two_offered(request_, code, ("from_station", "to_station")) == ([first], [second])
+
+
+CLOCK = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
+
+
+def _two_offered(request_: str, part: dict, keys: tuple[str, str]) -> tuple[list, list]:
+    """The candidates a request offers each of two arguments that take ``part``."""
+    props = copied({"type": "object", "properties": dict.fromkeys(keys, part)}, offered_values([request_]))["properties"]
+    return props[keys[0]].get("enum"), props[keys[1]].get("enum")
 
 
 def test_a_pair_of_codes_named_in_words_follows_the_markers_too():

@@ -76,7 +76,7 @@ def refused(call: str, result: str) -> tuple[str | Number, ...]:
         return ()
     said = value_texts(answer)
     by_key = _values_by_key(answer)
-    failed = says_failed(result)
+    failed = _failed(answer)
     named, alike = [], []
     for _, key, value in sent_values(call):
         written = _as_text(value)
@@ -101,8 +101,9 @@ def _nearest(sent: list[Any], said: Sequence[str]) -> list[Any]:
         written = _as_text(value)
         return min((sum(a != b for a, b in zip(written, text)) for text in said
                     if _group(text) == _group(value) and text != written), default=len(written))
-    least = min(map(apart, sent))
-    return [value for value in sent if apart(value) == least]
+    distance = {_as_text(value): apart(value) for value in sent}
+    least = min(distance.values())
+    return [value for value in sent if distance[_as_text(value)] == least]
 
 
 def _group(value: Any) -> str:
@@ -115,7 +116,11 @@ def says_failed(result: str) -> bool:
     written with a word of :data:`_FAILED` ("unavailable", "no_space", "meeting not found"), or
     a key that is such a word with a value ("error": {...}); not a value of another key ("note":
     "Full refund issued") nor a key that holds such a word among others ("closed_days")."""
-    answer = _answer(result)
+    return _failed(_answer(result))
+
+
+def _failed(answer: Any) -> bool:
+    """:func:`says_failed` of a result read as JSON (None: no JSON)."""
     if answer is None:
         return False
     return any(key.lower() in _STATUS_KEYS and any(_FAILED.search(text) for text in found)

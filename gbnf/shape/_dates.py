@@ -17,7 +17,7 @@ from typing import Any
 
 from gbnf.shape._english import alternation, either, table
 from gbnf.shape._language import function_words
-from gbnf.shape._segments import CJK_LETTERS
+from gbnf.shape._segments import has_cjk
 
 _LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "tr", "ru", "zh", "ja", "ko")
 """Whose month names are read (wide and abbreviated)."""
@@ -300,10 +300,7 @@ def _apart(neighbour: str) -> bool:
     """Whether a date may end or start beside ``neighbour`` (a character, or none): not a letter
     or digit of its own word, but for one of Chinese, Japanese or Korean, which write no spaces
     ("预约2027年12月3日换机油")."""
-    return not neighbour.isalnum() or _CJK_LETTER.match(neighbour) is not None
-
-
-_CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
+    return not neighbour.isalnum() or has_cjk(neighbour)
 
 
 _RANGE_WORD = (r"(?:\s+(?:to|till|until|through|thru|au|bis|al|tot|t/m|até|do|fino al)\s+(?:the\s+)?"

@@ -176,7 +176,6 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     return held if declared is None else _without_repeats(held, declared)
 
 
-
 def _as_sent(part: dict[str, Any], key: str | None, values: Values, sent: Sequence[tuple[str, Any]],
              latest: Values) -> list[Any]:
     """The value the call before a follow-up sent argument ``key`` (taking ``part``, not a free

@@ -21,8 +21,10 @@ _WORDED = re.compile(
     re.IGNORECASE)
 """An English time in words ("half past six", "quarter to eight", "ten o'clock", "7 in the
 evening", "9:30 at night"), its number words already written in digits."""
-_ROMANCE_HALF = re.compile(r"(?P<hour>\d{1,2})(?:\s+(?:heures?|uhr|horas?|ore))?\s+(?:y|et|e)\s+"
-                           r"(?P<part>media|demie|mezza|meia|cuarto|quart|quarto)", re.IGNORECASE)
+_HALVES = r"media|demie|mezza|meia|cuarto|quart|quarto"
+"""The half and the quarter past an hour in Romance languages."""
+_ROMANCE_HALF = re.compile(rf"(?P<hour>\d{{1,2}})(?:\s+(?:heures?|uhr|horas?|ore))?\s+(?:y|et|e)\s+(?P<part>{_HALVES})",
+                           re.IGNORECASE)
 """"7 y media", "8 heures et demie", "9 e mezza", "10 e um quarto": the half or the quarter past."""
 _LATER = re.compile(rf"\s*(?:{AFTER_NOON})", re.IGNORECASE)
 _GERMANIC = re.compile(r"(?<![\w:])(?:(?P<quarter>kwart|viertel)\s+(?P<way>over|na|nach|voor|vor)|(?P<half>halb|half))"
@@ -60,7 +62,7 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     return tuple(dict.fromkeys(found))
 
 
-_HOUR = r"\d{1,2}(?:[:.h]\d{2})?(?:\s+(?:y|et|e)\s+(?:media|demie|mezza|meia|cuarto|quart|quarto))?"
+_HOUR = rf"\d{{1,2}}(?:[:.h]\d{{2}})?(?:\s+(?:y|et|e)\s+(?:{_HALVES}))?"
 _CLOCK_WORD = r"(?:\s?(?:h|uhr|uur|heures?|horas?|ore|o'clock)(?!\w))?"
 _LATIN_RANGE = re.compile(
     rf"(?<![\w:./-])(?P<first>{_HOUR})(?P<first_clock>{_CLOCK_WORD})"
@@ -72,7 +74,8 @@ _LATIN_RANGE = re.compile(
 """Two hours of a range, the second with a word that puts it before or after noon ("from 10 to 11
 pm", "de 10 y media a 11 y media de la noche", "von 9 bis 10 Uhr abends")."""
 _EAST_RANGE = re.compile(rf"(?P<east>{EAST_AFTER}|{EAST_BEFORE})(?P<space>\s?)"
-                         r"(?P<first>\d{1,2})(?P<clock>[点點時时]|\s?시)(?P<between>[^\d]{0,6}?(?:到|至|から|부터|~|〜|～|-)\s*)(?P<second>\d{1,2})(?=[点點時时]|\s?시)")
+                         r"(?P<first>\d{1,2})(?P<clock>[点點時时]|\s?시)"
+                         r"(?P<between>[^\d]{0,6}?(?:到|至|から|부터|~|〜|～|-)\s*)(?P<second>\d{1,2})(?=[点點時时]|\s?시)")
 """Two hours of a range in Chinese, Japanese or Korean, the first after a word for a part of
 the day ("晚上8点到9点", "午後3時から5時", "오후 3시부터 5시")."""
 
