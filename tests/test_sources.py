@@ -1237,3 +1237,19 @@ def test_an_apostrophe_inside_a_word_of_any_script_but_cjk_quotes_nothing():
     assert offered_values(["Купи м'ясо і п'ять яблук"]).quoted == ()
     assert offered_values(["Книга про Д'Артаньяна и 'Три мушкетёра'"]).quoted == ("Три мушкетёра",)
     assert offered_values(["카드에는 '항상 감사합니다'라고 써 줘"]).quoted == ("항상 감사합니다",)
+
+
+def test_an_optional_argument_offered_a_value_of_its_own_kind_is_asked_for_in_any_language():
+    laundry = Tool("schedule_laundry_pickup", "Schedule a laundry pickup.", {
+        "type": "object", "required": ["pickup_date"], "properties": {
+            "pickup_date": {"type": "string", "format": "date"},
+            "pickup_slot": {"type": "string", "enum": ["morning", "afternoon", "evening"], "description": "Part of the day."},
+            "bags": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Number of bags."},
+            "tip_percent": {"type": "number", "description": "Tip for the driver, in percent."},
+            "express": {"type": "boolean", "description": "Same-day return."}}})
+    for request_, asked in [("Recolham 2 sacos de roupa no dia 3 de março de 2027, à noite, com 10 % de gorjeta.",
+                             ["pickup_date", "pickup_slot", "bags", "tip_percent"]),
+                            ("2027年3月3日晚上来取衣服，小费10%。", ["pickup_date", "pickup_slot", "tip_percent"]),
+                            ("Recolham roupa no dia 3 de março de 2027.", ["pickup_date"])]:
+        shaped = shape(Conversation((("user", request_),), (laundry,), "required"), Shaping())
+        assert shaped.tools[0].parameters["required"] == asked, request_

@@ -39,8 +39,8 @@ class Asked:
     the optional unit arguments (``measured``) to take (``units``, :func:`measured_in`), and the
     array arguments of listed values they enumerate, with how many (``listed``, :func:`items_listed`);
     with ``require``, those it asks for are required (the word rules'; not where it is read by
-    meaning, which is less sure), and those it writes a value for after a label that means them
-    (``labelled``) in any case."""
+    meaning, which is less sure), and in any case those it offers a value of their own kind or
+    writes a value for after a label that means them (``sure``)."""
 
     left: tuple[str, ...]
     on: tuple[str, ...]
@@ -48,7 +48,7 @@ class Asked:
     units: tuple[str, ...] = ()
     listed: tuple[tuple[str, int], ...] = ()
     require: bool = True
-    labelled: tuple[str, ...] = ()
+    sure: tuple[str, ...] = ()
 
 
 def asked_of(tool: Tool, request: Request) -> Asked | None:
@@ -59,16 +59,29 @@ def asked_of(tool: Tool, request: Request) -> Asked | None:
     the values it offers (:func:`~gbnf.shape._unasked.unasked_by_meaning`), None where it asks
     something of each (the tool offered as declared)."""
     if not request.english:
-        labelled = labelled_arguments(tool, request.values)
-        left = tuple(key for key in unasked_by_meaning(tool, request) if key not in labelled) \
+        sure = (*labelled_arguments(tool, request.values), *_offered_own(tool, request))
+        left = tuple(key for key in unasked_by_meaning(tool, request) if key not in sure) \
             if reads_as_other_language(request.text) else ()
-        return Asked(left, (), require=False, labelled=labelled) if left or labelled else None
+        return Asked(left, (), require=False, sure=sure) if left or sure else None
     typed = typed_asked(tool, request)
     unsaid = unasked(tool, request)
     left = tuple(key for key in (tool.parameters.get("properties") or {})
                  if typed.get(key) is False or (key in unsaid and key not in typed))
     return Asked(left, switched_on(tool, request), measured_in(tool, request),
                  _units_for(tool, request), items_listed(tool, request))
+
+
+def _offered_own(tool: Tool, request: Request) -> tuple[str, ...]:
+    """The optional arguments of ``tool`` that ``request`` offers a value of their own kind, in any
+    language: an enum's value, a code, a time, a date (:func:`~gbnf.shape._unasked.typed_asked`),
+    a count of what a number argument counts (:func:`~gbnf.shape._unasked.counted_for`), a
+    percentage for one that takes a percentage ("10 % de propina": ``tip_percent``); not a boolean
+    nor a free string, which only their meaning asks for."""
+    props = tool.parameters.get("properties") or {}
+    counted = [key for key, sub in props.items() if key not in (tool.parameters.get("required") or ())
+               and isinstance(sub, dict) and (counted_for(key, sub, request)
+                                              or request.percents and is_numeric(sub) and takes_percent(key, sub))]
+    return tuple(dict.fromkeys([*(key for key, asked in typed_asked(tool, request).items() if asked), *counted]))
 
 
 def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
@@ -88,7 +101,7 @@ def as_asked(parameters: dict[str, Any], asked: Asked | None) -> dict[str, Any]:
             kept[key] = {**kept[key], "minItems": max(count, kept[key].get("minItems", 0)), "uniqueItems": True}
     required = set(parameters.get("required") or ())
     return {**parameters, "properties": kept,
-            "required": [k for k in kept if k in required or (asked.require or k in asked.labelled)
+            "required": [k for k in kept if k in required or (asked.require or k in asked.sure)
                          and _satisfiable(parameters, k, kept[k])]}
 
 
