@@ -1253,3 +1253,14 @@ def test_an_optional_argument_offered_a_value_of_its_own_kind_is_asked_for_in_an
                             ("Recolham roupa no dia 3 de março de 2027.", ["pickup_date"])]:
         shaped = shape(Conversation((("user", request_),), (laundry,), "required"), Shaping())
         assert shaped.tools[0].parameters["required"] == asked, request_
+
+
+def test_a_word_for_what_an_enum_s_values_are_kinds_of_names_no_value_of_that_kind():
+    cake = Tool("order_cake", "Order a cake from the bakery.", {"type": "object", "required": ["flavour"], "properties": {
+        "flavour": {"type": "string", "enum": ["chocolate", "vanilla", "lemon", "cheesecake", "strawberry"],
+                    "description": "Flavour of the cake."}}})
+    for request_, named in [("Je voudrais un gâteau au citron pour samedi.", ["lemon"]), ("订一个草莓蛋糕。", ["strawberry"]),
+                            ("Ich möchte einen Käsekuchen.", ["cheesecake"]),
+                            ("Un gâteau, s'il vous plaît.", ["chocolate", "vanilla", "lemon", "cheesecake", "strawberry"])]:
+        shaped = shape(Conversation((("user", request_),), (cake,), "required"), Shaping())
+        assert shaped.tools[0].parameters["properties"]["flavour"]["enum"] == named, request_

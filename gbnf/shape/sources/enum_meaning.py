@@ -4,10 +4,14 @@ no value is named by its words."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from gbnf._text import identifier_words, without_elision
+from gbnf.shape._english import STOPS
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._values import Values, listed_strings
 from gbnf.shape.sources._source import Example, Source
@@ -27,6 +31,9 @@ well apart from the rest (:data:`APART`): "피부과" is 0.50 from ``dermatology
 from the other specialties."""
 APART = 0.2
 """How much closer than every other value the closest must be to be named below :data:`NAMED`."""
+KIND = 0.8
+"""How close (cosine) a value must be to a word of what its enum's values are kinds of to be a
+kind of it itself ("cheesecake" and "cake": 0.86; "lemon" and "cake": 0.36)."""
 MOST_VALUES = 64
 """The most values an enum may list for its values to be read by meaning (each is encoded once)."""
 MOST_WORDS = 2
@@ -44,7 +51,7 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
     those within :data:`MARGIN` of it, closest first; none where no stretch is that close."""
     if not listed_strings(part) or len(part["enum"]) > MOST_VALUES:
         return []
-    ranked = _closeness(tuple(part["enum"]), values)
+    ranked = _closeness(tuple(part["enum"]), values, _kind_words(_name, part))
     if not ranked:
         return []
     best = ranked[0][1]
@@ -54,15 +61,16 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
     return [value for value, near in ranked if near >= best - MARGIN]
 
 
-def values_meant_first(listed: list[str], values: Values) -> list[str]:
-    """``listed`` (an enum's strings) closest first by meaning to the conversation's short
-    stretches, as :func:`enum_values_meant` reads them, where the closest is :data:`AHEAD` closer
-    than the next (else, and where this source is switched off, in their own order). A small
-    model writes the first value its prompt lists far more often than the one the request means
-    ("cita con el dentista": ``medical_appointment`` before ``illness``)."""
+def values_meant_first(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
+    """The values of ``part`` (an enum of strings, argument ``name``'s) closest first by meaning to
+    the conversation's short stretches, as :func:`enum_values_meant` reads them, where the closest
+    is :data:`AHEAD` closer than the next (else, and where this source is switched off, in their own
+    order). A small model writes the first value its prompt lists far more often than the one the
+    request means ("cita con el dentista": ``medical_appointment`` before ``illness``)."""
+    listed = list(part["enum"])
     if len(listed) < 2 or len(listed) > MOST_VALUES or SOURCE.name in values.off:
         return listed
-    ranked = _closeness(tuple(listed), values)
+    ranked = _closeness(tuple(listed), values, _kind_words(name, part))
     if len(ranked) < 2 or ranked[0][1] - ranked[1][1] < AHEAD:
         return listed
     return [value for value, _ in ranked]
@@ -75,20 +83,43 @@ def enums_meant_first(tool: Tool, values: Values) -> Tool:
     properties = tool.parameters.get("properties")
     if not isinstance(properties, dict):
         return tool
-    ordered = {key: {**part, "enum": values_meant_first(part["enum"], values)} if listed_strings(part) else part
+    ordered = {key: {**part, "enum": values_meant_first(key, part, values)} if listed_strings(part) else part
                for key, part in properties.items()}
     return replace(tool, parameters={**tool.parameters, "properties": ordered})
 
 
-def _closeness(listed: tuple[str, ...], values: Values) -> list[tuple[str, float]]:
+def _kind_words(name: str | None, part: dict[str, Any]) -> tuple[str, ...]:
+    """The words of an enum's ``name`` and description that are no word of its values: what its
+    values are kinds of ("Flavour of the cake.": flavour, cake)."""
+    own = {word for value in part["enum"] for word in identifier_words(str(value)).lower().split()}
+    text = f"{identifier_words(name or '')} {part.get('description', '')}".lower()
+    return tuple(dict.fromkeys(word for word in _WORD.findall(text) if word not in STOPS and word not in own))
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _closeness(listed: tuple[str, ...], values: Values, kinds: tuple[str, ...] = ()) -> list[tuple[str, float]]:
     """Each of ``listed`` with its closeness to the closest short stretch of ``values``, closest
-    first (a stable sort); none where the conversation has no short stretch."""
+    first (a stable sort); none where the conversation has no short stretch. A value that is
+    itself a kind of one of ``kinds`` (what the values are kinds of: "cheesecake", a cake; :data:`KIND`)
+    is not named by a stretch at least as close to that kind as to it ("un gâteau au citron",
+    "草莓蛋糕": the cake, not ``cheesecake``; "Käsekuchen" still names it)."""
     short = (s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24)
     phrases = list(dict.fromkeys(map(without_elision, short)))
     if not phrases:
         return []
-    closeness = (phrase_vectors([identifier_words(v).lower() for v in listed]) @ phrase_vectors(phrases).T).max(axis=1)
-    return sorted(zip(listed, map(float, closeness)), key=lambda pair: -pair[1])
+    near = phrase_vectors(phrases)
+    vectors = phrase_vectors([identifier_words(v).lower() for v in listed])
+    closeness = vectors @ near.T
+    if kinds:  # a value that is a kind of what the enum's values are ("cheesecake", a cake)
+        kind_vectors = phrase_vectors(list(kinds))
+        to_kind = vectors @ kind_vectors.T
+        nearest = to_kind.argmax(axis=1)
+        by_kind = (kind_vectors @ near.T)[nearest]  # each stretch's closeness to each value's kind
+        named_kind = (to_kind.max(axis=1) >= KIND)[:, None] & (by_kind >= closeness)
+        closeness = np.where(named_kind, 0.0, closeness)
+    return sorted(zip(listed, map(float, closeness.max(axis=1))), key=lambda pair: -pair[1])
 
 
 SOURCE = Source(
