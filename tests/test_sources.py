@@ -1264,3 +1264,19 @@ def test_a_word_for_what_an_enum_s_values_are_kinds_of_names_no_value_of_that_ki
                             ("Un gâteau, s'il vous plaît.", ["chocolate", "vanilla", "lemon", "cheesecake", "strawberry"])]:
         shaped = shape(Conversation((("user", request_),), (cake,), "required"), Shaping())
         assert shaped.tools[0].parameters["properties"]["flavour"]["enum"] == named, request_
+
+
+def test_a_follow_up_s_value_goes_to_the_argument_its_words_mean_and_the_other_keeps_what_was_sent():
+    country = {"type": "string", "pattern": "^[A-Z]{2}$"}
+    visa = Tool("check_visa_requirements", "Check whether a traveller needs a visa.", {
+        "type": "object", "required": ["passport_country", "destination_country"], "properties": {
+            "passport_country": {**country, "description": "ISO 3166-1 alpha-2 code of the country that issued the passport."},
+            "destination_country": {**country, "description": "ISO 3166-1 alpha-2 code of the country to visit."}}})
+    for asked, passport in [("What if I travel on my Irish passport instead?", "IE"), ("Et avec un passeport italien ?", "IT")]:
+        messages = (("user", "Do I need a visa to visit India on my US passport?"),
+                    ("assistant", '{"name": "check_visa_requirements", "arguments": '
+                                  '{"passport_country": "US", "destination_country": "IN"}}'),
+                    ("tool", '{"visa_required": true, "visa_type": "e-Visa"}'), ("user", asked))
+        properties = shape(Conversation(messages, (visa,), "required")).tools[0].parameters["properties"]
+        assert properties["passport_country"]["enum"] == [passport], asked
+        assert properties["destination_country"]["enum"] == ["IN"], asked

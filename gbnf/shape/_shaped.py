@@ -30,7 +30,7 @@ from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import read_request, terms
-from gbnf.shape._roles import around, role_card, split_roles
+from gbnf.shape._roles import ROLE_MARGIN, around, leaning, role_card, split_roles
 from gbnf.shape._segments import has_cjk
 from gbnf.shape._times import written_times
 from gbnf.shape._values import (
@@ -127,7 +127,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
-        if latest and (kept := _as_sent(out, key, values, sent, latest) or _counted_last(out, key, latest)):
+        if latest and (kept := _as_sent(out, key, values, sent, latest, tops) or _counted_last(out, key, latest)):
             return {**out, "enum": kept}
         if listed_strings(out):
             _, named = candidates("enum", key, out, values)
@@ -177,7 +177,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
 
 
 def _as_sent(part: dict[str, Any], key: str | None, values: Values, sent: Sequence[tuple[str, Any]],
-             latest: Values) -> list[Any]:
+             latest: Values, tops: Any = None) -> list[Any]:
     """The value the call before a follow-up sent argument ``key`` (taking ``part``, not a free
     string), where its result refused none and the last message (``latest``) offers none of its
     own (an enum's value in its words, a code, a date; a number it names as that argument's,
@@ -200,8 +200,31 @@ def _as_sent(part: dict[str, Any], key: str | None, values: Values, sent: Sequen
         said = bool(_counted_last(part, key, latest)) or bool(_DIGITS.findall(last._dateless)) \
             or "instead" in picks(last.text) and bool(last.numbers)
     else:
-        said = bool(part_offers(key, part, latest))
+        offered = part_offers(key, part, latest)
+        said = bool(offered) and not _another_s(key, offered, tops, sent, latest)
     return [] if said else mine
+
+
+def _another_s(key: str, offered: list[Any], tops: Any, sent: Sequence[tuple[str, Any]], latest: Values) -> bool:
+    """Whether the values a follow-up (``latest``) offers argument ``key`` (``offered``) are
+    another top-level argument's of ``tops``, one offered them too that the call before sent a
+    value (``sent``), by the words around them: where they lean to that one's name and description
+    by :data:`~gbnf.shape._roles.ROLE_MARGIN` more than to this one's ("What if I travel on my
+    Irish passport instead?": ``passport_country``'s, and ``destination_country`` keeps its own)."""
+    if not isinstance(tops, dict) or not isinstance(tops.get(key), dict):
+        return False
+    given = {name for name, _ in sent}
+    schema = {"properties": tops}
+    for other, theirs in tops.items():
+        if other == key or other not in given or not isinstance(theirs, dict) \
+                or part_offers(other, theirs, latest) != offered:
+            continue
+        windows = [window for value in offered
+                   for window in around(latest.texts[:1], _offering(key, schema, latest, value))]
+        lean = leaning((role_card(other, theirs), role_card(key, tops[key])), windows)
+        if lean is not None and lean >= ROLE_MARGIN:
+            return True
+    return False
 
 
 _DIGITS = re.compile(r"(?<![\d:.])\d+(?:[.,]\d+)?(?![\d:])")
