@@ -1280,3 +1280,21 @@ def test_a_follow_up_s_value_goes_to_the_argument_its_words_mean_and_the_other_k
         properties = shape(Conversation(messages, (visa,), "required")).tools[0].parameters["properties"]
         assert properties["passport_country"]["enum"] == [passport], asked
         assert properties["destination_country"]["enum"] == ["IN"], asked
+
+
+def test_an_argument_that_takes_a_code_is_offered_the_whole_codes_written():
+    plate = {"type": "object", "properties": {"plate_number": {"type": "string"}}}
+    for request_, offered in [("Programa un cambio de aceite para el coche con matrícula 4821 KLM.", ["4821 KLM"]),
+                              ("Prenota la revisione per l'auto targata FG 123 HK.", ["FG 123 HK"])]:
+        assert copied(plate, offered_values([request_]))["properties"]["plate_number"]["enum"] == offered, request_
+    written_on = copied(plate, offered_values(["预约车牌京A12345的车保养"]))["properties"]["plate_number"]["enum"]
+    assert "京A12345" in written_on  # no code is cut out of a longer word
+
+
+def test_a_name_in_chinese_japanese_or_korean_is_offered_before_other_stretches_but_not_to_a_message():
+    schema = {"type": "object", "properties": {"colleague": {"type": "string"}, "card_message": {"type": "string"}}}
+    for request_, names in [("企画書.pdfを山本さんに閲覧のみで共有して。", ["山本", "山本さん"]),
+                            ("김민지에게 튤립 꽃다발 보내 줘.", ["김민지"]), ("把季度报告分享给王磊，请他周五前改完", ["王磊"])]:
+        props = copied(schema, offered_values([request_]))["properties"]
+        assert props["colleague"]["enum"] == names, request_
+        assert len(props["card_message"]["enum"]) > len(names), request_

@@ -90,6 +90,41 @@ def _chinese(run: str) -> tuple[tuple[int, int, bool], ...]:
                  if any(c.isalnum() for c in word))
 
 
+@functools.lru_cache(maxsize=1024)
+def proper_nouns(text: str) -> tuple[str, ...]:
+    """The proper nouns (names of people, places, organisations) that the analysers read in
+    Chinese, Japanese or Korean ``text`` ("山本さん": 山本; "김민지에게": 김민지; "故宫博物院的门票":
+    故宫博物院), in order; none in text of other scripts."""
+    if not has_cjk(text):
+        return ()
+    with _LOCK:
+        if _KANA.search(text):
+            names = [m.surface() for m in _sudachi().tokenize(text) if m.part_of_speech()[1] == "固有名詞"]
+        elif _HANGUL.search(text):
+            names = [token.form for token in _kiwi().tokenize(text) if token.tag == "NNP"]
+        else:
+            names = [word for word, flag in _jieba_tags().cut(text) if flag in _CHINESE_NAMES]
+    return tuple(dict.fromkeys(name for name in names if name in text))
+
+
+def has_function_word(text: str) -> bool:
+    """Whether Chinese, Japanese or Korean ``text`` has a function word among its words (a
+    particle, an ending: "渋谷駅でスマホ" has で; "西湖国宾馆" none)."""
+    return any(function for part in text.split() if has_cjk(part) for _, _, function in cjk_words(part))
+
+
+_CHINESE_NAMES = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz"})
+"""jieba's tags of names: of people, places, organisations and others."""
+
+
+@functools.cache
+def _jieba_tags():  # type: ignore[no-untyped-def]
+    """jieba's tagger of parts of speech over its tokenizer."""
+    from jieba.posseg import POSTokenizer
+
+    return POSTokenizer(_jieba())
+
+
 @functools.cache
 def _sudachi():  # type: ignore[no-untyped-def]
     """SudachiPy's tokenizer over its core dictionary, splitting as finely as names allow (mode C)."""

@@ -31,7 +31,7 @@ from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import read_request, terms
 from gbnf.shape._roles import ROLE_MARGIN, around, leaning, role_card, split_roles
-from gbnf.shape._segments import has_cjk
+from gbnf.shape._segments import has_cjk, has_function_word, proper_nouns
 from gbnf.shape._times import written_times
 from gbnf.shape._values import (
     NUMBER,
@@ -153,6 +153,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
                 found = _whole_quotations(found, values.texts[:1])
                 found = _after_label(found, key, values.texts[:1])
+                found = _whole_codes(found, key, values.texts)
+                found = _names_first(found, key, values.texts[:1])
                 found = kept_strings(found, key, values, sent) if latest else found
             elif not found and free_string(out):  # a label names it: what follows is its value ("door code" aside)
                 found = owners.get(key or "", [])
@@ -625,6 +627,43 @@ _NAME_NEXT = re.compile(r"\s+(?:(?:[dl]|dell|all)['’])?[A-ZÀ-Þ]")
 "Luigi's restaurant for 4")."""
 _NO_LABELS = frozenset({"name", "title", "the", "of", "for", "id"})
 """Words of an argument's name that label no value ("restaurant_name": "restaurant" does)."""
+
+
+def _whole_codes(found: Sequence[str], key: str | None, texts: Sequence[str]) -> list[str]:
+    """``found`` (a free string's candidates) held to the whole codes among them where the
+    argument's name says it takes a code or a number (``plate_number``, ``order_id``: :func:`_numbered`):
+    a stretch of words that each have a digit or are a capital or two ("4821 KLM", "FG 123 HK"),
+    one with a digit, in no longer one, and written as a word of its own in the conversation
+    (``texts``; not "A12345" of "京A12345", nor "2027" of "2027年"); all of them where none is a
+    code ("la matrícula 4821 KLM": not "matrícula 4821", nor "4821" alone)."""
+    named = name_words(key or "")
+    if not named & _NUMBER_NAMES:
+        return list(found)
+    codes = [string for string in found if any(c.isdigit() for c in string) and all(
+        _CODE_WORD.fullmatch(word) and word.lower() not in named for word in string.split())
+             and any(re.search(rf"(?<!\w){re.escape(string)}(?!\w)", text) for text in texts)]
+    whole = [code for code in codes if not any(code != other and f" {code} " in f" {other} " for other in codes)]
+    return whole or list(found)
+
+
+_CODE_WORD = re.compile(r"[A-Za-z0-9./#-]*\d[A-Za-z0-9./#-]*|[A-Z]{1,3}")
+"""A word of a code: one with a digit ("4821", "A12345", "#A-17") or a capital or two or three ("KLM")."""
+
+
+def _names_first(found: Sequence[str], key: str | None, texts: Sequence[str]) -> list[str]:
+    """``found`` (a free string's candidates) held to those that hold a proper noun of the last
+    message (``texts``) in Chinese, Japanese or Korean (:func:`~gbnf.shape._segments.proper_nouns`:
+    "山本さんに閲覧のみで共有": ``colleague`` takes 山本, not さん), and of those the ones without a
+    particle or an ending inside ("渋谷駅", not "渋谷駅でスマホ"), where any do and the argument's
+    name speaks of no text of the user's own (``message``, ``note``: :data:`_TEXT_NAMES`)."""
+    if len(found) < 2 or not texts or _TEXT_NAMES & set(argument_words(key or "")):
+        return list(found)
+    names = proper_nouns(texts[0])
+    named = [string for string in found if any(name in string for name in names)]
+    return [string for string in named if not has_function_word(string)] or named or list(found)
+
+
+_TEXT_NAMES = frozenset(words("text_names"))
 
 
 def _whole_quotations(found: Sequence[str], texts: Sequence[str]) -> list[str]:
