@@ -1,9 +1,10 @@
-"""Words of Chinese, Japanese and Korean text: the first two write no spaces between words, and
-Korean writes its particles and endings onto them ("영어로": 영어, "in English"). Japanese (text
-with kana) is split by SudachiPy's dictionary, Chinese by jieba's, Korean (Hangul) by Kiwi's
-model (kiwipiepy). Each word comes with where it lies and whether it is a function word (a
-particle, an ending, an auxiliary, a pronoun), which starts and ends no value
-("上海明天天气怎么样？": 上海, 明天, 天气, 怎么样; a value is 上海, not the sentence)."""
+"""Words and names of Chinese, Japanese and Korean text: the first two write no spaces between
+words, and Korean writes its particles and endings onto them ("영어로": 영어, "in English").
+Japanese (text with kana) is split by SudachiPy's dictionary, Chinese by jieba's, Korean (Hangul)
+by Kiwi's model (kiwipiepy). Each word comes with where it lies and whether it is a function word
+(a particle, an ending, an auxiliary, a pronoun), which starts and ends no value
+("上海明天天气怎么样？": 上海, 明天, 天气, 怎么样; a value is 上海, not the sentence); the same
+analysers tell the proper nouns, names of people, places and organisations (:func:`proper_nouns`)."""
 
 from __future__ import annotations
 
