@@ -156,7 +156,7 @@ def _kiwi():  # type: ignore[no-untyped-def]
 
 
 def warm() -> None:
-    """Load the three dictionaries now."""
+    """Load the three dictionaries and jieba's tagger now."""
     _sudachi()
-    _jieba()
+    _jieba_tags()
     _kiwi()
