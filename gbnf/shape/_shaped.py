@@ -203,11 +203,12 @@ def _as_sent(part: dict[str, Any], key: str | None, values: Values, sent: Sequen
             or "instead" in picks(last.text) and bool(last.numbers)
     else:
         offered = part_offers(key, part, latest)
-        said = bool(offered) and not _another_s(key, offered, tops, sent, latest)
+        said = bool(offered) and not _meant_for_another(key, offered, tops, sent, latest)
     return [] if said else mine
 
 
-def _another_s(key: str, offered: list[Any], tops: Any, sent: Sequence[tuple[str, Any]], latest: Values) -> bool:
+def _meant_for_another(key: str, offered: list[Any], tops: Any, sent: Sequence[tuple[str, Any]],
+                       latest: Values) -> bool:
     """Whether the values a follow-up (``latest``) offers argument ``key`` (``offered``) are
     another top-level argument's of ``tops``, one offered them too that the call before sent a
     value (``sent``), by the words around them: where they lean to that one's name and description

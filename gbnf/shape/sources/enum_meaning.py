@@ -93,10 +93,10 @@ def _kind_words(name: str | None, part: dict[str, Any]) -> tuple[str, ...]:
     values are kinds of ("Flavour of the cake.": flavour, cake)."""
     own = {word for value in part["enum"] for word in identifier_words(str(value)).lower().split()}
     text = f"{identifier_words(name or '')} {part.get('description', '')}".lower()
-    return tuple(dict.fromkeys(word for word in _WORD.findall(text) if word not in STOPS and word not in own))
+    return tuple(dict.fromkeys(word for word in _KIND_WORD.findall(text) if word not in STOPS and word not in own))
 
 
-_WORD = re.compile(r"[^\W\d_]{3,}")
+_KIND_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def _closeness(listed: tuple[str, ...], values: Values, kinds: tuple[str, ...] = ()) -> list[tuple[str, float]]:
