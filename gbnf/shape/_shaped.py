@@ -633,7 +633,7 @@ _NO_LABELS = frozenset({"name", "title", "the", "of", "for", "id"})
 def _whole_codes(found: Sequence[str], key: str | None, texts: Sequence[str]) -> list[str]:
     """``found`` (a free string's candidates) held to the whole codes among them where the
     argument's name says it takes a code or a number (``plate_number``, ``order_id``: :func:`_numbered`):
-    a stretch of words that each have a digit or are a capital or two ("4821 KLM", "FG 123 HK"),
+    a stretch of words that each have a digit or are one to three capitals ("4821 KLM", "FG 123 HK"),
     one with a digit, in no longer one, and written as a word of its own in the conversation
     (``texts``; not "A12345" of "京A12345", nor "2027" of "2027年"); all of them where none is a
     code ("la matrícula 4821 KLM": not "matrícula 4821", nor "4821" alone)."""
@@ -648,7 +648,7 @@ def _whole_codes(found: Sequence[str], key: str | None, texts: Sequence[str]) ->
 
 
 _CODE_WORD = re.compile(r"[A-Za-z0-9./#-]*\d[A-Za-z0-9./#-]*|[A-Z]{1,3}")
-"""A word of a code: one with a digit ("4821", "A12345", "#A-17") or a capital or two or three ("KLM")."""
+"""A word of a code: one with a digit ("4821", "A12345", "#A-17") or one to three capitals ("KLM")."""
 
 
 def _names_first(found: Sequence[str], key: str | None, texts: Sequence[str]) -> list[str]:
