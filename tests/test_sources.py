@@ -1289,6 +1289,9 @@ def test_an_argument_that_takes_a_code_is_offered_the_whole_codes_written():
         assert copied(plate, offered_values([request_]))["properties"]["plate_number"]["enum"] == offered, request_
     written_on = copied(plate, offered_values(["预约车牌京A12345的车保养"]))["properties"]["plate_number"]["enum"]
     assert "京A12345" in written_on  # no code is cut out of a longer word
+    room = {"type": "object", "properties": {"room_type": {"type": "string"}}}
+    assert "single" in copied(room, offered_values(["Book a single room for 3 nights."]))["properties"]["room_type"][
+        "enum"]  # a number alone is no code
 
 
 def test_a_name_in_chinese_japanese_or_korean_is_offered_before_other_stretches_but_not_to_a_message():

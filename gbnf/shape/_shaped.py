@@ -634,14 +634,15 @@ def _whole_codes(found: Sequence[str], key: str | None, texts: Sequence[str]) ->
     """``found`` (a free string's candidates) held to the whole codes among them where the
     argument's name says it takes a code or a number (``plate_number``, ``order_id``: :func:`_numbered`):
     a stretch of words that each have a digit or are one to three capitals ("4821 KLM", "FG 123 HK"),
-    one with a digit, in no longer one, and written as a word of its own in the conversation
-    (``texts``; not "A12345" of "京A12345", nor "2027" of "2027年"); all of them where none is a
-    code ("la matrícula 4821 KLM": not "matrícula 4821", nor "4821" alone)."""
+    with a digit and a letter (a number alone may be any number's: "3 nights" is no ``room_type``),
+    in no longer one, and written as a word of its own in the conversation (``texts``; not "A12345"
+    of "京A12345"); all of them where none is a code ("la matrícula 4821 KLM": not "matrícula
+    4821", nor "4821" alone)."""
     named = name_words(key or "")
     if not named & _NUMBER_NAMES:
         return list(found)
-    codes = [string for string in found if any(c.isdigit() for c in string) and all(
-        _CODE_WORD.fullmatch(word) and word.lower() not in named for word in string.split())
+    codes = [string for string in found if any(c.isdigit() for c in string) and any(c.isalpha() for c in string)
+             and all(_CODE_WORD.fullmatch(word) and word.lower() not in named for word in string.split())
              and any(re.search(rf"(?<!\w){re.escape(string)}(?!\w)", text) for text in texts)]
     whole = [code for code in codes if not any(code != other and f" {code} " in f" {other} " for other in codes)]
     return whole or list(found)
