@@ -211,7 +211,8 @@ def test_a_count_argument_is_asked_for_by_a_count_of_any_thing_but_a_length_of_t
     assert unasked(shopping, read_request("Add oat milk to the list")) == ("quantity",)
     assert unasked(shopping, read_request("Add the dentist on 14 January to the list")) == ("quantity",)
     assert unasked(shopping, read_request("Add a 2 hours walk to the list")) == ("quantity",)
-    assert asked_of(shopping, read_request("在清单上加三瓶牛奶。")) is None  # "三瓶": three bottles
+    counted = asked_of(shopping, read_request("在清单上加三瓶牛奶。"))  # "三瓶": three bottles
+    assert counted is not None and counted.left == () and counted.sure == ("quantity",)
     for one in ("Add the iPhone 15 Pro to my list", "Add a 65 inch TV to the list", "Add 2 year AppleCare to the list",
                 "Find 5 star hotels for the list"):
         assert unasked(shopping, read_request(one)) == ("quantity",), one  # no count of things
