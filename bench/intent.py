@@ -46,7 +46,8 @@ from gbnf.plan import openai_tools
 from gbnf.tools import Tool
 
 HERE = Path(__file__).resolve().parent
-_DEV, _DEV2, _DEV3, _DEV4, _DEV5 = (HERE / "chats" / name for name in ("dev", "dev2", "dev3", "dev4", "dev5"))
+_DEV, _DEV2, _DEV3, _DEV4, _DEV5, _DEV6 = (HERE / "chats" / name
+                                            for name in ("dev", "dev2", "dev3", "dev4", "dev5", "dev6"))
 SETS = {"heldout": ((HERE / "intent" / "heldout.json",), (HERE / "intent" / "tools",), ()),
         "dev": ((HERE / "intent" / "dev.json",), (HERE / "tools",), ("search_web",)),
         "several": ((HERE / "intent" / "several.json",), (HERE / "intent" / "tools",), ()),
@@ -56,12 +57,13 @@ SETS = {"heldout": ((HERE / "intent" / "heldout.json",), (HERE / "intent" / "too
         "chats-dev-all": ((_DEV / "chats.json", _DEV2 / "chats.json"), (_DEV / "tools", _DEV2 / "tools"), ()),
         "chats-dev3": ((_DEV3 / "chats.json",), (_DEV / "tools", _DEV2 / "tools"), ()),
         "chats-dev4": ((_DEV4 / "chats.json",), (_DEV4 / "tools",), ()),
-        "chats-dev5": ((_DEV5 / "chats.json",), (_DEV5 / "tools",), ())}
+        "chats-dev5": ((_DEV5 / "chats.json",), (_DEV5 / "tools",), ()),
+        "chats-dev6": ((_DEV6 / "chats.json",), (_DEV6 / "tools",), ())}
 """Each set: its cases' files, its tools' folders, and the tools of those it leaves out
 (``chats-dev-all``: both development sets' chats with all twenty of their tools offered, as the
 held-out chats offer theirs; ``chats-dev3``: requests to call or not over the same twenty;
 ``chats-dev4``: arguments over twenty more tools; ``chats-dev5``: optional free strings asked and
-not asked, over twelve more)."""
+not asked, over twelve more; ``chats-dev6``: arguments and abstaining over twenty more)."""
 VARIANTS = {"gbnf serve": (), "gbnf serve --shaping meaning=false": ("--shaping", "meaning=false"),
             "gbnf serve --profile capable": ("--profile", "capable"), "gbnf serve --profile off": ("--profile", "off"),
             "gbnf serve --shaping sources_off=durations": ("--shaping", "sources_off=durations")}

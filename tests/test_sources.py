@@ -1054,6 +1054,19 @@ def test_two_arguments_of_one_kind_take_the_value_their_words_are_written_beside
         assert offered["destination_country"]["enum"] == [destination]
 
 
+@pytest.mark.parametrize(("text", "passport", "destination"), [
+    ("J'ai un passeport suédois et je pars en vacances au Brésil.", "SE", "BR"),
+    ("Mit meinem deutschen Reisepass nach Thailand: brauche ich ein Visum?", "DE", "TH"),
+    ("Ho il passaporto polacco, vado a studiare in Giappone.", "PL", "JP"),
+    ("Türk pasaportuyla İspanya'ya gidiyorum.", "TR", "ES"),
+])
+def test_a_country_is_named_by_its_people_in_any_language_as_its_language_is(text, passport, destination):
+    offered = _pair_offered(text, "^[A-Z]{2}$", "ISO 3166-1 alpha-2 code of the country {}.", {
+        "passport_country": "that issued the traveller's passport", "destination_country": "the traveller is going to"})
+    assert passport in offered["passport_country"]["enum"]
+    assert destination in offered["destination_country"]["enum"]
+
+
 @pytest.mark.parametrize(("text", "spoken", "captions"), [
     ("I want Spanish subtitles for call 905-230-7781; the speakers will be using Japanese.", "ja", "es"),
     ("Meeting 311-408-2290: Untertitel auf Deutsch, gesprochen wird Französisch.", "fr", "de"),

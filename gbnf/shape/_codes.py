@@ -2,12 +2,14 @@
 languages and ISO 3166 countries ("into German": ``de``), and IANA time zones ("in Tokyo":
 ``Asia/Tokyo``). A small model seldom knows the code for what a user writes; the names come
 from the Unicode CLDR's English data (through Babel) and the system's time zone database; the
-words for a country's people in English ("Canadian") from countryinfo's data."""
+words for a country's people in English ("Canadian") from countryinfo's data, and in other
+languages the names of their language ("passeport français")."""
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 import zoneinfo
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -64,8 +66,9 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     name (``British pounds``), its code (``GBP``), its symbol before a number (``£20``), or the
     last word of its name alone (``pounds``: the currency of that name used in the most
     countries, ``GBP``); a time zone by its city (``New York``) or its country (``Japan``); a
-    country by its name or, where the request names no city, by the English word for its people
-    ("a Canadian passport", :func:`_demonyms`; "Chinese restaurants in Toronto" is in Canada),
+    country by its name or, where the request names no city, by a word for its people ("a
+    Canadian passport", "passeport français": :func:`_people_word`; "Chinese restaurants in
+    Toronto" is in Canada),
     else by a city it names (:func:`~gbnf.shape._places.city_country`).
     When the request says which currencies it converts from ("50 euros in US dollars", "from
     Euro to Dollar"), a property whose ``name`` says source (``from_currency``, ``base``) takes
@@ -87,7 +90,7 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     cities = list(dict.fromkeys(code for string in strings if _place_like(string)
                                 and (code := city_country(string)) is not None))
     if not cities:  # "a Canadian passport"; not "Chinese restaurants in Toronto"
-        found = list(dict.fromkeys([*found, *(code for string in strings if (code := _demonyms().get(_bare(string))))]))
+        found = list(dict.fromkeys([*found, *(code for string in strings if (code := _people_word(_bare(string))))]))
     return found or cities  # "a hotel in Lisbon": the country of a city named
 
 
@@ -257,6 +260,51 @@ def _countries() -> dict[str, tuple[str, ...]]:
             if code.isalpha():
                 codes.setdefault(name.lower(), (code,))
     return codes
+
+
+_INFLECTION = 3
+"""The most letters a language's adjective adds to its name ("française", "deutschen")."""
+
+
+def _people_word(word: str) -> str | None:
+    """The country whose people ``word`` names: an English word for them ("Canadian"), or, in
+    the other languages of :data:`NAME_LOCALES`, the name of their language as an adjective
+    ("passeport français", "passaporte português", "Türk pasaportum": ``FR``, ``PT``, ``TR``),
+    with up to :data:`_INFLECTION` letters added; the language's English name is the English
+    word for its people's country (French: ``FR``)."""
+    if code := _demonyms().get(word):
+        return code
+    plain, stems = _plain(word), _language_stems()
+    if len(plain) < 4 or not plain.isalpha():
+        return None
+    return next((stems[plain[:end]] for end in range(len(plain), len(plain) - _INFLECTION - 1, -1)
+                 if end >= 4 and plain[:end] in stems), None)
+
+
+def _plain(word: str) -> str:
+    """``word`` lowercased without its accents ("português": ``portugues``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+
+
+@functools.cache
+def _language_stems() -> dict[str, str]:
+    """Country codes by the stems of the other :data:`NAME_LOCALES`' names of languages whose
+    English name is a word for a country's people: each name without its accents and, where it
+    ends in a vowel, without that vowel ("italiano": ``italian``), and each of its beginnings
+    down to two letters shorter ("türkçe": ``turk``), the longest first."""
+    from babel import Locale
+
+    english, people = Locale("en").languages, _demonyms()
+    stems: dict[str, str] = {}
+    for locale in map(Locale, NAME_LOCALES[1:]):
+        for language, name in locale.languages.items():
+            code = people.get(english.get(language, "").lower())
+            plain = _plain(name)
+            if code and plain.isalpha():
+                stem = plain[:-1] if plain[-1] in "aeiou" else plain
+                for end in range(len(stem), max(len(stem) - 2, 4) - 1, -1):
+                    stems.setdefault(stem[:end], code)
+    return stems
 
 
 @functools.cache
