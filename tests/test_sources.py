@@ -1236,6 +1236,18 @@ def test_a_labelled_value_goes_to_the_argument_its_label_means_most():
     assert "note_for_reception" in shaped.tools[0].parameters["required"]  # a label is sure: the value is written
 
 
+@pytest.mark.parametrize(("request_", "pair", "key", "value"), [
+    ("Envía un vale de 20 euros a ana@example.es y fírmalo como «Tu tío Pablo».", ("gift_message", "signed_as"),
+     "signed_as", "Tu tío Pablo"),
+    ("내일 오후 3시에 커트 예약해 줘. 메모: 앞머리는 짧게 해 주세요.", ("stylist_preference", "salon_note"),
+     "salon_note", "앞머리는 짧게 해 주세요"),
+])
+def test_a_label_less_close_still_names_the_argument_it_means_far_more_than_the_others(request_, pair, key, value):
+    tool = Tool("book", "Book it.", {"type": "object", "properties": {name: {"type": "string"} for name in pair}})
+    shaped = shape(Conversation((("user", request_),), (tool,), "required"), Shaping())
+    assert shaped.tools[0].parameters["properties"][key]["enum"] == [value]
+
+
 def test_an_optional_free_string_a_label_gives_a_value_is_asked_for_in_english_too():
     cake = Tool("order_cake", "Order a cake.", {"type": "object", "required": ["flavour"], "properties": {
         "flavour": {"type": "string", "enum": ["chocolate", "lemon"]}, "inscription": {"type": "string"}}})
