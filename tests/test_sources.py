@@ -159,6 +159,8 @@ def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(tex
     ("오후 3시부터 5시까지 예약해 줘.", "15:00", "17:00"),
     ("Record it from 23:00 to 01:00.", "23:00", "01:00"),
     ("午前10時から12時まで予約して。", "10:00", "12:00"),
+    ("Ich brauche jemanden von 17 bis 21 Uhr.", "17:00", "21:00"),  # the clock's word once
+    ("Neem het op van 8 tot 10 uur.", "08:00", "10:00"),
 ])
 def test_a_range_of_hours_is_one_half_of_the_day_and_starts_with_its_first(request_, start, end):
     assert _two_offered(request_, CLOCK, ("start_time", "end_time")) == ([start], [end])
@@ -291,6 +293,8 @@ def test_a_length_a_tool_result_gives_as_a_number_alone_is_offered_beside_those_
     ("drei Nächte", [3]), ("quinze minutes", [15]), ("大人4名", [4]), ("我们4个人", [4]), ("2泊3日", [2, 3]),
     ("네 명", [4]), ("표 두 장 주세요", [2]), ("세 시간", [3]), ("MTR-700214", []), ("네 주문할게요", []),
     ("근처에 한 병원 찾아줘", []), ("12ab3", []),
+    ("目標は150万円。", [1500000]), ("매달 20만 원씩", [200000]), ("予算は3千円", [3000]),  # scales of ten thousand
+    ("音量调到四十。", [40]), ("一下。", []), ("十一月", []),  # tens at a clause's end; no month
 ])
 def test_numbers_written_in_words_of_other_languages_are_offered(text, written):
     assert list(offered_values([text]).numbers) == written
@@ -360,6 +364,7 @@ DAY = {"type": "string", "format": "date"}
     ("Del 3 al 7 de agosto de 2027.", "2027-08-03", "2027-08-07"),
     ("2027年8月3日到7日。", "2027-08-03", "2027-08-07"),
     ("August 3 to 7, 2027", "2027-08-03", "2027-08-07"),
+    ("Vrij van 3 tot en met 7 augustus 2027.", "2027-08-03", "2027-08-07"),
 ])
 def test_a_span_of_time_starts_before_it_ends_whatever_order_and_language_it_is_written_in(request_, start, end):
     for first, second in (("pickup_date", "return_date"), ("checkIn", "checkOut"), ("start_date", "end_date")):

@@ -303,7 +303,7 @@ def _apart(neighbour: str) -> bool:
     return not neighbour.isalnum() or has_cjk(neighbour)
 
 
-_RANGE_WORD = (r"(?:\s+(?:to|till|until|through|thru|au|bis|al|tot|t/m|até|do|fino al)\s+(?:the\s+)?"
+_RANGE_WORD = (r"(?:\s+(?:to|till|until|through|thru|au|bis|al|tot(?: en met)?|t/m|até|do|fino al)\s+(?:the\s+)?"
                r"|\s*(?:-|–|—|~|〜|～|到|至|から)\s*)")
 """A word or mark between the two days of a range ("3rd to the 7th", "3 au 7", "3. bis 7.")."""
 _RANGE_DAY = r"(\d{1,2})(?:st|nd|rd|th|er|e|\.|º|日)?"

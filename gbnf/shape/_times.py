@@ -73,6 +73,13 @@ _LATIN_RANGE = re.compile(
     re.IGNORECASE)
 """Two hours of a range, the second with a word that puts it before or after noon ("from 10 to 11
 pm", "de 10 y media a 11 y media de la noche", "von 9 bis 10 Uhr abends")."""
+_CLOCK_RANGE = re.compile(
+    r"(?<![\w:./-])(?P<first>[01]?\d|2[0-4])"
+    r"(?P<between>\s*[-–—]\s*|\s+(?:to|till|until|bis|à|au|a|al|às|até|tot|alle|fino\s+alle)\s+)"
+    rf"(?P<second>{_HOUR})(?P<clock>\s?(?:h|uhr|uur|heures?|horas?|ore|o'clock))(?!\w)",
+    re.IGNORECASE)
+"""Two hours of a range, the word of the clock written at the second alone ("von 18 bis 22 Uhr",
+"de 9 à 11 heures", "van 8 tot 10 uur")."""
 _EAST_RANGE = re.compile(rf"(?P<east>{EAST_AFTER}|{EAST_BEFORE})(?P<space>\s?)"
                          r"(?P<first>\d{1,2})(?P<clock>[点點時时]|\s?시)"
                          r"(?P<between>[^\d]{0,6}?(?:到|至|から|부터|~|〜|～|-)\s*)(?P<second>\d{1,2})(?=[点點時时]|\s?시)")
@@ -81,7 +88,8 @@ the day ("晚上8点到9点", "午後3時から5時", "오후 3시부터 5시").
 
 
 def _one_half_of_day(text: str) -> str:
-    """``text`` with the half of the day written once for a range of two hours written at both:
+    """``text`` with the word of the clock written once for a range of two hours written at both
+    ("von 18 bis 22 Uhr": "von 18 Uhr bis 22 Uhr"), and the half of the day written once too:
     after the first hour too where it is written after the second (the first in the same half
     where it is 12 or the smaller of two hours before 12, else in the other: "from 11 to 1 pm"
     and "from 10 to 12 pm" start before noon), but not after a month's name ("March 3 - 5 pm");
@@ -104,7 +112,13 @@ def _one_half_of_day(text: str) -> str:
         return f"{match['east']}{match['space']}{match['first']}{match['clock']}{match['between']}" \
             f"{match['east']}{match['space']}{match['second']}"
 
-    return _EAST_RANGE.sub(east, _LATIN_RANGE.sub(latin, text))
+    def clock(match: re.Match[str]) -> str:
+        before = text[:match.start()].split()[-1:]
+        if before and month_name(before[0]):  # "März 3 - 5 Uhr" is a day
+            return match.group()
+        return f"{match['first']}{match['clock']}{match['between']}{match['second']}{match['clock']}"
+
+    return _EAST_RANGE.sub(east, _LATIN_RANGE.sub(latin, _CLOCK_RANGE.sub(clock, text)))
 
 
 _AT_HOUR = re.compile(r"(?<![\w:])(?:at|um|om)\s+(?P<hour>[01]?\d|2[0-3])(?=\s*(?:[,.;!?)](?!\d)|$)|"

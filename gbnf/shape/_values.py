@@ -122,9 +122,12 @@ _LIST_GAP = re.compile(rf"(?:{either('ordinal_endings')})?[\s,;\[\]()]*"
 after an ordinal's ending (``2nd, 3rd and 4th``)."""
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
-_SCALES = {**table("scales"), "k": 10**3, "m": 10**6, "b": 10**9}
-_SCALE = re.compile(rf"(?i: ?({either('scales')})\b)|([KMB])\b")
-"""A scale after a number: ``213 million``, ``$1.2M``, ``5K`` (a lowercase ``m`` is metres)."""
+_EAST_SCALES = {"千": 10**3, "천": 10**3, "万": 10**4, "萬": 10**4, "만": 10**4, "亿": 10**8, "億": 10**8, "억": 10**8}
+_SCALES = {**table("scales"), "k": 10**3, "m": 10**6, "b": 10**9, **_EAST_SCALES}
+_SCALE = re.compile(rf"(?i: ?({either('scales')})\b)|([KMB])\b|({'|'.join(_EAST_SCALES)})")
+"""A scale after a number: ``213 million``, ``$1.2M``, ``5K`` (a lowercase ``m`` is metres), and
+the thousands, ten thousands and hundred millions of Chinese, Japanese and Korean ("200万円",
+"30만 원")."""
 _PERCENT = re.compile(rf" ?(?:%|(?:{either('percent')})\b)", re.IGNORECASE)
 _LINKS = frozenset([*words("value_links"), "=", ":", "$", "€", "£"])
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
@@ -293,7 +296,7 @@ def _stretch_end(first: int, count: int, longest: int, possessive: set[int]) -> 
 def numbers(text: str) -> list[int | float]:
     """The numbers written in ``text``, in order (``1,000,000`` as one number, ``5,10`` as two,
     ``$5`` and ``5km`` as 5), as JSON reads them; one with a scale written after it in a word
-    at that scale alone (``213 million``: 213000000), and one with a scale's letter after it as
+    at that scale alone (``213 million``: 213000000; "200万": 2000000), and one with a scale's letter after it as
     written, then at that scale (``$1.2M``: 1.2, then 1200000; ``300K`` may be kelvins); then
     those written as one word (``two nights``, ``a dozen``), zero to twenty, the tens, a
     hundred and a thousand, but for the words of a longer number ("one thousand two hundred and
@@ -302,7 +305,7 @@ def numbers(text: str) -> list[int | float]:
     found: list[Number] = []
     for match in NUMBER.finditer(text):
         scale = _SCALE.match(text, match.end())
-        if not scale or not scale.group(1):
+        if not scale or scale.group(2):
             found.append(_read(match.group()))
         if scale:
             found.append(_scaled(match.group(), _SCALES[next(filter(None, scale.groups())).lower()]))
@@ -395,13 +398,16 @@ _HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三"
 _COUNTERS = "个個张張位件本只隻次人天晚杯份台辆輛间間种種名瓶盒箱枚つ冊回泊日分秒克岁歳米"
 HAN_NUMERALS = "[零〇一二两兩三四五六七八九十百]+"
 """Han numerals as :func:`han_number` reads them, as a regular expression."""
-_HAN_NUMBER = re.compile(rf"({HAN_NUMERALS})(?=[{_COUNTERS}])")
-"""A number written in Han numerals before a counter ("三张票", "两个人", "二泊", "三枚")."""
+_HAN_NUMBER = re.compile(rf"({HAN_NUMERALS})(?=[{_COUNTERS}])|([零〇一二两兩三四五六七八九]*[十百]{HAN_NUMERALS[:-1]}*)"
+                         r"(?=[。，、；！？,.;!?]|\s*$)")
+"""A number written in Han numerals before a counter ("三张票", "两个人", "二泊", "三枚"), or with
+tens or hundreds at a clause's end ("音量调到三十。")."""
 
 
 def _han_worded(text: str) -> list[Number]:
-    """The numbers ``text`` writes in Han numerals before a counter, up to 999 ("三张", "十二个")."""
-    return [han_number(match.group(1)) for match in _HAN_NUMBER.finditer(text)]
+    """The numbers ``text`` writes in Han numerals before a counter or with tens at a clause's
+    end, up to 999 ("三张", "十二个", "调到三十。")."""
+    return [han_number(match.group(1) or match.group(2)) for match in _HAN_NUMBER.finditer(text)]
 
 
 _KOREAN_NUMBERS = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5, "여섯": 6,
