@@ -240,6 +240,9 @@ def test_an_optional_string_is_asked_for_when_a_name_after_in_or_by_has_no_other
     venues = Tool("find_concerts", "Find concerts", {"type": "object", "properties": {
         "artist": {"type": "string"}, "city": {"type": "string"}, "venue": {"type": "string"}}, "required": ["artist"]})
     assert unasked(venues, read_request("Concerts by Adele in Leeds")) == ("city", "venue")  # which one: not read
+    sitter = Tool("book_sitter", "Book a babysitter", {"type": "object", "properties": {
+        "date": {"type": "string", "format": "date"}, "notes": {"type": "string"}}, "required": ["date"]})
+    assert unasked(sitter, read_request("A babysitter on Saturday, May 8, 2027 from 7pm")) == ("notes",)  # no places
 
 
 def test_an_optional_argument_whose_listed_value_the_query_names_is_asked_for():

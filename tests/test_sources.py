@@ -1083,6 +1083,13 @@ def test_languages_spoken_and_shown_are_told_apart_by_their_words_in_any_languag
     assert (offered["spoken_language"]["enum"], offered["caption_language"]["enum"]) == ([spoken], [captions])
 
 
+@pytest.mark.parametrize("text", ["Any trains MAN to EDB tomorrow?", "Zugverbindung MAN nach EDB, bitte."])
+def test_two_values_written_for_a_pair_that_runs_one_way_go_one_to_each(text):
+    offered = _pair_offered(text, "^[A-Z]{3}$", "Station code {}.", {"from_station": "to leave from",
+                                                                    "to_station": "to arrive at"})
+    assert (offered["from_station"]["enum"], offered["to_station"]["enum"]) == (["MAN"], ["EDB"])
+
+
 def _pair_offered(text, pattern, described, roles):
     """The values ``text`` offers two arguments of one ``pattern``, each described by its role."""
     schema = {"type": "object", "properties": {key: {"type": "string", "pattern": pattern,

@@ -96,6 +96,12 @@ def month_name(word: str) -> bool:
     return word.lower().rstrip(".") in _names("months")
 
 
+def calendar_name(word: str) -> bool:
+    """Whether ``word`` names a month or a day of the week (wide or abbreviated, in the languages
+    read): a date's word, not a place's."""
+    return month_name(word) or word.lower().rstrip(".") in _names("days")
+
+
 def days_from_today(text: str) -> list[str]:
     """The phrases by which ``text`` writes a date from today ("tomorrow", "this Friday", "el
     próximo viernes": :func:`_relative`), as written."""

@@ -17,7 +17,7 @@ from typing import Any
 from gbnf._text import mentions, name_words, own_words
 from gbnf.compiler import ANNOTATIONS, compile_schema
 from gbnf.errors import SchemaError
-from gbnf.shape._dates import today_alone
+from gbnf.shape._dates import calendar_name, today_alone
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._language import reads_as_other_language
 from gbnf.shape._listed import calls_by_values, choices_written
@@ -214,9 +214,10 @@ def _placed(tool: Tool, left: list[str], request: Request) -> list[str]:
 
 @functools.lru_cache(maxsize=64)
 def _names_placed(text: str) -> int:
-    """How many names ``text`` writes right after "in", "on", "at", "by" or "from" (each once):
-    read once per request, not once per tool."""
-    return len(set(_PLACED.findall(text)))
+    """How many names ``text`` writes right after "in", "on", "at", "by" or "from" (each once),
+    no month's or weekday's ("on Saturday", "from July 20"): read once per request, not once per
+    tool."""
+    return len({name for name in _PLACED.findall(text) if not calendar_name(name.split()[0])})
 
 
 _PLACED = re.compile(rf"\b(?:{either('place_leads')})\s+(?:the\s+)?({CAPITALISED})")

@@ -172,7 +172,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         return {**out, "enum": kept} if kept else out
 
     directed = _by_role(_rated(_directed(_each_part(schema, copy), schema, values), schema, values), schema, values)
-    directed = _in_time_order(_numbers_directed(directed, values), values)
+    directed = _in_time_order(_numbers_directed(_one_each(directed), values), values)
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     held = _unclaimed(_percents_apart(held, schema, values), schema, values)
     return held if declared is None else _without_repeats(held, declared)
@@ -481,6 +481,24 @@ def _keep_own(kept: dict[str, Any], properties: dict[str, Any], pair: tuple[str,
         own = [value for value in enum if set(ways.get(json_text(value), ())) != {other}]
         if own:
             kept[key] = {**properties[key], "enum": own}
+
+
+def _one_each(shaped: Any) -> Any:
+    """``shaped`` whose pair of top-level properties that runs one way
+    (:func:`~gbnf.shape._directions.pairs`), one listing one value and the other that value and
+    one more, lists the other without it: two values written for a pair, one each ("9:30 Sydney
+    time to Los Angeles time": the target is Los Angeles, whichever marker the first lacks)."""
+    properties = shaped.get("properties") if isinstance(shaped, dict) else None
+    if not isinstance(properties, dict):
+        return shaped
+    kept = dict(properties)
+    for pair in pairs(list(properties)):
+        listed = [part.get("enum") if isinstance(part := properties[key], dict) else None for key in pair]
+        for alone, (key, both) in ((listed[0], (pair[1], listed[1])), (listed[1], (pair[0], listed[0]))):
+            if isinstance(alone, list) and isinstance(both, list) and len(alone) == 1 and len(both) == 2 \
+                    and alone[0] in both:
+                kept[key] = {**properties[key], "enum": [value for value in both if value != alone[0]]}
+    return {**shaped, "properties": kept}
 
 
 def _numbers_directed(shaped: Any, values: Values) -> Any:
