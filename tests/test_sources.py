@@ -525,6 +525,7 @@ def test_a_korean_or_japanese_month_is_read_whole():
     assert _dates([("system", "오늘은 2027년 11월 15일 월요일입니다."), ("user", "내일 날씨는?")]) == ["2027-11-16"]
     assert _dates([("user", "Today's 2027-01-28. What's the forecast for Oslo the day after tomorrow?")]) \
         == ["2027-01-30"]
+    assert _dates([("system", "Today is 2027-03-02."), ("user", "Log how I slept last night.")]) == ["2027-03-01"]
 
 
 PICKUP = Tool("schedule_bulky_waste_pickup", "Schedule a pickup of bulky household waste at a Dutch address.", {

