@@ -1261,6 +1261,22 @@ def test_a_label_less_close_still_names_the_argument_it_means_far_more_than_the_
     assert shaped.tools[0].parameters["properties"][key]["enum"] == [value]
 
 
+def test_a_command_s_payload_after_a_colon_is_the_user_s_text():
+    food = Tool("log_food", "Log food eaten.", {"type": "object", "required": ["description", "calories"], "properties": {
+        "description": {"type": "string"}, "calories": {"type": "integer"}}})
+    props = shape(Conversation((("user", "Log dinner: mushroom risotto, about 600 calories."),), (food,), "required"),
+                  Shaping()).tools[0].parameters["properties"]
+    assert props["description"]["enum"] == ["mushroom risotto", "mushroom risotto, about 600 calories"]
+    props = shape(Conversation((("user", "Dinner: mushroom risotto, 600 calories."),), (food,), "required"),
+                  Shaping()).tools[0].parameters["properties"]
+    assert "Dinner" in props["description"]["enum"]  # one word is a label, not a command: its stretches, as before
+    pet = Tool("feed_pet", "Feed a pet.", {"type": "object", "required": ["pet_name"], "properties": {
+        "pet_name": {"type": "string"}}})
+    props = shape(Conversation((("user", "Feed my cat Mochi: just a little, 15g."),), (pet,), "required"),
+                  Shaping()).tools[0].parameters["properties"]
+    assert "Mochi" in props["pet_name"]["enum"]  # a name is no text of the user's own
+
+
 def test_an_optional_free_string_a_label_gives_a_value_is_asked_for_in_english_too():
     cake = Tool("order_cake", "Order a cake.", {"type": "object", "required": ["flavour"], "properties": {
         "flavour": {"type": "string", "enum": ["chocolate", "lemon"]}, "inscription": {"type": "string"}}})

@@ -56,7 +56,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.durations import days_written
-from gbnf.shape.sources.labelled import label_owners
+from gbnf.shape.sources.labelled import command_payload, label_owners
 from gbnf.shape.sources.numbers import takes_percent
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
 
@@ -123,6 +123,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     tops = schema.get("properties") if isinstance(schema, dict) else None
     owners = label_owners([key for key, part in tops.items() if free_string(part)], values) \
         if isinstance(tops, dict) else {}
+    payloads = _payloads(schema, owners, values)
     sent = [(key, value) for name, key, value in values.sent if name == tool]  # what the call before sent this tool
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
@@ -150,6 +151,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
                 source, found = candidates("string", key, out, values)
                 if source == "labelled" and key in owners:  # a label's value goes to the argument it means most
                     found = owners[key] or candidates("string", key, out, replace(values, off=values.off | {source}))[1]
+                found = payloads.get(key or "") or found
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)
                 found = _whole_quotations(found, values.texts[:1])
                 found = _after_label(found, key, values.texts[:1])
@@ -176,6 +178,20 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     held = _each_part(_counted_values(_named_values(directed, values.labels, values.names), values), _held)
     held = _unclaimed(_percents_apart(held, schema, values), schema, values)
     return held if declared is None else _without_repeats(held, declared)
+
+
+def _payloads(schema: Any, owners: dict[str, list[str]], values: Values) -> dict[str, list[str]]:
+    """The one required free string of ``schema``'s top-level properties, where its name says it
+    takes the user's own text (``text_names``: a ``description``, not a ``pet_name``) and no
+    label names a free string (``owners``), with the payload of a command the last message writes after a colon
+    (:func:`~gbnf.shape.sources.labelled.command_payload`: "Log lunch: chicken caesar salad");
+    none where it has another required free string."""
+    tops = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(tops, dict) or any(owners.values()):
+        return {}
+    required = [key for key in schema.get("required") or () if free_string(tops.get(key))]
+    payload = command_payload(values) if len(required) == 1 and name_words(required[0]) & _TEXT_NAMES else []
+    return {required[0]: payload} if payload else {}
 
 
 def _as_sent(part: dict[str, Any], key: str | None, values: Values, sent: Sequence[tuple[str, Any]],

@@ -92,6 +92,25 @@ def label_owners(keys: Sequence[str], values: Values) -> dict[str, list[str]]:
     return owners
 
 
+def command_payload(values: Values) -> list[str]:
+    """For the one required free string of a tool, what the last message writes after a colon
+    that ends its first clause, a command of two words or more: its payload ("Log lunch: chicken
+    caesar salad, about 450 calories", "Anota aí no diário: feijoada com arroz"), to its first
+    comma and whole."""
+    text = values.texts[0] if values.texts and SOURCE_NAME not in values.off else ""
+    colon = _COLON.search(text)
+    if colon is None or _CLAUSE_END.search(text, 0, colon.start()) or any(
+            start < colon.start() < end for (start, end), _ in quotation_spans(text)):
+        return []
+    label = _label_before(text, colon.start())
+    value = _after_colon(text, len(text) - len(text[colon.end():].lstrip()), quotation_spans(text))
+    words = [start for start, _, _ in cjk_words(label)] if has_cjk(label) and " " not in label else label.split()
+    if len(words) < 2 or not any(c.isalpha() for c in value) or len(value) > MOST_CHARS:
+        return []  # "Date: March 3" is a label, not a command
+    first = value.split(",")[0].strip()
+    return list(dict.fromkeys([first, value] if any(c.isalpha() for c in first) else [value]))
+
+
 @functools.lru_cache(maxsize=256)
 def after_labels(text: str) -> tuple[tuple[str, str], ...]:
     """Each value ``text`` writes after a label, with the label: a colon's value runs to the
