@@ -76,6 +76,9 @@ def test_a_stretch_starts_at_a_name_s_first_word_not_inside_it():
     assert {"Real Madrid", "La Liga", "John Smith", "New York City", "New York"} <= set(found)
     assert not {"Madrid", "Liga", "Liga, then", "York City", "City", "Smith"} & set(found)
     assert {"Lakers", "NBA"} <= set(spans("the NBA Lakers")) and "Boston" in spans("Austin, Boston")
+    found = spans("A ticket from London King's Cross to Leeds, then dinner at Nonna's on Friday.")
+    assert {"London King's Cross", "Nonna's"} <= set(found)  # a possessive inside a name goes on
+    assert not {"London King", "Nonna's on Friday"} & set(found)
 
 
 def test_numbers_read_thousands_and_lists_as_written():

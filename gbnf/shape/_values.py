@@ -171,7 +171,8 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
         abbreviation = ABBREVIATION.match(text, start)
         if abbreviation and not text[abbreviation.end():match.end()].strip(_EDGES):
             end = abbreviation.end()
-        if text.endswith(("'s", "’s"), start, end):
+        if text.endswith(("'s", "’s"), start, end) and not (
+                _NAME_GOES_ON.match(text, end) and bounds and not _SENTENCE_START.search(text, bounds[-1][1], start)):
             end -= 2
             possessive.add(len(bounds))
         elif turkish and (ending := _CASE_ENDING.search(text, start, end)) and ending.start() - start >= 2 \
@@ -210,6 +211,9 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
                                 *quotations(text), *moments(text), *dates_in(text), *days_from_today(text)]))
 
 
+_NAME_GOES_ON = re.compile(r"[ \t]+[A-Z][a-z]")
+"""A capitalised word after a possessive, mid-sentence: the possessive is a word of a name
+("London King's Cross", "Queen's Road"), which goes on."""
 _EXTENSION = re.compile(r"\.[a-z][a-z0-9]{1,4}(?![A-Za-z0-9])", re.IGNORECASE)
 """A file name's extension written onto a word (".docx"): in Chinese and Japanese, which its
 word splitter reads apart, the words before it and it are a stretch too ("季度报告.docx")."""
