@@ -1336,6 +1336,20 @@ def test_a_follow_up_s_value_goes_to_the_argument_its_words_mean_and_the_other_k
         assert properties["destination_country"]["enum"] == ["IN"], asked
 
 
+def test_a_follow_up_s_value_goes_to_the_side_of_a_pair_its_marker_says():
+    station = {"type": "string", "pattern": "^[A-Z]{3}$"}
+    trains = Tool("search_trains", "Search trains between two stations.", {
+        "type": "object", "required": ["from_station", "to_station"], "properties": {
+            "from_station": {**station, "description": "Code of the station to leave from."},
+            "to_station": {**station, "description": "Code of the station to arrive at."}}})
+    for asked in ("And to LDS?", "Und nach LDS?"):
+        messages = (("user", "Any trains from MAN to EDB?"),
+                    ("assistant", '{"name": "search_trains", "arguments": {"from_station": "MAN", "to_station": "EDB"}}'),
+                    ("tool", '{"trains": ["07:10", "08:40"]}'), ("user", asked))
+        properties = shape(Conversation(messages, (trains,), "required")).tools[0].parameters["properties"]
+        assert (properties["from_station"]["enum"], properties["to_station"]["enum"]) == (["MAN"], ["LDS"]), asked
+
+
 def test_an_argument_that_takes_a_code_is_offered_the_whole_codes_written():
     plate = {"type": "object", "properties": {"plate_number": {"type": "string"}}}
     for request_, offered in [("Programa un cambio de aceite para el coche con matrícula 4821 KLM.", ["4821 KLM"]),

@@ -229,7 +229,9 @@ def _meant_for_another(key: str, offered: list[Any], tops: Any, sent: Sequence[t
     another top-level argument's of ``tops``, one offered them too that the call before sent a
     value (``sent``), by the words around them: where they lean to that one's name and description
     by :data:`~gbnf.shape._roles.ROLE_MARGIN` more than to this one's ("What if I travel on my
-    Irish passport instead?": ``passport_country``'s, and ``destination_country`` keeps its own)."""
+    Irish passport instead?": ``passport_country``'s, and ``destination_country`` keeps its own),
+    or, of a pair that runs one way, where a marker says it is the other's ("and in Tokyo?":
+    ``to_zone``'s, :func:`~gbnf.shape._directions.marked`)."""
     if not isinstance(tops, dict) or not isinstance(tops.get(key), dict):
         return False
     given = {name for name, _ in sent}
@@ -238,8 +240,11 @@ def _meant_for_another(key: str, offered: list[Any], tops: Any, sent: Sequence[t
         if other == key or other not in given or not isinstance(theirs, dict) \
                 or part_offers(other, theirs, latest) != offered:
             continue
-        windows = [window for value in offered
-                   for window in around(latest.texts[:1], _offering(key, schema, latest, value))]
+        stretches = [_offering(key, schema, latest, value) for value in offered]
+        way = "target" if (key, other) in pairs(list(tops)) else "source" if (other, key) in pairs(list(tops)) else None
+        if way and stretches and all(marked(latest.texts[:1], stretch) == way for stretch in stretches):
+            return True  # "and in Tokyo?": the target's, by its marker
+        windows = [window for stretch in stretches for window in around(latest.texts[:1], stretch)]
         lean = leaning((role_card(other, theirs), role_card(key, tops[key])), windows)
         if lean is not None and lean >= ROLE_MARGIN:
             return True
