@@ -904,6 +904,15 @@ def test_a_follow_up_is_answered_by_the_tool_of_the_call_before_unless_it_asks_f
     assert late.tools[0].parameters["properties"]["showtime"]["enum"] == ["22:10"]
     taxi = shape(Conversation((*before, ("user", "Now book me a taxi to Central Station at 19:15.")), tools))
     assert [t.name for t in taxi.offered] == ["book_taxi"]
+    fuel = Tool("log_fuel", "Log a fuel fill-up of the car.", {"type": "object", "required": ["litres"], "properties": {
+        "litres": {"type": "number"}}})
+    expense = Tool("log_expense", "Log an expense.", {"type": "object", "required": ["amount"], "properties": {
+        "amount": {"type": "number"}}})
+    logged = (("user", "Log 18 dollars for a taxi."), ("assistant", '{"name": "log_expense", "arguments": {"amount": 18}}'),
+              ("tool", '{"status": "ok"}'))
+    for asked in ("Same for the ride back, 23 dollars.", "Pareil pour le trajet du retour, 23 dollars."):
+        same = shape(Conversation((*logged, ("user", asked)), (fuel, expense)))
+        assert [t.name for t in same.offered] == ["log_expense"], asked
 
 
 def test_a_request_that_names_a_tool_s_enum_value_in_its_words_goes_to_that_tool():

@@ -3,11 +3,12 @@ optional arguments, the calls counted, the values copied, and the decisions as J
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from gbnf._text import mentions
+from gbnf._text import mentions, name_words
 from gbnf.compiler import canonicalize
 from gbnf.errors import SchemaError
 from gbnf.shape._calls import asked_calls, asked_order, asked_parts
@@ -111,7 +112,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             offered = tuple(closest_first([t for t in offered if t in fitting], offered, near))
             why = f"the request may or may not need a tool: the model decides{lead}"
         same = _same_tool(conversation.tools, answered, request, fitting, alone_near) \
-            if offered and decided else None
+            if offered and (decided or _SAME.search(request.text)) else None
         if same is not None and tuple(offered) != (same,):
             offered = (same,)
             why = f"a follow-up of the call before, answered by its tool{lead}"
@@ -226,17 +227,29 @@ def conversation_values(conversation: Conversation, shaping: Shaping,
                    sent=sent_values(answered[0]) if answered else ())
 
 
+_SAME = re.compile(r"(?<!\w)(?:same|pareil|pareille|la même|le même|igual|lo mismo|la misma|gleich|dasselbe|genauso|"
+                   r"lo stesso|la stessa|uguale|o mesmo|a mesma|hetzelfde|zelfde|to samo|tak samo|aynı|aynısı|"
+                   r"то же самое|так же)(?!\w)|同样|一样|同じ|똑같이", re.IGNORECASE)
+"""Words that ask for the same again, in the languages the stage reads ("Same for the ride back",
+"Et le salon à 21, pareil", "同样"): the tool of the call before."""
+
+
 def _same_tool(tools: Sequence[Tool], answered: tuple[str, str] | None, request: Request, fitting: Sequence[Tool],
                near: Closeness | None) -> Tool | None:
     """The tool of the call before (``answered``, :func:`answered_call`), where it takes the
     values the conversation offers (``fitting``) and the last message alone (``request``, by
-    meaning ``near`` where read) asks for none of the other ``tools`` ("Take the late one then.":
-    the cinema's, not the concert's; "Now get me a taxi": the taxi's); None otherwise."""
+    meaning ``near`` where read) asks for none of the other ``tools`` or asks for the same again
+    (:data:`_SAME`) and names no word of another's name ("Take the late one then.": the cinema's,
+    not the concert's; "Now get me a taxi": the taxi's; "Same for the ride back": the expense
+    log's, not the fuel log's); None otherwise."""
     names = set(sent_arguments(answered[0])) if answered else set()
     same = next((t for t in fitting if t.name in names), None) if len(names) == 1 else None
     if same is None:
         return None
     alone = decide_reply(list(tools), request, near, None)
+    if _SAME.search(request.text) and not any(mentions(request.text, word) for t in alone.tools if t is not same
+                                              for word in name_words(t.name) if len(word) > 3):
+        return same  # "Same for the ride back", not "Same for the concert"
     return None if alone.kind == "call" and same not in alone.tools else same
 
 
