@@ -1100,6 +1100,14 @@ def test_two_values_written_for_a_pair_that_runs_one_way_go_one_to_each(text):
     assert (offered["from_station"]["enum"], offered["to_station"]["enum"]) == (["MAN"], ["EDB"])
 
 
+def test_of_two_days_written_for_a_span_the_end_takes_none_before_the_start():
+    leave = Tool("request_leave", "Request leave.", {"type": "object", "required": ["start_date", "end_date"],
+                                                    "properties": {"start_date": DAY, "end_date": DAY}})
+    asked = (("system", "Today is Wednesday, 2027-09-01."), ("user", "Book leave next Monday through Friday."))
+    properties = shape(Conversation(asked, (leave,), "required"), Shaping()).tools[0].parameters["properties"]
+    assert "2027-09-03" not in properties["end_date"].get("enum", [])  # this Friday is before next Monday
+
+
 def _pair_offered(text, pattern, described, roles):
     """The values ``text`` offers two arguments of one ``pattern``, each described by its role."""
     schema = {"type": "object", "properties": {key: {"type": "string", "pattern": pattern,

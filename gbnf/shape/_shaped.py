@@ -508,17 +508,23 @@ def _one_each(shaped: Any) -> Any:
     """``shaped`` whose pair of top-level properties that runs one way
     (:func:`~gbnf.shape._directions.pairs`), one listing one value and the other that value and
     one more, lists the other without it: two values written for a pair, one each ("9:30 Sydney
-    time to Los Angeles time": the target is Los Angeles, whichever marker the first lacks)."""
+    time to Los Angeles time": the target is Los Angeles, whichever marker the first lacks); but
+    not a day before a span's first or after its last."""
     properties = shaped.get("properties") if isinstance(shaped, dict) else None
     if not isinstance(properties, dict):
         return shaped
     kept = dict(properties)
     for pair in pairs(list(properties)):
         listed = [part.get("enum") if isinstance(part := properties[key], dict) else None for key in pair]
-        for alone, (key, both) in ((listed[0], (pair[1], listed[1])), (listed[1], (pair[0], listed[0]))):
-            if isinstance(alone, list) and isinstance(both, list) and len(alone) == 1 and len(both) == 2 \
-                    and alone[0] in both:
-                kept[key] = {**properties[key], "enum": [value for value in both if value != alone[0]]}
+        for alone, (key, both), later in ((listed[0], (pair[1], listed[1]), True),
+                                          (listed[1], (pair[0], listed[0]), False)):
+            if not (isinstance(alone, list) and isinstance(both, list) and len(alone) == 1 and len(both) == 2
+                    and alone[0] in both):
+                continue
+            other = next(value for value in both if value != alone[0])
+            if all(isinstance(v, str) and _ISO_DAY.match(v) for v in both) and (other > alone[0]) != later:
+                continue  # a span of days ends after it starts: "next Monday through Friday"
+            kept[key] = {**properties[key], "enum": [other]}
     return {**shaped, "properties": kept}
 
 
