@@ -1278,6 +1278,17 @@ def test_a_label_less_close_still_names_the_argument_it_means_far_more_than_the_
     assert shaped.tools[0].parameters["properties"][key]["enum"] == [value]
 
 
+def test_a_label_less_close_names_no_part_read_alone():
+    send = {"type": "object", "required": ["recipients", "text"], "properties": {
+        "recipients": {"type": "array", "items": {"type": "string", "description": "A name, email or phone number."}},
+        "text": {"type": "string", "description": "Body of the message."}}}
+    asked = offered_values(["Look up Maria's email address and send her the message 'See you at noon'"],
+                           whole=["Maria Rossi", "maria.rossi@example.com"])
+    props = copied(send, asked)["properties"]
+    assert props["text"]["enum"] == ["See you at noon"]
+    assert "maria.rossi@example.com" in props["recipients"]["items"]["enum"]  # the message is no recipient's
+
+
 def test_a_command_s_payload_after_a_colon_is_the_user_s_text():
     food = Tool("log_food", "Log food eaten.", {"type": "object", "required": ["description", "calories"], "properties": {
         "description": {"type": "string"}, "calories": {"type": "integer"}}})

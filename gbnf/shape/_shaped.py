@@ -149,7 +149,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             found = found or every
             if not found and free_string(out) and not _encoded(described, values.strings, values.today):
                 source, found = candidates("string", key, out, values)
-                if source == "labelled" and key in owners:  # a label's value goes to the argument it means most
+                if key in owners and (owners[key] or source == "labelled"):  # to the argument its label means most
                     found = owners[key] or candidates("string", key, out, replace(values, off=values.off | {source}))[1]
                 found = payloads.get(key or "") or found
                 found = _kept_strings(found, key, described, dated, values.quoted, echoes)

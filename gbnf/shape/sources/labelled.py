@@ -30,6 +30,7 @@ another argument of the same tool is at most 0.53 from a label ("Nota para a rec
 LABEL_NEAR, LABEL_LEADS = 0.4, 0.15
 """A label less close than :data:`LABEL_MEANS` still names the argument it is at least
 ``LABEL_NEAR`` from when it is ``LABEL_LEADS`` closer to it than to the tool's other free strings
+(a part read alone, an array's items, has none to be compared with: it is not named so)
 ("fírmalo como": ``signed_as``, 0.41, ``gift_message``, 0.16; "메모": ``salon_note``, 0.45,
 ``stylist_preference``, 0.16). Chosen on the fifth development set: it names 3 more of its 36
 labels and no label another argument's."""
@@ -58,15 +59,16 @@ initial's ("J. Smith")."""
 def labelled_values(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """For a free string, the values the last message writes after a label that means its name (at
     least :data:`LABEL_MEANS`), in order."""
-    return label_owners((name or "",), values)[name or ""] if free_string(part) else []
+    return label_owners((name or "",), values, leads=False)[name or ""] if free_string(part) else []
 
 
-def label_owners(keys: Sequence[str], values: Values) -> dict[str, list[str]]:
+def label_owners(keys: Sequence[str], values: Values, leads: bool = True) -> dict[str, list[str]]:
     """For the free-string arguments ``keys`` of one tool, the values the last message (``values``)
     writes after a label that means each one's name (at least :data:`LABEL_MEANS`, or
     :data:`LABEL_NEAR` and closest by :data:`LABEL_LEADS`), in order: each
     value goes to the argument whose name its label is closest to ("Nota para a receção":
-    ``note_for_reception``, 0.67, not ``reason``, 0.53)."""
+    ``note_for_reception``, 0.67, not ``reason``, 0.53); without ``leads``, only at
+    :data:`LABEL_MEANS`."""
     owners: dict[str, list[str]] = {key: [] for key in keys}
     pairs = after_labels(values.texts[0]) if values.texts and SOURCE_NAME not in values.off else ()
     named = {key: " ".join(argument_words(key)) for key in keys
@@ -86,7 +88,7 @@ def label_owners(keys: Sequence[str], values: Values) -> dict[str, list[str]]:
         best = int(np.argmax(nearest))
         owner = owners[keys_named[best]]
         runner_up = max((float(x) for i, x in enumerate(nearest) if i != best), default=0.0)
-        means = nearest[best] >= LABEL_MEANS or LABEL_NEAR <= nearest[best] >= runner_up + LABEL_LEADS
+        means = nearest[best] >= LABEL_MEANS or leads and LABEL_NEAR <= nearest[best] >= runner_up + LABEL_LEADS
         if means and value not in owner:
             owner.append(value)
     return owners
