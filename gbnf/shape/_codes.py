@@ -300,14 +300,14 @@ def _people_word(word: str) -> str | None:
     word for its people's country (French: ``FR``)."""
     if code := _demonyms().get(word):
         return code
-    plain, stems = _plain(word), _language_stems()
+    plain, stems = _unaccented(word), _language_stems()
     if len(plain) < 4 or not plain.isalpha():
         return None
     return next((stems[plain[:end]] for end in range(len(plain), len(plain) - _INFLECTION - 1, -1)
                  if end >= 4 and plain[:end] in stems), None)
 
 
-def _plain(word: str) -> str:
+def _unaccented(word: str) -> str:
     """``word`` lowercased without its accents ("português": ``portugues``)."""
     return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
@@ -325,7 +325,7 @@ def _language_stems() -> dict[str, str]:
     for locale in map(Locale, NAME_LOCALES[1:]):
         for language, name in locale.languages.items():
             code = people.get(english.get(language, "").lower())
-            plain = _plain(name)
+            plain = _unaccented(name)
             if code and plain.isalpha():
                 stem = plain[:-1] if plain[-1] in "aeiou" else plain
                 for end in range(len(stem), max(len(stem) - 2, 4) - 1, -1):
