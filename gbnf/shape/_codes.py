@@ -87,7 +87,7 @@ def named_codes(kind: str, strings: Sequence[str], name: str | None = None) -> l
     table = {"timezone": _zones, "language": _languages, "country": _countries}[kind]()
     if kind == "timezone":  # "北京时间": a city no zone is named for, its own zone
         zones = (table.get(_bare(string)) or ([city_zone(string)] if _place_like(string) else []) for string in strings)
-        return list(dict.fromkeys(zone for named in zones for zone in named if zone in _zones_known()))
+        return list(dict.fromkeys(zone for named in zones for zone in named if zone and zone.lower() in table))
     found = list(dict.fromkeys(code for string in strings for code in table.get(_bare(string), ())))
     if kind != "country":
         return found
@@ -218,12 +218,6 @@ def _currencies() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     by_symbol = {symbol: code for code, symbol in english.currency_symbols.items()
                  if code in used and not any(c.isalnum() for c in symbol)}
     return by_name, by_word, by_symbol
-
-
-@functools.cache
-def _zones_known() -> frozenset[str]:
-    """The IANA zones of the system's database (or tzdata's)."""
-    return frozenset(zoneinfo.available_timezones())
 
 
 @functools.cache
