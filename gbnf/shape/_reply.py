@@ -111,8 +111,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         else:  # the tools whose typed values the request gives, the closest by meaning first
             offered = tuple(closest_first([t for t in offered if t in fitting], offered, near))
             why = f"the request may or may not need a tool: the model decides{lead}"
-        same = _same_tool(conversation.tools, answered, request, fitting, alone_near) \
-            if offered and (decided or _SAME.search(request.text)) else None
+        again = _SAME.search(request.text) is not None
+        same = _same_tool(conversation.tools, answered, request, fitting, alone_near, again) \
+            if offered and (decided or again) else None
         if same is not None and tuple(offered) != (same,):
             offered = (same,)
             why = f"a follow-up of the call before, answered by its tool{lead}"
@@ -235,11 +236,11 @@ _SAME = re.compile(r"(?<!\w)(?:same|pareil|pareille|la même|le même|igual|lo m
 
 
 def _same_tool(tools: Sequence[Tool], answered: tuple[str, str] | None, request: Request, fitting: Sequence[Tool],
-               near: Closeness | None) -> Tool | None:
+               near: Closeness | None, again: bool) -> Tool | None:
     """The tool of the call before (``answered``, :func:`answered_call`), where it takes the
     values the conversation offers (``fitting``) and the last message alone (``request``, by
-    meaning ``near`` where read) asks for none of the other ``tools`` or asks for the same again
-    (:data:`_SAME`) and names no word of another's name ("Take the late one then.": the cinema's,
+    meaning ``near`` where read) asks for none of the other ``tools`` or asks for the same
+    ``again`` (:data:`_SAME`) and names no word of another's name ("Take the late one then.": the cinema's,
     not the concert's; "Now get me a taxi": the taxi's; "Same for the ride back": the expense
     log's, not the fuel log's); None otherwise."""
     names = set(sent_arguments(answered[0])) if answered else set()
@@ -247,8 +248,8 @@ def _same_tool(tools: Sequence[Tool], answered: tuple[str, str] | None, request:
     if same is None:
         return None
     alone = decide_reply(list(tools), request, near, None)
-    if _SAME.search(request.text) and not any(mentions(request.text, word) for t in alone.tools if t is not same
-                                              for word in name_words(t.name) if len(word) > 3):
+    if again and not any(mentions(request.text, word) for t in alone.tools if t is not same
+                         for word in name_words(t.name) if len(word) > 3):
         return same  # "Same for the ride back", not "Same for the concert"
     return None if alone.kind == "call" and same not in alone.tools else same
 

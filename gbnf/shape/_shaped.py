@@ -236,12 +236,13 @@ def _meant_for_another(key: str, offered: list[Any], tops: Any, sent: Sequence[t
         return False
     given = {name for name, _ in sent}
     schema = {"properties": tops}
+    paired = pairs(list(tops))
     for other, theirs in tops.items():
         if other == key or other not in given or not isinstance(theirs, dict) \
                 or part_offers(other, theirs, latest) != offered:
             continue
         stretches = [_offering(key, schema, latest, value) for value in offered]
-        way = "target" if (key, other) in pairs(list(tops)) else "source" if (other, key) in pairs(list(tops)) else None
+        way = "target" if (key, other) in paired else "source" if (other, key) in paired else None
         if way and stretches and all(marked(latest.texts[:1], stretch) == way for stretch in stretches):
             return True  # "and in Tokyo?": the target's, by its marker
         windows = [window for stretch in stretches for window in around(latest.texts[:1], stretch)]
