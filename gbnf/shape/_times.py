@@ -79,7 +79,7 @@ _CLOCK_RANGE = re.compile(
     rf"(?P<second>{_HOUR})(?P<clock>\s?(?:h|uhr|uur|heures?|horas?|ore|o'clock))(?!\w)",
     re.IGNORECASE)
 """Two hours of a range, the word of the clock written at the second alone ("von 18 bis 22 Uhr",
-"de 9 à 11 heures", "van 8 tot 10 uur")."""
+"van 8 tot 10 uur")."""
 _EAST_RANGE = re.compile(rf"(?P<east>{EAST_AFTER}|{EAST_BEFORE})(?P<space>\s?)"
                          r"(?P<first>\d{1,2})(?P<clock>[点點時时]|\s?시)"
                          r"(?P<between>[^\d]{0,6}?(?:到|至|から|부터|~|〜|～|-)\s*)(?P<second>\d{1,2})(?=[点點時时]|\s?시)")

@@ -400,9 +400,10 @@ def _take(numbers: list[Number], number: Number) -> bool:
 _HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                "八": 8, "九": 9}
 _COUNTERS = "个個张張位件本只隻次人天晚杯份台辆輛间間种種名瓶盒箱枚つ冊回泊日分秒克岁歳米"
-HAN_NUMERALS = "[零〇一二两兩三四五六七八九十百]+"
+_HAN_DIGIT, _HAN_NUMERAL = "[零〇一二两兩三四五六七八九]", "[零〇一二两兩三四五六七八九十百]"
+HAN_NUMERALS = f"{_HAN_NUMERAL}+"
 """Han numerals as :func:`han_number` reads them, as a regular expression."""
-_HAN_NUMBER = re.compile(rf"({HAN_NUMERALS})(?=[{_COUNTERS}])|([零〇一二两兩三四五六七八九]*[十百]{HAN_NUMERALS[:-1]}*)"
+_HAN_NUMBER = re.compile(rf"({HAN_NUMERALS})(?=[{_COUNTERS}])|({_HAN_DIGIT}*[十百]{_HAN_NUMERAL}*)"
                          r"(?=[。，、；！？,.;!?]|\s*$)")
 """A number written in Han numerals before a counter ("三张票", "两个人", "二泊", "三枚"), or with
 tens or hundreds at a clause's end ("音量调到三十。")."""

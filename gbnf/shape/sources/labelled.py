@@ -100,12 +100,12 @@ def command_payload(values: Values) -> list[str]:
     caesar salad, about 450 calories", "Anota aí no diário: feijoada com arroz"), to its first
     comma and whole."""
     text = values.texts[0] if values.texts and SOURCE_NAME not in values.off else ""
-    colon = _COLON.search(text)
+    colon, quotes = _COLON.search(text), quotation_spans(text)
     if colon is None or _CLAUSE_END.search(text, 0, colon.start()) or any(
-            start < colon.start() < end for (start, end), _ in quotation_spans(text)):
+            start < colon.start() < end for (start, end), _ in quotes):
         return []
     label = _label_before(text, colon.start())
-    value = _after_colon(text, len(text) - len(text[colon.end():].lstrip()), quotation_spans(text))
+    value = _after_colon(text, len(text) - len(text[colon.end():].lstrip()), quotes)
     words = [start for start, _, _ in cjk_words(label)] if has_cjk(label) and " " not in label else label.split()
     if len(words) < 2 or not any(c.isalpha() for c in value) or len(value) > MOST_CHARS:
         return []  # "Date: March 3" is a label, not a command
