@@ -1060,8 +1060,7 @@ def test_of_tools_a_request_asks_for_the_one_that_takes_more_of_its_typed_values
     ("韓国に出張で5日間行きます。パスポートは日本のものです。", "JP", "KR"),
 ])
 def test_two_arguments_of_one_kind_take_the_value_their_words_are_written_beside(text, passport, destination):
-    offered = _pair_offered(text, "^[A-Z]{2}$", "ISO 3166-1 alpha-2 code of the country {}.", {
-        "passport_country": "that issued the traveller's passport", "destination_country": "the traveller is going to"})
+    offered = _visa_offered(text)
     if passport is None:  # one country written: both may take it
         assert offered["passport_country"]["enum"] == offered["destination_country"]["enum"] == ["CA"]
     else:
@@ -1076,8 +1075,7 @@ def test_two_arguments_of_one_kind_take_the_value_their_words_are_written_beside
     ("Türk pasaportuyla İspanya'ya gidiyorum.", "TR", "ES"),
 ])
 def test_a_country_is_named_by_its_people_in_any_language_as_its_language_is(text, passport, destination):
-    offered = _pair_offered(text, "^[A-Z]{2}$", "ISO 3166-1 alpha-2 code of the country {}.", {
-        "passport_country": "that issued the traveller's passport", "destination_country": "the traveller is going to"})
+    offered = _visa_offered(text)
     assert passport in offered["passport_country"]["enum"]
     assert destination in offered["destination_country"]["enum"]
 
@@ -1106,6 +1104,12 @@ def test_of_two_days_written_for_a_span_the_end_takes_none_before_the_start():
     asked = (("system", "Today is Wednesday, 2027-09-01."), ("user", "Book leave next Monday through Friday."))
     properties = shape(Conversation(asked, (leave,), "required"), Shaping()).tools[0].parameters["properties"]
     assert "2027-09-03" not in properties["end_date"].get("enum", [])  # this Friday is before next Monday
+
+
+def _visa_offered(text):
+    """The countries ``text`` offers a visa check's passport and destination."""
+    return _pair_offered(text, "^[A-Z]{2}$", "ISO 3166-1 alpha-2 code of the country {}.", {
+        "passport_country": "that issued the traveller's passport", "destination_country": "the traveller is going to"})
 
 
 def _pair_offered(text, pattern, described, roles):
