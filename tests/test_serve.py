@@ -361,9 +361,13 @@ def test_requests_spread_over_llama_server_replicas():
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             replies = list(pool.map(lambda i: ask(url, i), range(4)))
         after = [launched(s) for s in (first, second)]
+        # one at a time, each after the last has finished: both replicas idle at each pick
+        replies += [ask(url, 5), ask(url, 6)]
+        last = [launched(s) for s in (first, second)]
         logs = "\n\n".join(f"{s.url}:\n{s.log_tail(40)}" for s in (first, second))
     assert all(isinstance(r, str) and r for r in replies), f"{replies!r}\n{logs}"
     assert after[0] > before[0] and after[1] > before[1]
+    assert last[0] > after[0] and last[1] > after[1]
 
 
 def test_text_under_auto_streams_as_the_plain_reply_reads(url, request):

@@ -147,8 +147,10 @@ class LocalModel:
 
 class RemoteModels:
     """One or more upstream servers (llama-server, or vLLM, SGLang: ``upstream``); each request
-    goes to the least busy healthy one, and is asked once more when its connection fails. Each
-    replica's ``/health`` is looked at every ``health_every`` seconds."""
+    goes to the least busy healthy one (of those equally busy, the next in turn after the last
+    picked: requests that arrive one at a time, each after the last has finished, still spread),
+    and is asked once more when its connection fails. Each replica's ``/health`` is looked at
+    every ``health_every`` seconds."""
 
     def __init__(self, urls: list[str], *, timeout: float = 120.0, upstream: Upstream = "llama-server",
                  dialect: Dialect | None = None, health_every: float = 1.0) -> None:
@@ -159,6 +161,7 @@ class RemoteModels:
                                              retries=retries) for url in urls]
         self.health_every = health_every
         self._busy = [0] * len(urls)
+        self._turn = 0
         self._down: set[int] = set()
         self._watch: asyncio.Task[None] | None = None
         self._name: str | None = None
@@ -189,12 +192,15 @@ class RemoteModels:
         return None
 
     def _pick(self, tried: list[int]) -> int:
-        """The least busy replica, among the healthy ones not yet tried, else those not tried, else all."""
+        """The least busy replica, among the healthy ones not yet tried, else those not tried, else
+        all; of those equally busy, the first in turn from the one after the last picked."""
         every = range(len(self.upstreams))
         for pool in ([i for i in every if i not in tried and i not in self._down],
                      [i for i in every if i not in tried], list(every)):
             if pool:
-                return min(pool, key=self._busy.__getitem__)
+                picked = min(pool, key=lambda i: (self._busy[i], (i - self._turn) % len(self.upstreams)))
+                self._turn = picked + 1
+                return picked
         raise AssertionError("no upstream")  # unreachable: there is at least one
 
     async def _watching(self) -> None:
