@@ -318,6 +318,25 @@ def test_under_auto_a_request_that_offers_no_value_a_required_typed_argument_tak
     assert required.reply == "call"  # the client asked for a call: it gets one
 
 
+VISA = Tool("check_visa_requirements", "Check whether a passport holder needs a visa for a country.", {
+    "type": "object", "required": ["passport_country", "destination_country"],
+    "properties": {"passport_country": {"type": "string", "pattern": "^[A-Z]{2}$"},
+                   "destination_country": {"type": "string", "pattern": "^[A-Z]{2}$"}}})
+TODO = Tool("add_list_item", "Add an item to one of the user's lists.", {
+    "type": "object", "required": ["list", "item"],
+    "properties": {"list": {"type": "string", "enum": ["todo", "groceries", "books"]}, "item": {"type": "string"},
+                   "priority": {"type": "string", "enum": ["low", "normal", "high"]}}})
+
+
+def test_a_request_closest_to_a_tool_it_gives_no_value_for_asks_for_the_next_it_gives_values_for():
+    put = shape(Conversation((("user", "Put 'renew passport' on my to-do list, high priority."),), (VISA, TODO)),
+                Shaping())
+    assert put.reply == "call" and [t.name for t in put.tools] == ["add_list_item"], put.decisions["why"]
+    asked = shape(Conversation((("user", "Do I need to renew my passport before it runs out?"),), (VISA, TODO)),
+                  Shaping())
+    assert asked.reply == "text"  # a question: no call made of what it does not ask
+
+
 def test_an_optional_typed_argument_is_asked_for_where_the_request_offers_it_a_value_in_any_language():
     for request_, left in [("Feed the dog 40 grams at 7:30", ["repeat", "note"]),
                            ("Feed the dog 40 grams at 7:30 every day", ["note"]),

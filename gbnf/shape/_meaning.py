@@ -23,7 +23,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,11 @@ class Closeness:
         """How much closer the request is to its closest tool than to any general request or
         to any capability the tools lack."""
         return self.best - max(self.unrelated, self.elsewhere)
+
+    def among(self, tools: Sequence[Tool], some: Sequence[Tool]) -> Closeness:
+        """This closeness of ``tools`` (in order), of ``some`` of them alone."""
+        score = dict(zip((tool.name for tool in tools), self.tools))
+        return replace(self, tools=tuple(score[tool.name] for tool in some))
 
 
 def tool_card(tool: Tool) -> str:

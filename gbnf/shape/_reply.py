@@ -58,7 +58,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
     required = choice in ("required", "named") and bool(offered)
     why = {"required": "the client requires a call", "named": "the client named the tool",
            "none": "the client allows no call", "auto": "the model decides"}[choice]
-    decided = False
+    decided = widened = False
     scored: tuple[Tool, ...] = ()
     answered = answered_call(conversation.messages)
     heard = conversation_values(conversation, shaping, answered) if from_user and (
@@ -78,6 +78,12 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
         told = alone if request.asks_to_know else heard  # a question brings its own values
         fitting = [t for t in offered if required or told is None or not (
             lacks_values(t, told) or request.asks_to_know and numbers_needed(t) > 0 and not numbers_given(request))]
+        if decision.kind == "call" and near is not None and fitting and not request.asks_to_know \
+                and not any(t in fitting for t in decision.tools):
+            # each tool it asks for lacks a value it gives none of: the tools it asks for among those it gives values
+            among = decide_reply(fitting, topic, near.among(offered, fitting))
+            widened = among.kind == "call"
+            decision = among if widened else decision
         if decision.kind == "text" and not required:
             offered = ()
             why = ("the message after the tool's result asks nothing more of a tool" if closing else
@@ -99,6 +105,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             elif taken and min(taken.values()) < (top := max(taken.values())):  # a feeder's time, no recipe's
                 chosen = [t for t in chosen if taken[t.name] == top]
                 why = f"the request writes the codes, dates and times these tools take, more than the others{lead}"
+            elif widened:
+                why = f"the request asks for what these tools do, of those it gives the values they need{lead}"
             else:
                 why = f"the request asks for what these tools do{lead}"
             offered, required, decided = tuple(chosen), True, True
