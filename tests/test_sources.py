@@ -109,6 +109,10 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
      ["illness", "bereavement", "medical_appointment", "other"], "bereavement"),
     ("明天下午三点来取衣服。", ["morning", "afternoon", "evening"], "afternoon"),
     ("Il pacco arriva con il corriere espresso domani mattina.", ["standard", "overnight", "express"], None),
+    ("Please excuse Tom from school on Friday, he has to see the dentist.",
+     ["illness", "medical_appointment", "family_emergency", "bereavement", "other"], "medical_appointment"),
+    ("Tom bleibt morgen zu Hause, er hat einen Termin beim Kieferorthopäden.",
+     ["illness", "medical_appointment", "family_emergency", "bereavement", "other"], "medical_appointment"),
 ])
 def test_an_enum_lists_first_the_value_the_request_means_and_keeps_the_others(request_, listed, first):
     """A small model writes the first value its prompt lists: where the request does not name one
@@ -126,6 +130,23 @@ def test_an_enum_lists_first_the_value_the_request_means_and_keeps_the_others(re
         _listed_order(shaped.prompt, listed)[0] == first, shaped.prompt
     for settings in (Shaping(sources_off=frozenset({"enum-meaning"})), Shaping.named("capable")):
         assert _listed_order(shape(conversation, settings).prompt, listed) == listed
+
+
+DISPUTE = ["not_recognised", "charged_twice", "item_not_received", "wrong_amount"]
+PORTS = ["dover", "calais", "dunkirk", "portsmouth"]
+
+
+@pytest.mark.parametrize(("text", "name", "listed", "kept"), [
+    ("Tell me when the pound drops under 1.10 euros.", "condition", ["rises_above", "falls_below"], ["falls_below"]),
+    ("Je conteste ce paiement, ils m'ont débité deux fois.", "reason", DISPUTE, ["charged_twice"]),
+    ("Alert me if the yen goes over 160 per dollar.", "condition", ["rises_above", "falls_below"],
+     ["rises_above", "falls_below"]),  # the clauses put no value ahead
+    ("Ferry from Dover to Calais on 2027-09-01, one adult.", "to_port", PORTS, ["calais"]),  # named by its words
+])
+def test_an_enum_is_held_to_the_value_its_stretches_and_its_clauses_both_put_ahead(text, name, listed, kept):
+    ports = {key: {"type": "string", "enum": PORTS} for key in ("from_port", "to_port")}
+    schema = {"type": "object", "properties": {name: {"type": "string", "enum": listed}, **ports}}
+    assert copied(schema, offered_values([text]))["properties"][name]["enum"] == kept
 
 
 def _listed_order(prompt: str, listed: list[str]) -> list[str]:

@@ -56,6 +56,7 @@ from gbnf.shape._values import (
 )
 from gbnf.shape.sources import candidates
 from gbnf.shape.sources.durations import days_written
+from gbnf.shape.sources.enum_meaning import meant_by_both
 from gbnf.shape.sources.labelled import command_payload, label_owners
 from gbnf.shape.sources.numbers import takes_percent
 from gbnf.shape.sources.shapes import DATE_NAMES, TIME_NAMES
@@ -131,7 +132,9 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         if latest and (kept := _as_sent(out, key, values, sent, latest, tops) or _counted_last(out, key, latest)):
             return {**out, "enum": kept}
         if listed_strings(out):
-            _, named = candidates("enum", key, out, values)
+            source, named = candidates("enum", key, out, values)
+            if len(named) != 1 and source != "enum-words":  # none, or several by meaning: the one both put ahead
+                named = [value for value in meant_by_both(key, out, values) if not named or value in named] or named
             if latest:  # a follow-up: what the last message names, unless it picks among the options
                 _, mine = candidates("enum", key, out, latest)
                 chosen = picked(named, key, values)
