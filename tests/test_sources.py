@@ -2,6 +2,7 @@
 the table, and the conversation's day that dates from today count from."""
 
 import datetime
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -597,6 +598,19 @@ def test_a_request_that_writes_a_tool_s_code_is_offered_that_tool_where_the_othe
 def test_a_number_beside_a_date_is_no_day_of_a_range(text, days):
     schema = {"type": "object", "properties": {"day": DAY}}
     assert copied(schema, offered_values([text]))["properties"]["day"]["enum"] == days
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("Put in a leave request for next Monday through Friday.", ["2027-06-21", "2027-06-25"]),
+    ("Je serai absent du lundi au jeudi.", ["2027-06-21", "2027-06-24"]),
+    ("Ich bin von Freitag bis Dienstag weg.", ["2027-06-18", "2027-06-22"]),
+    ("Move it to Friday.", ["2027-06-18"]),
+])
+def test_a_weekday_that_ends_a_range_counts_from_its_first_day(text, days):
+    leave = {"type": "object", "properties": {"start_date": DAY, "end_date": DAY}}
+    read_on = replace(offered_values([text]), today=datetime.date(2027, 6, 14), said_today=True)  # a Monday
+    props = copied(leave, read_on)["properties"]
+    assert sorted({*props["start_date"]["enum"], *props["end_date"]["enum"]}) == days
 
 
 def test_numbers_each_a_code_are_not_joined_and_odd_digits_and_schemas_break_nothing():

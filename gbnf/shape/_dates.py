@@ -186,15 +186,18 @@ def written_dates(strings: Sequence[str], form: str, day: datetime.date | None =
     it asks for another day from today ("this Sunday? Today is Friday 2023-09-29" is
     2023-10-01; a day stated elsewhere, in a system message, leaves "today and tomorrow" two
     days); a day of a range written with the month and year of the other (:func:`_range_end`:
-    "from the 3rd to the 7th of August 2027") is a date too. A date written without its year
+    "from the 3rd to the 7th of August 2027") is a date too, and so is a weekday that ends a range
+    from a day written from today, counted from that day (:func:`_weekday_range_ends`: "next Monday
+    through Friday"). A date written without its year
     takes the year of the request's other dates, when they are all of one year ("from 2023
     April 4th to April 8th"); else it is left out (a number alone is no year: "$2000 on March
     3rd")."""
     day_first = _day_first(strings)
     counted, stated = _counted_from(strings, day_first, day, said)
     whole = _not_within_dates(strings)
-    found = [parts for string in whole if (parts := _read_date(string, day_first) or _from_day(string, counted)
-                                           or _range_end(string, day_first)) is not None]
+    ends = _weekday_range_ends(strings, counted) if counted else {}
+    found = [parts for string in whole if (parts := _read_date(string, day_first) or ends.get(_fold(string))
+                                           or _from_day(string, counted) or _range_end(string, day_first)) is not None]
     years = {year for year, _, _ in found if year is not None}
     dates = [date for year, month, day in found
              if (date := _valid(year or (min(years) if len(years) == 1 else None), month, day)) is not None]
@@ -330,6 +333,28 @@ def _range_end(string: str, day_first: bool | None) -> tuple[int | None, int, in
     if behind and (read := _read_date(behind.group(1), day_first)) is not None and int(behind.group(2)) > read[2]:
         return int(behind.group(3)) if behind.group(3) else read[0], read[1], int(behind.group(2))
     return None
+
+
+def _weekday_range_ends(strings: Sequence[str], day: datetime.date) -> dict[str, tuple[int, int, int]]:
+    """The weekdays that end a range from a day written from ``day`` (a stretch of ``strings``
+    wholly such a range: "next Monday through Friday", "du lundi au vendredi", "from tomorrow
+    until Friday"), folded (:func:`_fold`), each with the first such weekday on or after the range's
+    first day, as (year, month, day): Friday is the 25th of "next Monday through Friday" read on
+    Monday the 14th, not the 18th that "Friday" alone writes."""
+    ends: dict[str, tuple[int, int, int]] = {}
+    for string in strings:
+        ranged = _WEEKDAY_RANGE.fullmatch(string.strip())
+        last = _reading(ranged.group(2)) if ranged else None
+        if ranged is None or last is None or last[0] is None or last[1] is not None \
+                or (start := _relative_date(ranged.group(1), day)) is None:
+            continue  # a range from a day written from today to a weekday's name alone
+        end = start + datetime.timedelta(days=(last[0] - start.weekday()) % 7)
+        ends[_fold(ranged.group(2))] = (end.year, end.month, end.day)
+    return ends
+
+
+_WEEKDAY_RANGE = re.compile(rf"(.+?){_RANGE_WORD}(.+)", re.IGNORECASE)
+"""A range of two days written by words ("next Monday through Friday")."""
 
 
 def _is_date(string: str) -> bool:
