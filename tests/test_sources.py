@@ -160,6 +160,7 @@ def _listed_order(prompt: str, listed: list[str]) -> list[str]:
     ("la 8 de la tarde", ["20:00"]), ("on 2025.03.04", []), ("at 12 am", ["00:00"]),
     ("à 19 heures 30", ["19:30"]), ("alle ore 21", ["21:00"]), ("a las 19 horas", ["19:00"]), ("il 3 luglio alle 18", ["18:00"]),
     ("à 8 heures et demie", ["08:30"]), ("pendant 2 heures", []), ("a las 5 personas", []),
+    ("half eleven", ["11:30"]), ("om half elf", ["10:30"]),
     ("alle 21 e 30", ["21:30"]), ("alle 3 di pomeriggio", ["15:00"]), ("vers 7 ou 8 personnes", []),
     ("à 9 heures moins le quart", []), ("卓球台を1時間", []), ("3시간 동안", []), ("中午12点半", ["12:30"]),
     ("午前12時", ["00:00"]), ("this Saturday at 11.", ["11:00"]), ("at 5 locations", []), ("my calendar is in UTC+01:00", []),

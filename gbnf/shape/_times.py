@@ -53,9 +53,10 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     it elsewhere) is after noon; "半" and "반" are half past; German and Dutch quarters and halves
     (:func:`_germanic_times`); noon and midnight by their words. Dates in digits ("2025.03.04")
     are no times, nor UTC offsets (:data:`UTC_OFFSET`)."""
+    english = is_english(text) or _BRITISH_HALF.search(text) is not None
     text = _one_half_of_day(_in_digits(UTC_OFFSET.sub(lambda match: " " * len(match.group()), text)))
     quarters = [match.span() for pattern in (_WORDED, _GERMANIC) for match in pattern.finditer(text)]
-    found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text),
+    found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text, english),
              *(datetime.time(int(match["hour"]), 0) for match in _AT_HOUR.finditer(text) if int(match["hour"]) <= 23),
              *(datetime.time(12, 0) for _ in _NOON.finditer(text)),
              *(datetime.time(0, 0) for _ in _MIDNIGHT.finditer(text))]
@@ -141,13 +142,14 @@ def without_times(text: str) -> str:
     return text
 
 
-def _germanic_times(text: str) -> list[datetime.time]:
+def _germanic_times(text: str, english: bool) -> list[datetime.time]:
     """The quarter past or to an hour, and the half before it, as German and Dutch write them
     ("kwart over 5", "Viertel vor 8", "halb 6": 5:30), after noon with a word for the afternoon
-    or evening after them ("'s middags", "abends")."""
+    or evening after them ("'s middags", "abends"); in an ``english`` text, "half 5" is the half
+    after the hour, as British English says it."""
     found = []
     for match in _GERMANIC.finditer(text):
-        if match["half"] and match["half"].lower() == "half" and is_english(text):  # British "half 5" is 5:30 too
+        if match["half"] and match["half"].lower() == "half" and english:
             hour, minute = int(match["hour"]), 30
         elif match["half"]:
             hour, minute = int(match["hour"]) - 1, 30
@@ -160,6 +162,11 @@ def _germanic_times(text: str) -> list[datetime.time]:
         if 0 <= hour <= 23:
             found.append(datetime.time(hour, minute))
     return found
+
+
+_BRITISH_HALF = re.compile(r"\bhalf\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b",
+                           re.IGNORECASE)
+"""The half after an hour written in English words ("half eleven": 11:30), which no Dutch text writes."""
 
 
 def _in_digits(text: str) -> str:
