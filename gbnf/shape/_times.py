@@ -28,8 +28,9 @@ _ROMANCE_HALF = re.compile(rf"(?P<hour>\d{{1,2}})(?:\s+(?:heures?|uhr|horas?|ore
 """"7 y media", "8 heures et demie", "9 e mezza", "10 e um quarto": the half or the quarter past."""
 _LATER = re.compile(rf"\s*(?:{AFTER_NOON})", re.IGNORECASE)
 _GERMANIC = re.compile(r"(?<![\w:])(?:(?P<quarter>kwart|viertel)\s+(?P<way>over|na|nach|voor|vor)|(?P<half>halb|half))"
-                       r"\s+(?P<hour>\d{1,2})(?![\d:.])", re.IGNORECASE)
-""""kwart over 5", "Viertel vor 8", "halb 6" (5:30; Dutch "half 6" too, where the request is no English one)."""
+                       r"\s+(?P<hour>\d{1,2})(?![\d:]|\.\d)", re.IGNORECASE)
+""""kwart over 5", "Viertel vor 8", "halb 6" (5:30; Dutch "half 6" too, where the request is no English one),
+at the end of a sentence too ("um halb 6.")."""
 _NOON = re.compile(r"(?<![\w-])(?:noon|midday|mittag|mittags|midi|mediodía|mezzogiorno|meio-dia)(?!\w)"
                    r"|(?:正午|中午|정오)(?![\d一二三四五六七八九十两])", re.IGNORECASE)
 _MIDNIGHT = re.compile(r"(?<!\w)(?:midnight|mitternacht|minuit|medianoche|mezzanotte|meia-noite|middernacht)(?!\w)"
