@@ -615,6 +615,20 @@ def test_a_weekday_that_ends_a_range_counts_from_its_first_day(text, days):
     assert sorted({*props["start_date"]["enum"], *props["end_date"]["enum"]}) == days
 
 
+@pytest.mark.parametrize(("text", "name", "meant"), [
+    ("Zet NPO Radio 1 aan in de keuken.", "station", "NPO Radio 1"),
+    ("Mets RTL sur l'enceinte du salon.", "station", "RTL"),
+    ("Radio Paradise, please.", "station", "Radio Paradise"),  # a name alone
+    ("Grand Bosphorus Otel'de iki gece kalmak istiyorum.", "hotel", "Grand Bosphorus"),  # the verb comes last
+    ("Paris weather for tomorrow evening please.", "city", "Paris"),  # a city, by the cities' own source
+])
+def test_a_stretch_that_starts_with_the_request_s_opening_verb_is_no_value(text, name, meant):
+    offered = copied({"type": "object", "properties": {name: {"type": "string"}}},
+                     offered_values([text]))["properties"][name]["enum"]
+    first = text.split()[0]
+    assert meant in offered and (meant.startswith(first) or not [s for s in offered if s.startswith(first)]), offered
+
+
 def test_numbers_each_a_code_are_not_joined_and_odd_digits_and_schemas_break_nothing():
     order = {"type": "string", "pattern": "^[0-9]+$"}
     props = copied({"type": "object", "properties": {"order": order, "flag": True, "n": {"type": "integer"}}},

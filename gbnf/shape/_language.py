@@ -94,6 +94,23 @@ def reads_as_other_language(text: str) -> bool:
                                                      or bool(foreign_function_words(text)))
 
 
+@functools.lru_cache(maxsize=1024)
+def verb_first(text: str) -> bool:
+    """Whether ``text`` is written in the Latin script in a language whose requests open with their
+    verb ("Book a table...", "Zet Radio 538 aan", "Mets France Inter"): any that :func:`function_words`
+    knows but Turkish, whose verbs come last ("Grand Bosphorus Otel'de ... ayırt"), read by its
+    function words or its own letters (ı, ğ, İ)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if not _latin(words) or _TURKISH_LETTERS.search(text):
+        return False
+    english, *others = function_words()
+    counts = dict(zip(_OTHERS, (len(set(words) & listed) for listed in others)))
+    return counts["TURKISH"] == 0 or counts["TURKISH"] < max(counts.values()) or is_english(text)
+
+
+_TURKISH_LETTERS = re.compile("[ıİğĞ]")
+
+
 @functools.cache
 def every_function_word() -> frozenset[str]:
     """The function words of every language :func:`function_words` holds, lowercase."""

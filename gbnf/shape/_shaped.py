@@ -28,6 +28,7 @@ from gbnf.shape._dates import (
 )
 from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
+from gbnf.shape._language import verb_first
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import read_request, terms
 from gbnf.shape._roles import ROLE_MARGIN, around, leaning, role_card, split_roles
@@ -160,7 +161,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
                 found = _after_label(found, key, values.texts[:1])
                 found = _whole_codes(found, key, values.texts)
                 found = _names_first(found, key, values.texts[:1])
-                found = kept_strings(found, key, values, sent) if latest else found
+                found = kept_strings(found, key, values, sent) if latest else \
+                    _past_the_verb(found, values.texts[:1], values.quoted) if source == "stretches" else found
             elif not found and free_string(out):  # a label names it: what follows is its value ("door code" aside)
                 found = owners.get(key or "", [])
         elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
@@ -715,6 +717,24 @@ def _names_first(found: Sequence[str], key: str | None, texts: Sequence[str]) ->
 
 
 _TEXT_NAMES = frozenset(words("text_names"))
+
+
+def _past_the_verb(found: Sequence[str], texts: Sequence[str], quoted: Sequence[str]) -> list[str]:
+    """``found`` (a free string's stretches) without those that start at the first word of the last
+    message (``texts``) where it opens with its verb (:func:`~gbnf.shape._language.verb_first`):
+    "Zet Radio 538 aan" offers "Radio 538", not "Zet Radio 538"; "Manda um postal à Ana Ribeiro"
+    offers no "Manda". Not a quotation (``quoted``), nor where the first clause is a word or two (a
+    name alone: "Radio Paradise, please."); all of them where none would be left. A city is
+    offered by its own source, before the stretches ("Paris weather for tonight")."""
+    text = texts[0].strip().lstrip(_OPENING_MARKS) if texts else ""
+    if not text or not verb_first(text) or len(_CLAUSE_END.split(text, maxsplit=1)[0].split()) <= 2:
+        return list(found)  # a first clause of a word or two is a name alone ("Radio Paradise, please.")
+    kept = [string for string in found if string in quoted or not re.match(rf"{re.escape(string)}(?!\w)", text)]
+    return kept or list(found)
+
+
+_OPENING_MARKS = "¿¡\"'«„“‘ "
+_CLAUSE_END = re.compile(r"[,.;:!?]")
 
 
 def _whole_quotations(found: Sequence[str], texts: Sequence[str]) -> list[str]:
