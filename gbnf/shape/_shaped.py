@@ -99,7 +99,10 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     copied numbers the runs. An array of listed strings takes each at most once (``uniqueItems``,
     where the schema does not say), so a small model's loop (``["Area", "Area", ...]``) ends
     where the grammar can hold it. Given the properties the tool ``declared`` required, one it
-    does not require whose one candidate another's is too is left out (:func:`_without_repeats`).
+    does not require whose one candidate another's is too is left out (:func:`_without_repeats`),
+    and an enum of strings it requires that no value's words name, or several values' meaning, is
+    held to the value that both the short stretches and the clauses of the last message put ahead
+    (:func:`~gbnf.shape.sources.enum_meaning.meant_by_both`), where they agree.
 
     A free string's candidates pass these checks (each keeps all where it would keep none): one
     whose name and description speak of no date or time takes none of the dates written, nor the
@@ -134,7 +137,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             return {**out, "enum": kept}
         if listed_strings(out):
             source, named = candidates("enum", key, out, values)
-            if len(named) != 1 and source != "enum-words":  # none, or several by meaning: the one both put ahead
+            if len(named) != 1 and source != "enum-words" and key in (declared or ()):  # a required one: see below
                 named = [value for value in meant_by_both(key, out, values) if not named or value in named] or named
             if latest:  # a follow-up: what the last message names, unless it picks among the options
                 _, mine = candidates("enum", key, out, latest)
