@@ -11,9 +11,10 @@ from dataclasses import replace
 import httpx
 import pytest
 
+from bench.intent import set_tools
 from gbnf.endpoint import LocalModel, create_app, parse_request
 from gbnf.plan import FINAL_ANSWER, Planner, PlanOptions, openai_tools
-from gbnf.shape import ModelRelevance, Shaping
+from gbnf.shape import Conversation, ModelRelevance, Shaping, shape
 from gbnf.shape.rules import (
     CALL_LEAD,
     RELATED,
@@ -372,3 +373,15 @@ def test_a_tool_is_placed_by_what_it_takes_as_well_as_by_what_it_does(query, fir
     tools = [_ticket_tool("buy_cinema_tickets", "film"), _ticket_tool("buy_concert_tickets", "artist")]
     near = closeness(tools, read_request(query)).tools  # the same description: only the name and arguments differ
     assert near[first] > near[1 - first]
+
+
+@pytest.mark.parametrize(("request_", "meant"), [
+    ("来週の火曜日の15時にカットの予約をして。", "book_salon_appointment"),  # カット: a haircut
+    ("Schick bitte am Freitag einen Strauß Tulpen an Greta Hoffmann.", "order_flower_bouquet"),
+])
+def test_of_tools_about_as_close_the_one_whose_enum_value_another_language_means_is_called(request_, meant):
+    """The eight tools of the fifth development set: a salon's and a doctor's appointments, a
+    cake's and a bouquet's orders are about as close to these requests by meaning; the value of a
+    required enum that one alone takes, named by its meaning in another language, tells them apart."""
+    shaped = shape(Conversation((("user", request_),), tuple(set_tools("chats-dev5"))), Shaping())
+    assert shaped.reply == "call" and [t.name for t in shaped.offered] == [meant]

@@ -16,6 +16,7 @@ import numpy as np
 
 from gbnf._text import identifier_words
 from gbnf.shape._counts import counts_argument
+from gbnf.shape._language import reads_as_other_language
 from gbnf.shape._meaning import phrase_vectors
 from gbnf.shape._request import Request, terms
 from gbnf.shape._shaped import part_offers
@@ -188,18 +189,22 @@ def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
 
 def values_written(tool: Tool, values: Values, tools: Sequence[Tool]) -> int:
     """How many values of ``tool``'s required enums the conversation (``values``) names in their
-    words, each once, that name no other of ``tools`` (a gym class's "HIIT"; not a ferry's
-    ``car`` in "Rent me an economy car", which a car rental's name has): evidence of the tool
+    words (or, where the last message reads as another language than English, alone by their
+    meaning: "来週の月曜日の11時にカラーの予約", a salon's ``colouring``), each once, that name no
+    other of ``tools`` (a gym class's "HIIT"; not a ferry's ``car`` in "Rent me an economy car",
+    which a car rental's name has): evidence of the tool
     that dates and times, which any request writes, are not ("HIIT at 18:30": the gym's
     ``class_type``, not a pet feeder's ``time``). Codes are not counted: a loose pattern
     (``^[A-Z0-9]{5,8}$``) takes words of any request."""
     props = tool.parameters.get("properties") or {}
     others = {word for other in tools if other.name != tool.name for word in terms(other.name)}
+    other_language = bool(values.texts) and reads_as_other_language(values.texts[0])
     found: set[str] = set()
     for key in tool.parameters.get("required") or ():
         part = props.get(key)
         if isinstance(part, dict) and isinstance(part.get("enum"), list):
             source, named = candidates("enum", key, part, values)
-            if source == "enum-words" and not others & {word for value in named for word in terms(str(value))}:
+            by_meaning = source == "enum-meaning" and len(named) == 1 and other_language  # "カラー": colouring
+            if (source == "enum-words" or by_meaning) and not others & {word for v in named for word in terms(str(v))}:
                 found.update(map(str, named))
     return len(found)
