@@ -43,6 +43,7 @@ from gbnf.shape._values import (
     Values,
     argument_words,
     as_fraction,
+    clauses,
     counted_first,
     free_string,
     labels_argument,
@@ -730,14 +731,13 @@ def _past_the_verb(found: Sequence[str], texts: Sequence[str], quoted: Sequence[
     name alone: "Radio Paradise, please."); all of them where none would be left. A city is
     offered by its own source, before the stretches ("Paris weather for tonight")."""
     text = texts[0].strip().lstrip(_OPENING_MARKS) if texts else ""
-    if not text or not verb_first(text) or len(_CLAUSE_END.split(text, maxsplit=1)[0].split()) <= 2:
+    if not verb_first(text) or not any(len(clause.split()) > 2 for clause in clauses(text)[:1]):
         return list(found)  # a first clause of a word or two is a name alone ("Radio Paradise, please.")
     kept = [string for string in found if string in quoted or not re.match(rf"{re.escape(string)}(?!\w)", text)]
     return kept or list(found)
 
 
 _OPENING_MARKS = "¿¡\"'«„“‘ "
-_CLAUSE_END = re.compile(r"[,.;:!?]")
 
 
 def _whole_quotations(found: Sequence[str], texts: Sequence[str]) -> list[str]:

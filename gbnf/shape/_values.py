@@ -247,6 +247,16 @@ def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int
 
 
 @functools.lru_cache(maxsize=1024)
+def clauses(text: str) -> list[str]:
+    """The clauses of ``text``: its parts between stops, colons, semicolons, question and
+    exclamation marks (full-width ones too), a comma and a space, and full-width commas ("Mets
+    France Inter, volume à 25.": "Mets France Inter", "volume à 25")."""
+    return [clause.strip() for clause in _CLAUSE_MARK.split(text) if clause.strip()]
+
+
+_CLAUSE_MARK = re.compile(r"[.;:!?。！？；]+|,\s|，|、")
+
+
 def quotations(text: str) -> tuple[str, ...]:
     """What ``text`` quotes (:data:`_QUOTED`), each stripped, in order (read once per text and kept)."""
     return tuple(quoted for _, quoted in quotation_spans(text))

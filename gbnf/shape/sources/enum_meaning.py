@@ -13,7 +13,7 @@ import numpy as np
 from gbnf._text import identifier_words, without_elision
 from gbnf.shape._english import STOPS
 from gbnf.shape._meaning import phrase_vectors
-from gbnf.shape._values import Values, listed_strings
+from gbnf.shape._values import Values, clauses, listed_strings
 from gbnf.shape.sources._source import Example, Source
 from gbnf.tools import Tool
 
@@ -89,16 +89,10 @@ def _by_clauses(name: str | None, listed: tuple[str, ...], values: Values) -> li
     last = values.texts[0] if values.texts else ""
     if not last.strip():
         return []
-    clauses = [clause.strip() for clause in _CLAUSE.split(last) if len(clause.strip()) > 3]
     kind = identifier_words(name or "").lower()
     vectors = phrase_vectors([f"{kind}: {identifier_words(value).lower()}" for value in listed])
-    closeness = vectors @ phrase_vectors([*clauses, last]).T
+    closeness = vectors @ phrase_vectors([*(clause for clause in clauses(last) if len(clause) > 3), last]).T
     return sorted(zip(listed, map(float, closeness.max(axis=1))), key=lambda pair: -pair[1])
-
-
-_CLAUSE = re.compile(r"[.;:!?。！？；]+|,\s|，|、")
-"""Where a clause of a message ends: a stop, a colon or semicolon, a comma and a space, a
-full-width comma or stop."""
 
 
 def meant_by_both(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
