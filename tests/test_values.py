@@ -467,7 +467,7 @@ def test_copied_strings_take_the_shape_their_property_name_asks_for():
     assert props["path"]["enum"] == ["/etc/hostname"] and props["email"]["enum"] == ["bob@example.com"]
     assert props["check_in_date"]["enum"] == ["2023-10-15"] and props["startTime"]["enum"] == ["5 pm"]
     assert "Mail" in props["title"]["enum"]  # no shape asked for: every stretch
-    assert "no path" in copied(schema, offered_values(["no path here"]))["properties"]["path"]["enum"]  # none has it
+    assert "no path" in copied(schema, offered_values(["there is no path here"]))["properties"]["path"]["enum"]  # none has it
 
 
 def test_a_call_of_an_enumeration_copies_its_own_item_and_what_all_share():

@@ -43,7 +43,6 @@ from gbnf.shape._values import (
     Values,
     argument_words,
     as_fraction,
-    clauses,
     counted_first,
     free_string,
     labels_argument,
@@ -51,6 +50,7 @@ from gbnf.shape._values import (
     names_argument,
     numbers_named,
     overlaps,
+    punctuated_clauses,
     quotations,
     shared_value,
     unpercented_numbers,
@@ -731,7 +731,7 @@ def _past_the_verb(found: Sequence[str], texts: Sequence[str], quoted: Sequence[
     name alone: "Radio Paradise, please."); all of them where none would be left. A city is
     offered by its own source, before the stretches ("Paris weather for tonight")."""
     text = texts[0].strip().lstrip(_OPENING_MARKS) if texts else ""
-    if not verb_first(text) or not any(len(clause.split()) > 2 for clause in clauses(text)[:1]):
+    if not verb_first(text) or not any(len(clause.split()) > 2 for clause in punctuated_clauses(text)[:1]):
         return list(found)  # a first clause of a word or two is a name alone ("Radio Paradise, please.")
     kept = [string for string in found if string in quoted or not re.match(rf"{re.escape(string)}(?!\w)", text)]
     return kept or list(found)

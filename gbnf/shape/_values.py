@@ -247,7 +247,7 @@ def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int
 
 
 @functools.lru_cache(maxsize=1024)
-def clauses(text: str) -> list[str]:
+def punctuated_clauses(text: str) -> list[str]:
     """The clauses of ``text``: its parts between stops, colons, semicolons, question and
     exclamation marks (full-width ones too), a comma and a space, and full-width commas ("Mets
     France Inter, volume à 25.": "Mets France Inter", "volume à 25")."""

@@ -13,7 +13,7 @@ import numpy as np
 from gbnf._text import identifier_words, without_elision
 from gbnf.shape._english import STOPS
 from gbnf.shape._meaning import phrase_vectors
-from gbnf.shape._values import Values, clauses, listed_strings
+from gbnf.shape._values import Values, listed_strings, punctuated_clauses
 from gbnf.shape.sources._source import Example, Source
 from gbnf.tools import Tool
 
@@ -91,7 +91,7 @@ def _by_clauses(name: str | None, listed: tuple[str, ...], values: Values) -> li
         return []
     kind = identifier_words(name or "").lower()
     vectors = phrase_vectors([f"{kind}: {identifier_words(value).lower()}" for value in listed])
-    closeness = vectors @ phrase_vectors([*(clause for clause in clauses(last) if len(clause) > 3), last]).T
+    closeness = vectors @ phrase_vectors([*(clause for clause in punctuated_clauses(last) if len(clause) > 3), last]).T
     return sorted(zip(listed, map(float, closeness.max(axis=1))), key=lambda pair: -pair[1])
 
 
