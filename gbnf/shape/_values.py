@@ -246,7 +246,6 @@ def _place_of(k: int, words: list[str], gaps: list[str], sentence_ends: list[int
     return sentence_ends[k] == k + 1 or words[k + 1].lower() in _NO_END or bool(gaps[k + 1].strip(" 's’"))
 
 
-@functools.lru_cache(maxsize=1024)
 def punctuated_clauses(text: str) -> list[str]:
     """The clauses of ``text``: its parts between stops, colons, semicolons, question and
     exclamation marks (full-width ones too), a comma and a space, and full-width commas ("Mets
@@ -257,6 +256,7 @@ def punctuated_clauses(text: str) -> list[str]:
 _CLAUSE_MARK = re.compile(r"[.;:!?。！？；]+|,\s|，|、")
 
 
+@functools.lru_cache(maxsize=1024)
 def quotations(text: str) -> tuple[str, ...]:
     """What ``text`` quotes (:data:`_QUOTED`), each stripped, in order (read once per text and kept)."""
     return tuple(quoted for _, quoted in quotation_spans(text))
