@@ -622,6 +622,7 @@ def test_a_weekday_that_ends_a_range_counts_from_its_first_day(text, days):
     ("Radio Paradise, please.", "station", "Radio Paradise"),  # a name alone
     ("Grand Bosphorus Otel'de iki gece kalmak istiyorum.", "hotel", "Grand Bosphorus"),  # the verb comes last
     ("Paris weather for tomorrow evening please.", "city", "Paris"),  # a city, by the cities' own source
+    ("Remind me to call mom tomorrow at 9am.", "text", "Remind me to call mom"),  # the user's own text
 ])
 def test_a_stretch_that_starts_with_the_request_s_opening_verb_is_no_value(text, name, meant):
     offered = copied({"type": "object", "properties": {name: {"type": "string"}}},

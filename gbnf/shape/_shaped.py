@@ -166,7 +166,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
                 found = _whole_codes(found, key, values.texts)
                 found = _names_first(found, key, values.texts[:1])
                 found = kept_strings(found, key, values, sent) if latest else \
-                    _past_the_verb(found, values.texts[:1], values.quoted) if source == "stretches" else found
+                    _past_the_verb(found, key, values.texts[:1], values.quoted) if source == "stretches" else found
             elif not found and free_string(out):  # a label names it: what follows is its value ("door code" aside)
                 found = owners.get(key or "", [])
         elif kind in ("integer", "number") and "const" not in out and _numbers_or_free(out.get("enum")):
@@ -723,15 +723,18 @@ def _names_first(found: Sequence[str], key: str | None, texts: Sequence[str]) ->
 _TEXT_NAMES = frozenset(words("text_names"))
 
 
-def _past_the_verb(found: Sequence[str], texts: Sequence[str], quoted: Sequence[str]) -> list[str]:
-    """``found`` (a free string's stretches) without those that start at the first word of the last
-    message (``texts``) where it opens with its verb (:func:`~gbnf.shape._language.verb_first`):
-    "Zet Radio 538 aan" offers "Radio 538", not "Zet Radio 538"; "Manda um postal à Ana Ribeiro"
-    offers no "Manda". Not a quotation (``quoted``), nor where the first clause is a word or two (a
-    name alone: "Radio Paradise, please."); all of them where none would be left. A city is
-    offered by its own source, before the stretches ("Paris weather for tonight")."""
+def _past_the_verb(found: Sequence[str], key: str | None, texts: Sequence[str], quoted: Sequence[str]) -> list[str]:
+    """``found`` (a free string's stretches, argument ``key``'s) without those that start at the
+    first word of the last message (``texts``) where it opens with its verb
+    (:func:`~gbnf.shape._language.verb_first`): "Zet Radio 538 aan" offers "Radio 538", not "Zet
+    Radio 538"; "Manda um postal à Ana Ribeiro" offers no "Manda". Not a quotation (``quoted``),
+    nor where the first clause is a word or two (a name alone: "Radio Paradise, please."), nor for
+    an argument whose name says it takes the user's own text (:data:`_TEXT_NAMES`: a reminder's
+    ``text``, "Remind me to call mom"); all of them where none would be left. A city is offered by
+    its own source, before the stretches ("Paris weather for tonight")."""
     text = texts[0].strip().lstrip(_OPENING_MARKS) if texts else ""
-    if not verb_first(text) or not any(len(clause.split()) > 2 for clause in punctuated_clauses(text)[:1]):
+    if not verb_first(text) or not any(len(clause.split()) > 2 for clause in punctuated_clauses(text)[:1]) \
+            or _TEXT_NAMES & set(argument_words(key or "")):
         return list(found)  # a first clause of a word or two is a name alone ("Radio Paradise, please.")
     kept = [string for string in found if string in quoted or not re.match(rf"{re.escape(string)}(?!\w)", text)]
     return kept or list(found)
