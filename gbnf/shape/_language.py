@@ -103,8 +103,7 @@ def verb_first(text: str) -> bool:
     words = [w.lower() for w in _WORD.findall(text)]
     if not _latin(words) or _TURKISH_LETTERS.search(text):
         return False
-    english, *others = function_words()
-    counts = dict(zip(_OTHERS, (len(set(words) & listed) for listed in others)))
+    counts = dict(zip(_OTHERS, (len(set(words) & listed) for listed in function_words()[1:])))
     return counts["TURKISH"] == 0 or counts["TURKISH"] < max(counts.values()) or is_english(text)
 
 

@@ -54,10 +54,10 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     it elsewhere) is after noon; "半" and "반" are half past; German and Dutch quarters and halves
     (:func:`_germanic_times`); noon and midnight by their words. Dates in digits ("2025.03.04")
     are no times, nor UTC offsets (:data:`UTC_OFFSET`)."""
-    english = is_english(text) or _BRITISH_HALF.search(text) is not None
+    written = text
     text = _one_half_of_day(_in_digits(UTC_OFFSET.sub(lambda match: " " * len(match.group()), text)))
     quarters = [match.span() for pattern in (_WORDED, _GERMANIC) for match in pattern.finditer(text)]
-    found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text, english),
+    found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text, written),
              *(datetime.time(int(match["hour"]), 0) for match in _AT_HOUR.finditer(text) if int(match["hour"]) <= 23),
              *(datetime.time(12, 0) for _ in _NOON.finditer(text)),
              *(datetime.time(0, 0) for _ in _MIDNIGHT.finditer(text))]
@@ -143,14 +143,15 @@ def without_times(text: str) -> str:
     return text
 
 
-def _germanic_times(text: str, english: bool) -> list[datetime.time]:
+def _germanic_times(text: str, written: str) -> list[datetime.time]:
     """The quarter past or to an hour, and the half before it, as German and Dutch write them
     ("kwart over 5", "Viertel vor 8", "halb 6": 5:30), after noon with a word for the afternoon
-    or evening after them ("'s middags", "abends"); in an ``english`` text, "half 5" is the half
-    after the hour, as British English says it."""
+    or evening after them ("'s middags", "abends") in ``text`` (``written`` with its number words
+    in digits); where ``written`` reads as English or writes its hour in English words ("half
+    eleven"), "half 5" is the half after the hour, as British English says it."""
     found = []
     for match in _GERMANIC.finditer(text):
-        if match["half"] and match["half"].lower() == "half" and english:
+        if match["half"] and match["half"].lower() == "half" and (is_english(written) or _BRITISH_HALF.search(written)):
             hour, minute = int(match["hour"]), 30
         elif match["half"]:
             hour, minute = int(match["hour"]) - 1, 30
