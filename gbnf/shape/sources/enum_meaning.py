@@ -4,6 +4,7 @@ no value is named by its words."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from typing import Any
@@ -81,18 +82,19 @@ def values_meant_first(name: str | None, part: dict[str, Any], values: Values) -
     return [value for value, _ in ranked]
 
 
-def _by_clauses(name: str | None, listed: tuple[str, ...], values: Values) -> list[tuple[str, float]]:
+@functools.lru_cache(maxsize=256)
+def _by_clauses(name: str | None, listed: tuple[str, ...], values: Values) -> tuple[tuple[str, float], ...]:
     """Each of ``listed`` (argument ``name``'s values) with its closeness, written with the
     argument's name ("reason: item not received"), to the closest clause of the last message or
     to the whole of it, closest first: a clause means a value that no word names ("il pacco non
     è mai arrivato"); none where the conversation has no text."""
     last = values.texts[0] if values.texts else ""
     if not last.strip():
-        return []
+        return ()
     kind = identifier_words(name or "").lower()
     vectors = phrase_vectors([f"{kind}: {identifier_words(value).lower()}" for value in listed])
     closeness = vectors @ phrase_vectors([*(clause for clause in punctuated_clauses(last) if len(clause) > 3), last]).T
-    return sorted(zip(listed, map(float, closeness.max(axis=1))), key=lambda pair: -pair[1])
+    return tuple(sorted(zip(listed, map(float, closeness.max(axis=1))), key=lambda pair: -pair[1]))
 
 
 def meant_by_both(name: str | None, part: dict[str, Any], values: Values) -> list[str]:
@@ -134,16 +136,18 @@ def _kind_words(name: str | None, part: dict[str, Any]) -> tuple[str, ...]:
 _KIND_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
-def _closeness(listed: tuple[str, ...], values: Values, kinds: tuple[str, ...] = ()) -> list[tuple[str, float]]:
+@functools.lru_cache(maxsize=256)
+def _closeness(listed: tuple[str, ...], values: Values, kinds: tuple[str, ...] = ()) -> tuple[tuple[str, float], ...]:
     """Each of ``listed`` with its closeness to the closest short stretch of ``values``, closest
     first (a stable sort); none where the conversation has no short stretch. A value that is
     itself a kind of one of ``kinds`` (what the values are kinds of: "cheesecake", a cake; :data:`KIND`)
     is not named by a stretch at least as close to that kind as to it ("un gâteau au citron",
-    "草莓蛋糕": the cake, not ``cheesecake``; "Käsekuchen" still names it)."""
+    "草莓蛋糕": the cake, not ``cheesecake``; "Käsekuchen" still names it). Kept for the request:
+    an enum is read so by its source, the prompt's order and :func:`meant_by_both`."""
     short = (s for s in values.strings if len(s.split()) <= MOST_WORDS and len(s) <= 24)
     phrases = list(dict.fromkeys(map(without_elision, short)))
     if not phrases:
-        return []
+        return ()
     near = phrase_vectors(phrases)
     vectors = phrase_vectors([identifier_words(v).lower() for v in listed])
     closeness = vectors @ near.T
@@ -154,7 +158,7 @@ def _closeness(listed: tuple[str, ...], values: Values, kinds: tuple[str, ...] =
         by_kind = (kind_vectors @ near.T)[nearest]  # each stretch's closeness to each value's kind
         named_kind = (to_kind.max(axis=1) >= KIND)[:, None] & (by_kind >= closeness)
         closeness = np.where(named_kind, 0.0, closeness)
-    return sorted(zip(listed, map(float, closeness.max(axis=1))), key=lambda pair: -pair[1])
+    return tuple(sorted(zip(listed, map(float, closeness.max(axis=1))), key=lambda pair: -pair[1]))
 
 
 SOURCE = Source(
