@@ -96,6 +96,21 @@ def test_503_forever_gives_up(fake):
         ServerBackend(server.url, retries=2, backoff=0.05).wait_healthy()
 
 
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_a_health_look_whose_connection_drops_is_made_once_more(fake, asynchronous):
+    def look(url: str) -> str:
+        return asyncio.run(AsyncServerBackend(url).health()) if asynchronous else ServerBackend(url).health()
+
+    # a kept-alive connection the server closes as it is reused drops without a reply; a new one answers
+    server = fake((0, b"", 0), (200, b'{"status": "ok"}', 0))
+    assert look(server.url) == "ok" and len(server.paths) == 2
+    # a server that drops every connection is no healthier for the second look
+    server = fake((0, b"", 0))
+    with pytest.raises(ServerError, match="RemoteProtocolError"):
+        look(server.url)
+    assert len(server.paths) == 2
+
+
 def test_a_4xx_carries_the_servers_message(fake):
     server = fake((404, b'{"error": {"message": "File Not Found"}}', 0))
     with pytest.raises(ServerError, match="HTTP 404: File Not Found"):

@@ -356,7 +356,8 @@ def test_requests_spread_over_llama_server_replicas():
     # one thread each: two llama-servers of one thread per core each stall on 2 cores (OpenMP's
     # spinning threads wait on each other's descheduled ones)
     with LlamaServer(threads=1) as first, LlamaServer(threads=1) as second, \
-            serving("--server", first.url, "--server", second.url) as url:
+            served("--server", first.url, "--server", second.url) as gbnf_serve:
+        url = gbnf_serve.url
         before = [launched(s) for s in (first, second)]
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             replies = list(pool.map(lambda i: ask(url, i), range(4)))
@@ -365,9 +366,10 @@ def test_requests_spread_over_llama_server_replicas():
         replies += [ask(url, 5), ask(url, 6)]
         last = [launched(s) for s in (first, second)]
         logs = "\n\n".join(f"{s.url}:\n{s.log_tail(40)}" for s in (first, second))
+    logs += f"\n\ngbnf serve:\n{gbnf_serve.stderr[-3000:]}"
     assert all(isinstance(r, str) and r for r in replies), f"{replies!r}\n{logs}"
-    assert after[0] > before[0] and after[1] > before[1]
-    assert last[0] > after[0] and last[1] > after[1]
+    assert after[0] > before[0] and after[1] > before[1], f"{before} {after}\n{logs}"
+    assert last[0] > after[0] and last[1] > after[1], f"{after} {last}\n{logs}"
 
 
 def test_text_under_auto_streams_as_the_plain_reply_reads(url, request):

@@ -54,6 +54,8 @@ XGrammar (``llguidance`` for a server run with the guidance/llguidance backend);
 ENGINE_PROBE = {"prompt": "a", "n_predict": 1, "temperature": 0, "cache_prompt": False,
                 "grammar": '%llguidance {}\nstart: "a"'}
 """A one-token completion that llama-server answers only when it was built with llguidance."""
+DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+"""A connection that closed before its reply was complete."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ class _Base:
             return _Retry(f"{where}: server unreachable ({response})", ConnectionFailed)
         if isinstance(response, httpx.TimeoutException):
             raise ServerTimeout(f"{where}: no reply within {self.timeout:g}s")
-        if isinstance(response, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+        if isinstance(response, DROPPED):
             raise ConnectionFailed(f"{where}: the connection dropped before the reply was complete ({response})")
         if isinstance(response, Exception):
             raise ServerError(f"{where}: {type(response).__name__}: {response}")
@@ -147,7 +149,10 @@ class _Base:
                 f"--grammar-dialect {self.dialect} match the backend it was started with?")
 
     def _health(self, response: httpx.Response | Exception) -> Literal["ok", "loading"]:
-        """What one ``/health`` reply says: "ok", "loading" (503), or a :class:`ServerError`."""
+        """What one look at ``/health`` says: "ok", "loading" (503), or a :class:`ServerError`. A
+        look is not retried, but made once more on a new connection where the kept-alive one it
+        reused was closed under it (:data:`DROPPED`: the server's keep-alive ran out between the
+        pool's check and the request, as it does when the caller's event loop is held up)."""
         if isinstance(response, Exception):
             raise ServerError(f"GET {self.url}/health: {type(response).__name__}: {response}")
         if response.status_code == 503:
@@ -248,11 +253,15 @@ class ServerBackend(_Base):
         self.call("GET", "/health")
 
     def health(self) -> Literal["ok", "loading"]:
-        """One look at ``/health``, without retries: "ok", "loading" (503), or a :class:`ServerError`."""
+        """One look at ``/health`` (:meth:`_Base._health`)."""
         try:
-            return self._health(self._client.get("/health", timeout=min(self.timeout, 5.0)))
+            try:
+                response = self._client.get("/health", timeout=min(self.timeout, 5.0))
+            except DROPPED:
+                response = self._client.get("/health", timeout=min(self.timeout, 5.0))
         except httpx.HTTPError as exc:
             return self._health(exc)
+        return self._health(response)
 
     def props(self) -> dict[str, Any]:
         """The server's ``/props``: model, context size, chat template..."""
@@ -337,11 +346,15 @@ class AsyncServerBackend(_Base):
         await self.call("GET", "/health")
 
     async def health(self) -> Literal["ok", "loading"]:
-        """One look at ``/health``, without retries: "ok", "loading" (503), or a :class:`ServerError`."""
+        """One look at ``/health`` (:meth:`_Base._health`)."""
         try:
-            return self._health(await self._client.get("/health", timeout=min(self.timeout, 5.0)))
+            try:
+                response = await self._client.get("/health", timeout=min(self.timeout, 5.0))
+            except DROPPED:
+                response = await self._client.get("/health", timeout=min(self.timeout, 5.0))
         except httpx.HTTPError as exc:
             return self._health(exc)
+        return self._health(response)
 
     async def props(self) -> dict[str, Any]:
         return await self.call("GET", "/props")
