@@ -319,6 +319,10 @@ def test_a_date_named_for_no_format_takes_the_written_date_in_iso_form():
     ("Teil die Rechnung über 78,40 durch zwei", [78.4, 2]), ("quando o euro passar de 6,50.", [6.5]),
     ("entre 1,5 y 2,5 kg", [1.5, 2.5]), ("the GCD of 5,10", [5, 10]), ("It costs 1,500 dollars", [1500]),
     ("les numéros 1,2,3", [1, 2, 3]),
+    # a two-digit decimal comma tells the language where no function word does; its thousands are points
+    ("Tanken eintragen: 52 Liter, 89,40 Euro, Kilometerstand 143.200.", [52, 89.4, 143200]),
+    ("Gasto de 1.250 euros en el súper", [1250]), ("Заправка: 45,5 литра, 3\u00a0200 рублей", [45.5, 3200]),
+    ("Benzina 12,30 € il 15.05.2027", [12.3]), ("I ran 1.500 km", [1.5]), ("Sum 5,10 and 15", [5, 10, 15]),
 ])
 def test_a_decimal_comma_is_read_where_the_text_is_in_a_language_that_writes_one(text, written):
     assert list(offered_values([text]).numbers) == written

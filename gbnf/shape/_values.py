@@ -18,7 +18,7 @@ from gbnf._text import identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
 from gbnf.shape._dates import dates_in, days_from_today, moments, month_name
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
-from gbnf.shape._language import foreign_function_words, unknown_latin, worded_languages
+from gbnf.shape._language import foreign_function_words, is_english, unknown_latin, worded_languages
 from gbnf.shape._segments import CJK_LETTERS, cjk_words, has_cjk
 
 LONGEST = 8
@@ -335,15 +335,35 @@ _COMMA_DECIMAL = re.compile(r"(?<![\d,.])(\d{1,3}(?:\.\d{3})+|\d+),(\d{1,2})(?!\
 """A decimal comma: digits (their thousands grouped by points or not), a comma and one or two
 digits, in no list of numbers ("1,10", "78,40", "1.500,50", "1,5 y 2,5"; not "1,2,3", "1,2 et
 3", nor "1,500" of thousands)."""
+_POINT_THOUSANDS = re.compile(r"(?<![\d,.])[1-9]\d{0,2}(?:[.\u00a0\u202f]\d{3})+(?![\d\u00a0\u202f]|[.,]\d)")
+"""Digits whose thousands are grouped by points or by no-break spaces ("143.200", "15.000",
+"1 250"); not a date's, a time's or an address's parts ("15.05.2027", "14.30", "192.168.0.1")."""
+_CENTS = re.compile(r"(?<![\d,.])\d+,\d{2}(?![\d,])")
+"""A decimal comma before two digits ("89,40"), which no English number writes: no thousands
+(three digits), and a list of two numbers is written with a space ("5, 10")."""
+_DECIMAL_COMMA_SCRIPTS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+"""Greek and Cyrillic letters: the languages written in them write decimals with a comma."""
 
 
 def comma_decimals(text: str) -> str:
-    """``text`` with its decimal commas written as points ("1,10 Euro": 1.10), where it is
-    written in a language other than English in Latin letters (most of them write decimals with
-    a comma); as it is elsewhere ("5,10" in English may list two numbers)."""
-    if "," not in text or not (worded_languages(text) or foreign_function_words(text)):
+    """``text`` with its numbers written as JSON writes them, where it is written in a language
+    that writes decimals with a comma: its decimal commas as points ("1,10 Euro": 1.10), its
+    thousands grouped by points or no-break spaces written whole ("Kilometerstand 143.200":
+    143200). Such a text is one in Greek or Cyrillic letters, or in Latin letters that does not
+    read as English and has another language's function words or a two-digit decimal comma
+    ("Tanken eintragen: 52 Liter, 89,40 Euro"); elsewhere it is as written ("5,10" in English may
+    list two numbers, "1.500" is one and a half)."""
+    if not any(mark in text for mark in ",.\u00a0\u202f") or not _writes_decimal_commas(text):
         return text
-    return _COMMA_DECIMAL.sub(lambda match: f"{match[1].replace('.', '')}.{match[2]}", text)
+    text = _COMMA_DECIMAL.sub(lambda match: f"{match[1].replace('.', '')}.{match[2]}", text)
+    return _POINT_THOUSANDS.sub(lambda match: re.sub(r"\D", "", match.group()), text)
+
+
+def _writes_decimal_commas(text: str) -> bool:
+    """Whether ``text`` is written in a language that writes decimals with a comma (see
+    :func:`comma_decimals`)."""
+    return bool(_DECIMAL_COMMA_SCRIPTS.search(text)) or not is_english(text) and bool(
+        worded_languages(text) or foreign_function_words(text) or _CENTS.search(text))
 
 
 def _pronoun(text: str, word: re.Match[str]) -> bool:
