@@ -171,6 +171,8 @@ def _spans(text: str, longest: int) -> tuple[str, ...]:
         abbreviation = ABBREVIATION.match(text, start)
         if abbreviation and not text[abbreviation.end():match.end()].strip(_EDGES):
             end = abbreviation.end()
+        if (elided := _ELISION.match(text, start, end)) and elided.end() < end:
+            start = elided.end()
         if text.endswith(("'s", "’s"), start, end) and not (
                 _NAME_GOES_ON.match(text, end) and bounds and not _SENTENCE_START.search(text, bounds[-1][1], start)):
             end -= 2
@@ -219,6 +221,11 @@ _EXTENSION = re.compile(r"\.[a-z][a-z0-9]{1,4}(?![A-Za-z0-9])", re.IGNORECASE)
 word splitter reads apart, the words before it and it are a stretch too ("季度报告.docx")."""
 _FILE_WORDS = 3
 """The most words of a file name before its extension."""
+_ELISION = re.compile(r"(?:l|d|dell|all|dall|nell|sull|coll|un|qu)['’](?=[^\W\d_])")
+"""An article or a preposition written onto the next word with an apostrophe, in French and
+Italian ("à l'Hôtel du Lac", "all'Osteria Francescana"), in small letters: the word (and a
+stretch) starts after it; inside a stretch it stays ("musée d'Orsay"), and so does a name's
+capital ("L'Oréal")."""
 _CASE_ENDING = re.compile(r"['’](?:[dt][ae]n?|[dt][ae]ki|n[dt][ae](?:n|ki)?|n?[ıiuü]n|y?[ıiuüea]|y?l[ae]|n[ae])$")
 """A Turkish case ending written after an apostrophe onto a name or a number ("Otel'de",
 "Almanya'ya", "145'e", "İstanbul'un"), in a text that writes a letter only Turkish has
