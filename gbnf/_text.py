@@ -43,7 +43,10 @@ def own_words(word_sets: list[set[str]]) -> list[set[str]]:
     return [{word for word in words if counts[word] == 1} for words in word_sets]
 
 
-_ELIDED = re.compile(r"^(?:[dlnjmst]|qu|[dns]?ell|all|sull|un)['’](?=\w)", re.IGNORECASE)
+ELISION = r"(?:[dlnjmst]|qu|[dns]?ell|d?all|sull|un)['’](?=\w)"
+"""An article, a preposition or a pronoun written onto the next word with an apostrophe, as
+French and Italian write them ("l'après-midi", "d'Orsay", "dell'hotel", "all'Osteria")."""
+_ELIDED = re.compile(f"^{ELISION}", re.IGNORECASE)
 
 
 def without_elision(text: str) -> str:

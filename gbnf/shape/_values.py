@@ -14,7 +14,7 @@ from typing import Any
 
 from text_to_num import alpha2digit
 
-from gbnf._text import identifier_words, mentions
+from gbnf._text import ELISION, identifier_words, mentions
 from gbnf.compiler import as_decimal, is_number
 from gbnf.shape._dates import dates_in, days_from_today, moments, month_name
 from gbnf.shape._english import STEMMER, STOPS, either, table, words
@@ -221,11 +221,10 @@ _EXTENSION = re.compile(r"\.[a-z][a-z0-9]{1,4}(?![A-Za-z0-9])", re.IGNORECASE)
 word splitter reads apart, the words before it and it are a stretch too ("季度报告.docx")."""
 _FILE_WORDS = 3
 """The most words of a file name before its extension."""
-_ELISION = re.compile(r"(?:l|d|dell|all|dall|nell|sull|coll|un|qu)['’](?=[^\W\d_])")
-"""An article or a preposition written onto the next word with an apostrophe, in French and
-Italian ("à l'Hôtel du Lac", "all'Osteria Francescana"), in small letters: the word (and a
-stretch) starts after it; inside a stretch it stays ("musée d'Orsay"), and so does a name's
-capital ("L'Oréal")."""
+_ELISION = re.compile(ELISION)
+"""An elided article or preposition in small letters (:data:`~gbnf._text.ELISION`: "à l'Hôtel
+du Lac", "all'Osteria Francescana"): a word (and a stretch) starts after it; inside a stretch it
+stays ("musée d'Orsay"), and so does a name's capital ("L'Oréal")."""
 _CASE_ENDING = re.compile(r"['’](?:[dt][ae]n?|[dt][ae]ki|n[dt][ae](?:n|ki)?|n?[ıiuü]n|y?[ıiuüea]|y?l[ae]|n[ae])$")
 """A Turkish case ending written after an apostrophe onto a name or a number ("Otel'de",
 "Almanya'ya", "145'e", "İstanbul'un"), in a text that writes a letter only Turkish has
