@@ -150,6 +150,9 @@ def test_a_required_enum_is_held_to_the_value_its_stretches_and_its_clauses_both
     assert copied(schema, offered_values([text]), declared=[name])["properties"][name]["enum"] == kept
     optional = copied(schema, offered_values([text]))["properties"][name].get("enum", listed)
     assert len(optional) > 1 if name != "to_port" else optional == kept  # an optional enum is not held so
+    # unless the request was read as asking for it: the tool as shaped then requires it
+    asked = copied({**schema, "required": [name]}, offered_values([text]), declared=[])
+    assert asked["properties"][name]["enum"] == kept
 
 
 def _listed_order(prompt: str, listed: list[str]) -> list[str]:

@@ -101,9 +101,11 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
     where the schema does not say), so a small model's loop (``["Area", "Area", ...]``) ends
     where the grammar can hold it. Given the properties the tool ``declared`` required, one it
     does not require whose one candidate another's is too is left out (:func:`_without_repeats`),
-    and an enum of strings it requires that no value's words name, or several values' meaning, is
-    held to the value that both the short stretches and the clauses of the last message put ahead
-    (:func:`~gbnf.shape.sources.enum_meaning.meant_by_both`), where they agree.
+    and an enum of strings it requires (or ``schema`` does: one the request was read as asking for)
+    that no value's words name, or several values' meaning, is held to the value that both the
+    short stretches and the clauses of the last message put ahead
+    (:func:`~gbnf.shape.sources.enum_meaning.meant_by_both`), where they agree; an optional one
+    is not, when the tool is not yet shaped (so held, it would read as asked for).
 
     A free string's candidates pass these checks (each keeps all where it would keep none): one
     whose name and description speak of no date or time takes none of the dates written, nor the
@@ -131,6 +133,8 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
         if isinstance(tops, dict) else {}
     payloads = _payloads(schema, owners, values)
     sent = [(key, value) for name, key, value in values.sent if name == tool]  # what the call before sent this tool
+    required_now = {*declared, *(schema.get("required") or ())} \
+        if declared is not None and isinstance(schema, dict) else set()  # and those asked for
 
     def copy(out: dict[str, Any], key: str | None) -> dict[str, Any]:
         kind, items = out.get("type"), out.get("items")
@@ -138,7 +142,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             return {**out, "enum": kept}
         if listed_strings(out):
             source, named = candidates("enum", key, out, values)
-            if len(named) != 1 and source != "enum-words" and key in (declared or ()):  # a required one: see below
+            if len(named) != 1 and source != "enum-words" and key in required_now:  # a required one: see below
                 named = [value for value in meant_by_both(key, out, values) if not named or value in named] or named
             if latest:  # a follow-up: what the last message names, unless it picks among the options
                 _, mine = candidates("enum", key, out, latest)
