@@ -222,9 +222,9 @@ word splitter reads apart, the words before it and it are a stretch too ("季度
 _FILE_WORDS = 3
 """The most words of a file name before its extension."""
 _ELISION = re.compile(ELISION)
-"""An elided article or preposition in small letters (:data:`~gbnf._text.ELISION`: "à l'Hôtel
-du Lac", "all'Osteria Francescana"): a word (and a stretch) starts after it; inside a stretch it
-stays ("musée d'Orsay"), and so does a name's capital ("L'Oréal")."""
+"""An elided article, preposition or pronoun in small letters (:data:`~gbnf._text.ELISION`: "à
+l'Hôtel du Lac", "all'Osteria Francescana"): a word (and a stretch) starts after it; inside a
+stretch it stays ("musée d'Orsay"), and so does a name's capital ("L'Oréal")."""
 _CASE_ENDING = re.compile(r"['’](?:[dt][ae]n?|[dt][ae]ki|n[dt][ae](?:n|ki)?|n?[ıiuü]n|y?[ıiuüea]|y?l[ae]|n[ae])$")
 """A Turkish case ending written after an apostrophe onto a name or a number ("Otel'de",
 "Almanya'ya", "145'e", "İstanbul'un"), in a text that writes a letter only Turkish has
@@ -342,8 +342,9 @@ _COMMA_DECIMAL = re.compile(r"(?<![\d,.])(\d{1,3}(?:\.\d{3})+|\d+),(\d{1,2})(?!\
 digits, in no list of numbers ("1,10", "78,40", "1.500,50", "1,5 y 2,5"; not "1,2,3", "1,2 et
 3", nor "1,500" of thousands)."""
 _POINT_THOUSANDS = re.compile(r"(?<![\d,.])[1-9]\d{0,2}(?:[.\u00a0\u202f]\d{3})+(?![\d\u00a0\u202f]|[.,]\d)")
-"""Digits whose thousands are grouped by points or by no-break spaces ("143.200", "15.000",
-"1 250"); not a date's, a time's or an address's parts ("15.05.2027", "14.30", "192.168.0.1")."""
+"""Digits whose thousands are grouped by points or by no-break spaces ("143.200", "15.000", "1
+250" written with U+00A0 or U+202F); not a date's, a time's or an address's parts ("15.05.2027",
+"14.30", "192.168.0.1")."""
 _CENTS = re.compile(r"(?<![\d,.])\d+,\d{2}(?![\d,])")
 """A decimal comma before two digits ("89,40"), which no English number writes: no thousands
 (three digits), and a list of two numbers is written with a space ("5, 10")."""
