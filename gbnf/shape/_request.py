@@ -62,6 +62,11 @@ def terms(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+OPENING_MARKS = "¿¡\"'«„“‘ "
+"""What may open a sentence before its first word: Spanish's inverted marks, quotation marks and
+spaces between them ("¿ Dónde...", "« Mets France Inter »")."""
+
+
 @dataclass(frozen=True, eq=False)
 class Request:
     """The user's words (``text``) and what the rules read in them, each read on first use."""
@@ -128,7 +133,7 @@ class Request:
         ends with a question mark and starts with no request ("Can you...", "Peux-tu...", "请")
         nor a turn back to what was said ("And tomorrow?", "What about Tuesday?"): "How often
         does a diesel need an oil change?", "Is 40 grams a day enough for a beagle?"."""
-        last = sentences(self.text)[-1].strip().lstrip("¿¡\"'«„“") if self.text.strip() else ""
+        last = sentences(self.text)[-1].strip().lstrip(OPENING_MARKS) if self.text.strip() else ""
         return last.endswith(("?", "？")) and not _REQUEST_START.match(last)
 
     @cached_property

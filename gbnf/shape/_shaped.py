@@ -30,7 +30,7 @@ from gbnf.shape._directions import marked, pairs, time_pair
 from gbnf.shape._english import STEMMER, either, words
 from gbnf.shape._language import verb_first
 from gbnf.shape._meaning import phrase_vectors
-from gbnf.shape._request import read_request, terms
+from gbnf.shape._request import OPENING_MARKS, read_request, terms
 from gbnf.shape._roles import ROLE_MARGIN, around, leaning, role_card, split_roles
 from gbnf.shape._segments import has_cjk, has_function_word, proper_nouns
 from gbnf.shape._times import written_times
@@ -736,15 +736,12 @@ def _past_the_verb(found: Sequence[str], key: str | None, texts: Sequence[str], 
     an argument whose name says it takes the user's own text (:data:`_TEXT_NAMES`: a reminder's
     ``text``, "Remind me to call mom"); all of them where none would be left. A city is offered by
     its own source, before the stretches ("Paris weather for tonight")."""
-    text = texts[0].strip().lstrip(_OPENING_MARKS) if texts else ""
+    text = texts[0].strip().lstrip(OPENING_MARKS) if texts else ""
     if not verb_first(text) or not any(len(clause.split()) > 2 for clause in punctuated_clauses(text)[:1]) \
             or _TEXT_NAMES & set(argument_words(key or "")):
         return list(found)  # a first clause of a word or two is a name alone ("Radio Paradise, please.")
     kept = [string for string in found if string in quoted or not re.match(rf"{re.escape(string)}(?!\w)", text)]
     return kept or list(found)
-
-
-_OPENING_MARKS = "¿¡\"'«„“‘ "
 
 
 def _whole_quotations(found: Sequence[str], texts: Sequence[str]) -> list[str]:
