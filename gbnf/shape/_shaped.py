@@ -142,7 +142,7 @@ def copied(schema: Any, values: Values, *, echoes: Collection[str] = frozenset()
             return {**out, "enum": kept}
         if listed_strings(out):
             source, named = candidates("enum", key, out, values)
-            if len(named) != 1 and source != "enum-words" and key in required_now:  # a required one: see below
+            if len(named) != 1 and source != "enum-words" and key in required_now:  # see the docstring
                 named = [value for value in meant_by_both(key, out, values) if not named or value in named] or named
             if latest:  # a follow-up: what the last message names, unless it picks among the options
                 _, mine = candidates("enum", key, out, latest)

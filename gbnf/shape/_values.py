@@ -360,8 +360,8 @@ def comma_decimals(text: str) -> str:
     read as English and has another language's function words or a two-digit decimal comma
     ("Tanken eintragen: 52 Liter, 89,40 Euro"); elsewhere it is as written ("5,10" in English may
     list two numbers, "1.500" is one and a half)."""
-    if not any(mark in text for mark in ",.\u00a0\u202f") or not _writes_decimal_commas(text):
-        return text
+    if not (_COMMA_DECIMAL.search(text) or _POINT_THOUSANDS.search(text)) or not _writes_decimal_commas(text):
+        return text  # the language is read only where a number may be written so
     text = _COMMA_DECIMAL.sub(lambda match: f"{match[1].replace('.', '')}.{match[2]}", text)
     return _POINT_THOUSANDS.sub(lambda match: re.sub(r"\D", "", match.group()), text)
 
