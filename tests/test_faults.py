@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from gbnf.backends import AsyncServerBackend, Sampling, ServerBackend
-from gbnf.errors import BackendError, ServerError
+from gbnf.errors import BackendError, ConnectionFailed, ServerError
 from gbnf.llama_server import LlamaServer, free_port
 from tests.fakes import Fake
 
@@ -108,6 +108,30 @@ def test_a_health_look_whose_connection_drops_is_made_once_more(fake, asynchrono
     server = fake((0, b"", 0))
     with pytest.raises(ServerError, match="RemoteProtocolError"):
         look(server.url)
+    assert len(server.paths) == 2
+
+
+@pytest.mark.parametrize("way", ["sync", "async", "streamed"])
+def test_a_completion_whose_connection_drops_before_its_reply_is_asked_once_more(fake, way):
+    def complete(url: str) -> str:
+        if way == "sync":
+            return ServerBackend(url, retries=0).complete(HI, None, Sampling()).text
+        backend = AsyncServerBackend(url, retries=0)  # as gbnf serve asks each of several replicas
+        pieces: list[str] = []
+        on_text = pieces.append if way == "streamed" else None
+        text = asyncio.run(backend.acomplete(HI, None, Sampling(), on_text=on_text)).text
+        assert pieces == ([text] if way == "streamed" else [])
+        return text
+
+    chunk = {"choices": [{"delta": {"content": "hello"}, "finish_reason": "stop"}]}
+    answer = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n" if way == "streamed" else json.dumps(OK_REPLY)
+    # a kept-alive connection the server closes as it is reused drops without a reply; a new one answers
+    server = fake((0, b"", 0), (200, answer.encode(), 0))
+    assert complete(server.url) == "hello" and len(server.paths) == 2
+    # a server that drops every connection fails the request, naming what happened, without more tries
+    server = fake((0, b"", 0))
+    with pytest.raises(ConnectionFailed, match="the connection dropped before the reply was complete"):
+        complete(server.url)
     assert len(server.paths) == 2
 
 

@@ -3,8 +3,9 @@ retries: llama-server, or (``upstream``) vLLM or SGLang, which take the grammar 
 field and dialect.
 
 The request never carries ``tools`` beside a grammar (llama-server answers 400 to both).
-Connection failures and 503 (model still loading) are retried with bounded backoff; every
-other fault is a :class:`ServerError` naming the request, within the configured timeout.
+Connection failures (none made, or one dropped before the reply: a kept-alive connection the
+server closed as it was reused) and 503 (model still loading) are retried with bounded backoff;
+every other fault is a :class:`ServerError` naming the request, within the configured timeout.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import json
 import time
 import warnings
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -60,10 +61,36 @@ DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
 
 @dataclass(frozen=True)
 class _Retry:
-    """The outcome of one attempt that should be tried again, with why."""
+    """The outcome of one attempt that should be tried again, with why; ``dropped``: its
+    connection closed before the reply (:data:`DROPPED`)."""
 
     why: str
     error: type[ServerError] = ServerError
+    dropped: bool = False
+
+
+class _Waits:
+    """How long one request waits before each try again: doubling delays, bounded in count
+    (``retries``) and by the deadline; and, the first time a connection drops before its reply
+    (a kept-alive connection the server closed as it was reused), no wait and no retry counted,
+    so a server asked with no retries (a replica, which another may stand in for) is not taken
+    for down."""
+
+    def __init__(self, retries: int, backoff: float, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        self._delays = (min(backoff * 2 ** attempt, max(0.0, deadline - time.monotonic()))
+                        for attempt in range(retries))
+        self._dropped = False
+
+    def before_next(self, outcome: _Retry) -> float:
+        """Seconds to wait before trying again after ``outcome``; raises its error where no try is left."""
+        if outcome.dropped and not self._dropped:
+            self._dropped = True
+            return 0.0
+        delay = next(self._delays, 0.0)
+        if delay <= 0:
+            raise outcome.error(outcome.why)
+        return delay
 
 
 class _Base:
@@ -94,14 +121,9 @@ class _Base:
         """Make the httpx client."""
         raise NotImplementedError
 
-    def _delays(self) -> Iterator[float]:
-        """Backoff delays between attempts: doubling, bounded in count and by the timeout."""
-        deadline = time.monotonic() + self.timeout
-        for attempt in range(self.retries):
-            delay = min(self.backoff * 2 ** attempt, max(0.0, deadline - time.monotonic()))
-            if delay <= 0:
-                return
-            yield delay
+    def _waits(self) -> _Waits:
+        """The waits of one request before each try again (:class:`_Waits`)."""
+        return _Waits(self.retries, self.backoff, self.timeout)
 
     def _outcome(self, method: str, path: str, response: httpx.Response | Exception, grammar: str | None) -> Any:
         """Decode a reply into JSON, or return :class:`_Retry`, or raise :class:`ServerError`."""
@@ -110,8 +132,9 @@ class _Base:
             return _Retry(f"{where}: server unreachable ({response})", ConnectionFailed)
         if isinstance(response, httpx.TimeoutException):
             raise ServerTimeout(f"{where}: no reply within {self.timeout:g}s")
-        if isinstance(response, DROPPED):
-            raise ConnectionFailed(f"{where}: the connection dropped before the reply was complete ({response})")
+        if isinstance(response, DROPPED):  # a kept-alive connection closed under the request, or a server gone
+            return _Retry(f"{where}: the connection dropped before the reply was complete ({response})",
+                          ConnectionFailed, dropped=True)
         if isinstance(response, Exception):
             raise ServerError(f"{where}: {type(response).__name__}: {response}")
         if response.status_code == 503:
@@ -234,7 +257,7 @@ class ServerBackend(_Base):
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None, grammar: str | None = None) -> Any:
         """One JSON request with retries; returns the decoded reply."""
-        delays = self._delays()
+        waits = self._waits()
         while True:
             try:
                 response: httpx.Response | Exception = self._client.request(method, path, json=body)
@@ -243,10 +266,7 @@ class ServerBackend(_Base):
             outcome = self._outcome(method, path, response, grammar)
             if not isinstance(outcome, _Retry):
                 return outcome
-            delay = next(delays, None)
-            if delay is None:
-                raise outcome.error(outcome.why)
-            time.sleep(delay)
+            time.sleep(waits.before_next(outcome))
 
     def wait_healthy(self) -> None:
         """Return once ``/health`` says ok (503 while loading is waited out, within the timeout)."""
@@ -334,12 +354,9 @@ class AsyncServerBackend(_Base):
 
     async def _retrying(self, attempt: Callable[[], Awaitable[Any]]) -> Any:
         """``attempt()`` until it gives something other than a :class:`_Retry`, with backoff."""
-        delays = self._delays()
+        waits = self._waits()
         while isinstance(outcome := await attempt(), _Retry):
-            delay = next(delays, None)
-            if delay is None:
-                raise outcome.error(outcome.why)
-            await asyncio.sleep(delay)
+            await asyncio.sleep(waits.before_next(outcome))
         return outcome
 
     async def wait_healthy(self) -> None:
