@@ -1078,6 +1078,17 @@ def test_korean_words_are_read_without_their_particles_and_endings():
 
 
 @pytest.mark.parametrize(("request_", "listed", "named"), [
+    ("Put 'renew passport' on my to-do list.", ["groceries", "todo", "packing"], ["todo"]),
+    ("Send me the code by e-mail, not by text.", ["sms", "email", "push"], ["email"]),
+    ("Is there wi-fi in the room?", ["wifi", "ethernet"], ["wifi"]),
+    ("Put it on my list, to do by Monday.", ["groceries", "todo", "packing"], []),  # "to do" is no stretch
+])
+def test_an_enum_value_written_as_one_word_is_named_by_its_words_written_apart(request_, listed, named):
+    source = next(s for s in SOURCES if s.name == "enum-words")
+    assert source.offers("list", {"type": "string", "enum": listed}, offered_values([request_])) == named
+
+
+@pytest.mark.parametrize(("request_", "listed", "named"), [
     ("Un biglietto per i Måneskin, palco VIP.", ["front_of_stage", "vip_box", "lower_tier"], ["vip_box"]),
     ("Find a family therapist in Berkeley", ["Psychologist", "Family Counselor", "Psychiatrist"], ["Family Counselor"]),
     ("Switch off the light in room 4", ["kitchen", "living_room", "bedroom"], []),  # the argument's own word

@@ -25,6 +25,13 @@ def _stem_keys(strings: tuple[str, ...]) -> frozenset[str]:
     return frozenset(_stem_key(string) for string in strings) - {""}
 
 
+@functools.lru_cache(maxsize=16)
+def _joined_keys(strings: tuple[str, ...]) -> frozenset[str]:
+    """Each of a request's stretches of two words or more, as :func:`word_key` writes them, its
+    words written as one ("to-do": "todo"; "wi fi": "wifi"), once per request."""
+    return frozenset(key.replace(" ", "") for key in map(word_key, strings) if " " in key)
+
+
 def _stem_key(text: str) -> str:
     """``text``'s words as :func:`word_key` writes them, each stemmed ("moving out" and
     ``move_out``: "move out"; "weekly": "week")."""
@@ -42,7 +49,9 @@ def enum_values_named(name: str | None, part: dict[str, Any], values: Values) ->
     """The values of an enum of strings that a stretch names, loosely (case, spaces, ``_``);
     of values alike but for their case ("AA", "Aa", "aa"), those a stretch writes as they are.
     Where none is, those a stretch names with its words stemmed ("moving out": ``move_out``;
-    "every week": ``weekly``) or by their initials in capitals ("MMR": ``measles_mumps_rubella``).
+    "every week": ``weekly``), by their initials in capitals ("MMR": ``measles_mumps_rubella``),
+    or with its words written apart that the value writes as one ("to-do list": ``todo``; "e-mail":
+    ``email``).
     Where none is named whole, the one value a stretch writes a word of that no other value has
     ("palco VIP": ``vip_box``, not ``front_of_stage``), but for the words of the argument's own
     name (``living_room`` of ``room``) and function words."""
@@ -57,7 +66,9 @@ def enum_values_named(name: str | None, part: dict[str, Any], values: Values) ->
     stems = _stem_keys(values.strings)
     shouted = any(text.isupper() for text in values.texts)  # "WHERE IS MY ORDER": no initials
     initials = set() if shouted else {string for string in values.strings if string.isupper() and 3 <= len(string) <= 5}
-    loosely = [value for value in part["enum"] if _stem_key(value) in stems or _initials(value) in initials]
+    joined = _joined_keys(values.strings)
+    loosely = [value for value in part["enum"]
+               if _stem_key(value) in stems or _initials(value) in initials or word_key(value) in joined]
     return loosely or _named_by_a_word(name, part["enum"], keys)
 
 
