@@ -1006,6 +1006,26 @@ def test_a_request_that_names_a_tool_s_enum_value_in_its_words_goes_to_that_tool
     assert [t.name for t in shape(asked).offered] == ["book_gym_class"]
 
 
+PARCELS = Tool("request_parcel_collection", "Ask a courier to collect parcels from an address.", {
+    "type": "object", "required": ["collection_address", "collection_day", "parcel_count"],
+    "properties": {"collection_address": {"type": "string"}, "collection_day": {"type": "string", "format": "date"},
+                   "parcel_count": {"type": "integer", "minimum": 1}}})
+GROCERIES = Tool("order_groceries", "Order one of the user's saved shopping lists for home delivery.", {
+    "type": "object", "required": ["saved_list", "delivery_day", "delivery_window"],
+    "properties": {"saved_list": {"type": "string"}, "delivery_day": {"type": "string", "format": "date"},
+                   "delivery_window": {"type": "string", "enum": ["morning", "afternoon", "evening"]}}})
+
+
+def test_of_the_tools_a_request_asks_for_those_taking_a_number_it_writes_go_before_those_taking_none():
+    asked = "Bitte lass am 14. Januar 2027 zwei Pakete in der Lindenstraße 8, 10115 Berlin abholen."
+    shaped = shape(Conversation((("user", asked),), (GROCERIES, PARCELS)))
+    assert [t.name for t in shaped.offered] == ["request_parcel_collection"], shaped.decisions["why"]
+    # a number written only in a date or a time is no number of either tool's
+    dated = shape(Conversation((("user", "Liefere meine Liste Wocheneinkauf am 14. Januar 2027 um 18 Uhr."),),
+                               (GROCERIES, PARCELS)))
+    assert "order_groceries" in [t.name for t in dated.offered], dated.decisions["why"]
+
+
 def test_odd_inputs_break_nothing():
     digits = "Track parcel +1" + "2" * 40 + "X please"
     assert without_parts(digits) == digits  # a run of digits is no phone number (nor read two ways: no hang)

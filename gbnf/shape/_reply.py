@@ -26,6 +26,7 @@ from gbnf.shape._relevance import (
     closest_first,
     decide_reply,
     near_best,
+    numbers_apart,
     numbers_given,
     scored_tools,
 )
@@ -105,6 +106,9 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             elif taken and min(taken.values()) < (top := max(taken.values())):  # a feeder's time, no recipe's
                 chosen = [t for t in chosen if taken[t.name] == top]
                 why = f"the request writes the codes, dates and times these tools take, more than the others{lead}"
+            elif numbers_apart(request) and 0 == min(needs := [numbers_needed(t) for t in chosen]) < max(needs):
+                chosen = [t for t, need in zip(chosen, needs) if need]  # "zwei Pakete": a collection's, no shop's
+                why = f"the request writes a number these tools take and the others take none of{lead}"
             elif widened:
                 why = f"the request asks for what these tools do, of those it gives the values they need{lead}"
             else:
