@@ -108,7 +108,6 @@ def test_an_enum_value_is_named_by_meaning_in_any_language(request_, listed, mea
      ["illness", "medical_appointment", "family_emergency", "other"], "medical_appointment"),
     ("The funeral of my grandmother is on Friday, so she stays home.",
      ["illness", "bereavement", "medical_appointment", "other"], "bereavement"),
-    ("明天下午三点来取衣服。", ["morning", "afternoon", "evening"], "afternoon"),
     ("Il pacco arriva con il corriere espresso domani mattina.", ["standard", "overnight", "express"], None),
     ("Please excuse Tom from school on Friday, he has to see the dentist.",
      ["illness", "medical_appointment", "family_emergency", "bereavement", "other"], "medical_appointment"),
@@ -1004,6 +1003,29 @@ def test_a_request_that_names_a_tool_s_enum_value_in_its_words_goes_to_that_tool
     asked = Conversation((("user", "HIIT at 18:30 on 2027-04-01 please, and don't put me on any waiting list."),),
                          (feeder, gym))
     assert [t.name for t in shape(asked).offered] == ["book_gym_class"]
+
+
+SLOTS = {"type": "string", "enum": ["morning", "afternoon", "evening"]}
+
+
+@pytest.mark.parametrize(("request_", "meant"), [
+    ("Passez le prendre le 22 février l'après-midi.", ["afternoon"]),
+    ("Consegna il 9 marzo 2027, di pomeriggio.", ["afternoon"]),
+    ("z dostawą 4 grudnia 2027 po południu", ["afternoon"]),
+    ("Recolham os sacos no dia 3 de março à noite, por favor.", ["evening"]),  # Portuguese "noite": 19 to 24 h
+    ("2027年1月23日上午送到", ["morning"]),
+    ("내일 저녁에 가져다 주세요", ["evening"]),
+    ("Привезите завтра утром, часов в 9 утра.", ["morning"]),
+    ("Pick it up on Friday at 14:30.", ["afternoon"]),  # the hours of a time written
+    ("Hol es morgen ab.", []),  # "morgen" is tomorrow, no morning
+    ("Pick it up on Friday.", []),
+    ("Pick it up at 3:00.", []),  # either half of the day
+    ("YARIN ÖĞLEDEN SONRA GELİN", ["afternoon"]),  # capitals whose small letters are not the CLDR's
+])
+def test_an_enum_of_parts_of_the_day_takes_the_part_a_word_or_a_time_means(request_, meant):
+    source = next(s for s in SOURCES if s.name == "day-parts")
+    assert source.offers("pickup_slot", SLOTS, offered_values([request_])) == meant
+    assert source.offers("room", {"type": "string", "enum": ["morning", "kitchen"]}, offered_values([request_])) == []
 
 
 PARCELS = Tool("request_parcel_collection", "Ask a courier to collect parcels from an address.", {

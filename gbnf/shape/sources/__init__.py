@@ -16,6 +16,7 @@ from gbnf.shape.sources import (
     cities,
     codes,
     dates,
+    day_parts,
     defaults,
     durations,
     enum_meaning,
@@ -38,8 +39,8 @@ from gbnf.shape.sources import (
 from gbnf.shape.sources._source import Example, Kind, Source
 
 SOURCES: tuple[Source, ...] = tuple(module.SOURCE for module in (
-    enum_words, enum_meaning, codes, times, typed_dates, typed_moments, patterns, globs, files, moments, dates,
-    formulas, shapes, labelled, regions, cities, stretches, durations, numbers, defaults, runs))
+    enum_words, day_parts, enum_meaning, codes, times, typed_dates, typed_moments, patterns, globs, files, moments,
+    dates, formulas, shapes, labelled, regions, cities, stretches, durations, numbers, defaults, runs))
 """Every candidate source, in the order they are asked."""
 NAMES = frozenset(source.name for source in SOURCES)
 """The sources' names."""
