@@ -170,6 +170,10 @@ def _listed_order(prompt: str, listed: list[str]) -> list[str]:
     ("à 9 heures moins le quart", []), ("卓球台を1時間", []), ("3시간 동안", []), ("中午12点半", ["12:30"]),
     ("午前12時", ["00:00"]), ("this Saturday at 11.", ["11:00"]), ("at 5 locations", []), ("my calendar is in UTC+01:00", []),
     ("at 9:30 in the evening", ["21:30"]), ("from 8 to 9 tonight", ["20:00", "21:00"]),
+    ("Разбуди меня в 7 вечера", ["19:00"]), ("в 19 часов", ["19:00"]), ("в семь утра", ["07:00"]),
+    ("в 11 ночи", ["23:00"]), ("на 2 часа", []), ("o godzinie 19", ["19:00"]), ("saat 19'da", ["19:00"]),
+    ("akşam 7'de", ["19:00"]), ("sabah dokuzda", ["09:00"]), ("saat 7 buçukta", ["07:30"]), ("dört saatlik", []),
+    ("sabah bir kahve", []), ("저녁 일곱 시 반", ["19:30"]), ("한 시간 동안", []), ("at seven thirty pm", ["19:30"]),
 ])
 def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(text, times):
     source = next(s for s in SOURCES if s.name == "times")

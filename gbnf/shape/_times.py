@@ -52,13 +52,16 @@ def written_times(text: str) -> tuple[datetime.time, ...]:
     and, for the language a request's function words say, text2num's); an hour of 12 or less
     with a word for the afternoon or evening (before it in Chinese, Japanese and Korean, after
     it elsewhere) is after noon; "半" and "반" are half past; German and Dutch quarters and halves
-    (:func:`_germanic_times`); noon and midnight by their words. Dates in digits ("2025.03.04")
+    (:func:`_germanic_times`); an hour after a word that says when in Russian, Turkish and Polish
+    (:data:`_MARKED_HOUR`: "в 19 часов", "akşam 7'de", "o godzinie 19"); noon and midnight by
+    their words. Dates in digits ("2025.03.04")
     are no times, nor UTC offsets (:data:`UTC_OFFSET`)."""
     written = text
     text = _one_half_of_day(_in_digits(UTC_OFFSET.sub(lambda match: " " * len(match.group()), text)))
     quarters = [match.span() for pattern in (_WORDED, _GERMANIC) for match in pattern.finditer(text)]
     found = [*_clock_times(text, quarters), *_worded_times(text), *_dotted_times(text), *_germanic_times(text, written),
              *(datetime.time(int(match["hour"]), 0) for match in _AT_HOUR.finditer(text) if int(match["hour"]) <= 23),
+             *_marked_times(text),
              *(datetime.time(12, 0) for _ in _NOON.finditer(text)),
              *(datetime.time(0, 0) for _ in _MIDNIGHT.finditer(text))]
     return tuple(dict.fromkeys(found))
@@ -132,12 +135,44 @@ this evening", which is no morning hour): that hour, as written. A time to read,
 from counts: "sell 5 at 12, please" may ask for a price of 12."""
 
 
+_RU_PARTS = r"утра|дня|вечера|ночи"
+_MARKED_HOUR = re.compile(
+    r"(?<!\w)(?:"
+    r"(?:в|к|около|после|до|с)\s+(?P<ru>\d{1,2})(?:[:.](?P<ru_minute>[0-5]\d))?"
+    rf"(?:\s*(?:час(?:а|ов|ам|у)?|ч)(?!\w)(?:\s+(?P<ru_part>{_RU_PARTS}))?|\s+(?P<ru_only_part>{_RU_PARTS}))"
+    r"|(?:(?P<tr_part>sabah|öğleden\s+sonra|akşam|gece)\s+(?:saat\s+)?|saat\s+)(?P<tr>\d{1,2})(?![\d:.,])"
+    r"(?P<tr_half>\s+buçuk)?"
+    r"|o\s+godz(?:inie|\.)?\s+(?P<pl>\d{1,2})(?:[:.](?P<pl_minute>[0-5]\d))?"
+    r")(?!\d)", re.IGNORECASE)
+"""An hour after a word that says when, in Russian ("в 19 часов", "к 8 часам", "в 7 вечера":
+the clock's word or a part of the day after it), Turkish ("saat 9'da", "akşam 7'de", "saat 7
+buçukta": "saat" or a part of the day before it) and Polish ("o godzinie 19"); not "на 2 часа",
+two hours long, nor a Russian hour with neither the clock's word nor a part of the day ("в 2")."""
+
+
+def _marked_times(text: str) -> list[datetime.time]:
+    """The times :data:`_MARKED_HOUR` finds in ``text``: after noon with a word for the afternoon
+    or evening ("вечера", "дня", "akşam", "öğleden sonra"), or for the night from six ("в 11
+    ночи", "gece 11'de": 23:00; "в 2 ночи": 2:00)."""
+    found = []
+    for match in _MARKED_HOUR.finditer(text):
+        hour = int(match["ru"] or match["tr"] or match["pl"])
+        minute = int(match["ru_minute"] or match["pl_minute"] or (30 if match["tr_half"] else 0))
+        part = (match["ru_part"] or match["ru_only_part"] or match["tr_part"] or "").lower()
+        if hour < 12 and (part in ("вечера", "дня", "akşam") or part.startswith("öğleden")
+                          or part in ("ночи", "gece") and hour >= 6):
+            hour += 12
+        if hour <= 23:
+            found.append(datetime.time(hour, minute))
+    return found
+
+
 def without_times(text: str) -> str:
     """``text`` with its number words written in digits and the times of day it writes in
     words or with a clock's word blanked out ("a table for four at half past seven": "for 4"
     alone), so that their hours are not counted as values."""
     text = _in_digits(text)
-    for pattern in (_WORDED, _GERMANIC, _ROMANCE_HALF, CLOCK_TIMES, _DOTTED):
+    for pattern in (_WORDED, _GERMANIC, _ROMANCE_HALF, CLOCK_TIMES, _DOTTED, _MARKED_HOUR):
         text = pattern.sub(lambda match: match.group() if match.group().strip().isdigit() else " " * len(match.group()),
                            text)
     return text
@@ -173,10 +208,34 @@ _BRITISH_HALF = re.compile(r"\bhalf\s+(?:one|two|three|four|five|six|seven|eight
 
 def _in_digits(text: str) -> str:
     """``text`` with its number words written in digits, the Han numerals of an hour ("五点"),
-    and an hour of the clock in French, Spanish, Portuguese or Italian words with its minutes
-    (:data:`_ROMANCE_HOUR`: "à 19 heures 30", "alle ore 21") as ``19:30``."""
+    the words of an hour in Korean, Russian and Turkish (:data:`_HOUR_WORDS`: "일곱 시", "в семь
+    вечера", "sabah dokuzda"), an hour and its minutes written apart before "am" or "pm" ("seven
+    thirty pm": 7:30 pm), and an hour of the clock in French, Spanish, Portuguese or Italian words
+    with its minutes (:data:`_ROMANCE_HOUR`: "à 19 heures 30", "alle ore 21") as ``19:30``."""
     text = _HAN_HOUR.sub(lambda match: str(han_number(match.group())), worded_in_digits(text))
+    text = _HOUR_WORD.sub(lambda match: f"{match['lead']}{_HOUR_WORDS[match['word'].lower()]}", text)
+    text = _SPOKEN_MINUTES.sub(r"\1:\2", text)
     return _ROMANCE_HOUR.sub(lambda match: f"{match['lead']}{match['hour']}:{match['minute'] or '00'}", text)
+
+
+_HOUR_WORDS = {
+    **dict(zip("한 두 세 네 다섯 여섯 일곱 여덟 아홉 열 열한 열두".split(), range(1, 13))),
+    **dict(zip("один два три четыре пять шесть семь восемь девять десять одиннадцать двенадцать".split(),
+               range(1, 13))),
+    **dict(zip("bir iki üç dört beş altı yedi sekiz dokuz on".split(), range(1, 11))),
+    "on bir": 11, "on iki": 12}
+"""The words of the hours of the clock in Korean (its native numbers: "일곱 시"), Russian and Turkish,
+which text2num does not read."""
+_HOUR_WORD = re.compile(
+    r"(?P<lead>(?<![가-힣])|(?<!\w)(?:в|к|около)\s+|(?<!\w)(?:sabah|akşam|gece|sonra|saat)\s+)"
+    rf"(?P<word>{'|'.join(sorted(_HOUR_WORDS, key=len, reverse=True))})"
+    rf"(?=\s?시(?!간)|\s+(?:час|{_RU_PARTS})|(?:da|de|ta|te)(?![^\W\d_]))",
+    re.IGNORECASE)
+"""An hour in words: in Korean before "시" (not "시간", hours long), in Russian after "в" and
+before the clock's word or a part of the day, in Turkish after "saat" or a part of the day and
+with the ending of "at" ("dokuzda"; "sabah bir kahve" is a coffee)."""
+_SPOKEN_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}) ([0-5]\d)(?=\s?[ap]\.?m\b)", re.IGNORECASE)
+"""An hour and its minutes written apart before "am" or "pm", as "seven thirty pm" reads in digits."""
 
 
 _ROMANCE_HOUR = re.compile(
