@@ -1018,7 +1018,7 @@ SLOTS = {"type": "string", "enum": ["morning", "afternoon", "evening"]}
     ("z dostawą 4 grudnia 2027 po południu", ["afternoon"]),
     ("Recolham os sacos no dia 3 de março à noite, por favor.", ["evening"]),  # Portuguese "noite": 19 to 24 h
     ("2027年1月23日上午送到", ["morning"]),
-    ("내일 저녁에 가져다 주세요", ["evening"]),
+    ("내일 저녁에 가져다 주세요", ["evening"]), ("ส่งตอนบ่ายนะ", ["afternoon"]),  # Thai writes no spaces
     ("Привезите завтра утром, часов в 9 утра.", ["morning"]),
     ("Pick it up on Friday at 14:30.", ["afternoon"]),  # the hours of a time written
     ("Hol es morgen ab.", []),  # "morgen" is tomorrow, no morning

@@ -135,13 +135,15 @@ class Shaping:
         """Load now what reading requests under these settings loads on first use, so that the
         first reply takes no longer than the next: the sentence encoder (``decide`` by
         ``meaning``, seconds), Pint's unit registry (``asked_only``), the CLDR's month and day
-        names and its words for days from today (dates), the cities (``copy_values``: "City,
-        State", a city's country) and the dictionaries of Chinese and Japanese words."""
+        names, its words for days from today (dates) and for the parts of the day, the cities
+        (``copy_values``: "City, State", a city's country) and the dictionaries of Chinese and
+        Japanese words."""
         from gbnf.shape._dates import _names, _patterns, _relative_pattern
         from gbnf.shape._meaning import _encoder
         from gbnf.shape._places import _cities
         from gbnf.shape._segments import warm as words_of_cjk
         from gbnf.shape._units import _registry
+        from gbnf.shape.sources.day_parts import warm as parts_of_the_day
 
         if self.decide and self.meaning:
             _encoder()
@@ -150,6 +152,7 @@ class Shaping:
         _patterns()
         _names("months", ("wide",))
         _relative_pattern()
+        parts_of_the_day()
         if self.copy_values:
             _cities()
             words_of_cjk()

@@ -45,7 +45,8 @@ def _period_hours(code: str) -> dict[str, Hours]:
 def _words() -> dict[str, Hours]:
     """Each word (lowercase) the CLDR writes for a part of the day, in :data:`LANGUAGES`, with
     the hours it covers; not one abbreviated with a period, nor one that is also a word for a day
-    ("morgen", "mañana": tomorrow; "дня": of days), nor a Latin word of two letters or fewer."""
+    ("morgen", "mañana": tomorrow; "дня": of days), nor one too short to be read alone
+    (:func:`_too_short`)."""
     from babel import Locale
 
     days = _day_words()
@@ -63,12 +64,14 @@ def _words() -> dict[str, Hours]:
 
 
 def _too_short(word: str) -> bool:
-    """Whether ``word`` is too short to be read alone: two Latin letters or fewer ("ص" too)."""
-    return len(word) <= 2 and (word.isascii() or not _EAST.search(word))
+    """Whether ``word`` is too short to be read alone: two letters or fewer, but in a script whose
+    words are found inside a text (:data:`_UNSPACED`: "上午", "오후")."""
+    return len(word) <= 2 and not _UNSPACED.search(word)
 
 
-_EAST = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-"""Chinese, Japanese and Korean letters, whose words are found inside a text, not between spaces."""
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+"""Thai, Chinese, Japanese and Korean letters: their words are found inside a text, not between
+spaces (Thai and Chinese write none; Korean writes its particles onto its words: "저녁에")."""
 
 
 def _day_words() -> frozenset[str]:
@@ -88,12 +91,17 @@ def _day_words() -> frozenset[str]:
 @functools.cache
 def _pattern() -> re.Pattern[str]:
     """A regular expression that finds any word of :func:`_words`: between word boundaries (after
-    an elided article too: "l'après-midi"), or anywhere in Chinese, Japanese and Korean text."""
-    latin = sorted((w for w in _words() if not _EAST.search(w)), key=len, reverse=True)
-    east = sorted((w for w in _words() if _EAST.search(w)), key=len, reverse=True)
+    an elided article too: "l'après-midi"), or anywhere in a text in a script of :data:`_UNSPACED`."""
+    latin = sorted((w for w in _words() if not _UNSPACED.search(w)), key=len, reverse=True)
+    east = sorted((w for w in _words() if _UNSPACED.search(w)), key=len, reverse=True)
     apostrophe = "['\u2019]"
     latin_words = "|".join(re.escape(w).replace("'", apostrophe) for w in latin)
     return re.compile(rf"(?<!\w)(?:{latin_words})(?!\w)|{'|'.join(map(re.escape, east))}", re.IGNORECASE)
+
+
+def warm() -> None:
+    """Read the CLDR's words for the parts of the day now (a second and more on first use)."""
+    _pattern()
 
 
 def day_parts_named(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
