@@ -604,6 +604,20 @@ def _day_counts() -> dict[str, int]:
     return found
 
 
+@functools.cache
+def day_words() -> frozenset[str]:
+    """The words of the CLDR's phrases for a day from today and for a count of days, in
+    :data:`_LANGUAGES`, lowercase ("morgen", "mañana", "pasado mañana", "дня", "Tagen"): words that
+    name a day, not a part of one."""
+    words: set[str] = set()
+    for fields in _date_fields():
+        day = fields["day"]
+        phrases = [*day["relative"].values(), *(p for way in ("future", "past") for p in day[way].values())]
+        words.update(word for phrase in phrases for word in phrase.lower().replace("{0}", " ").split())
+        words.update(phrase.lower() for phrase in day["relative"].values())
+    return frozenset(words)
+
+
 def _date_fields() -> list[Any]:
     """The CLDR's date fields ("day", "week", "fri": their words relative to today) of each of
     :data:`_LANGUAGES`; Babel keeps them on its locales' data only."""

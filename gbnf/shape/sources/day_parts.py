@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 from gbnf._text import word_key
+from gbnf.shape._dates import day_words
+from gbnf.shape._segments import CJK_LETTERS
 from gbnf.shape._times import written_times
 from gbnf.shape._values import Values, listed_strings
 from gbnf.shape.sources._source import Example, Source
@@ -49,7 +51,7 @@ def _words() -> dict[str, Hours]:
     (:func:`_too_short`)."""
     from babel import Locale
 
-    days = _day_words()
+    days = day_words()
     found: dict[str, set[tuple[int, int]]] = {}
     for code in LANGUAGES:
         locale = Locale.parse(code)
@@ -69,23 +71,9 @@ def _too_short(word: str) -> bool:
     return len(word) <= 2 and not _UNSPACED.search(word)
 
 
-_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_UNSPACED = re.compile(rf"[\u0e00-\u0e7f{CJK_LETTERS}]")
 """Thai, Chinese, Japanese and Korean letters: their words are found inside a text, not between
 spaces (Thai and Chinese write none; Korean writes its particles onto its words: "저녁에")."""
-
-
-def _day_words() -> frozenset[str]:
-    """The words the CLDR writes for a day relative to today and for a count of days, in
-    :data:`LANGUAGES` ("morgen", "mañana", "дня"), lowercase."""
-    from babel import Locale
-
-    words: set[str] = set()
-    for code in LANGUAGES:
-        day = Locale.parse(code)._data["date_fields"]["day"]
-        phrases = [*day["relative"].values(), *(p for way in ("future", "past") for p in day[way].values())]
-        words.update(word for phrase in phrases for word in phrase.lower().replace("{0}", " ").split())
-        words.update(phrase.lower() for phrase in day["relative"].values())
-    return frozenset(words)
 
 
 @functools.cache
