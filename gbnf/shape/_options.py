@@ -143,7 +143,7 @@ class Shaping:
         from gbnf.shape._places import _cities
         from gbnf.shape._segments import warm as words_of_cjk
         from gbnf.shape._units import _registry
-        from gbnf.shape.sources.day_parts import warm as parts_of_the_day
+        from gbnf.shape.sources.day_parts import _pattern as parts_of_the_day
 
         if self.decide and self.meaning:
             _encoder()

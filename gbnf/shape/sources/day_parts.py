@@ -87,11 +87,6 @@ def _pattern() -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{latin_words})(?!\w)|{'|'.join(map(re.escape, east))}", re.IGNORECASE)
 
 
-def warm() -> None:
-    """Read the CLDR's words for the parts of the day now (a second and more on first use)."""
-    _pattern()
-
-
 def day_parts_named(_name: str | None, part: dict[str, Any], values: Values) -> list[str]:
     """The values of an enum of two parts of the day or more (:data:`PARTS`, by their words:
     ``morning``, ``in_the_evening``) that the last message of the conversation that writes a
