@@ -17,6 +17,7 @@ from gbnf.shape.rules import (
     read_request,
     without_parts,
     without_the_day,
+    without_times,
 )
 from gbnf.shape.sources import NAMES, SOURCES, candidates, reference
 from gbnf.tools import Tool
@@ -179,6 +180,12 @@ def test_times_are_read_in_several_languages_and_written_as_the_pattern_asks(tex
     source = next(s for s in SOURCES if s.name == "times")
     schema = {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}
     assert source.offers("at", schema, offered_values([text])) == times
+
+
+def test_hour_words_are_read_only_after_their_own_languages_markers():
+    for text in ("Onde fica o hotel?", "la onda verde", "Birde bir kahve"):  # no Turkish "on", "bir"
+        assert without_times(text) == text
+    assert without_times("sabah dokuzda") == " " * len("sabah 9") + "da"
 
 
 @pytest.mark.parametrize(("request_", "start", "end"), [

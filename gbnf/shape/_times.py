@@ -213,9 +213,15 @@ def _in_digits(text: str) -> str:
     thirty pm": 7:30 pm), and an hour of the clock in French, Spanish, Portuguese or Italian words
     with its minutes (:data:`_ROMANCE_HOUR`: "à 19 heures 30", "alle ore 21") as ``19:30``."""
     text = _HAN_HOUR.sub(lambda match: str(han_number(match.group())), worded_in_digits(text))
-    text = _HOUR_WORD.sub(lambda match: f"{match['lead']}{_HOUR_WORDS[match['word'].lower()]}", text)
+    text = _HOUR_WORD.sub(_hour_in_digits, text)
     text = _SPOKEN_MINUTES.sub(r"\1:\2", text)
     return _ROMANCE_HOUR.sub(lambda match: f"{match['lead']}{match['hour']}:{match['minute'] or '00'}", text)
+
+
+def _hour_in_digits(match: re.Match[str]) -> str:
+    """An hour :data:`_HOUR_WORD` found in words, in digits after its marker."""
+    word = match["word"] or match["ru_word"] or match["tr_word"]
+    return f"{match['ru_lead'] or match['tr_lead'] or ''}{_HOUR_WORDS[' '.join(word.lower().split())]}"
 
 
 _HOUR_WORDS = {
@@ -227,13 +233,17 @@ _HOUR_WORDS = {
 """The words of the hours of the clock in Korean (its native numbers: "일곱 시"), Russian and Turkish,
 which text2num does not read."""
 _HOUR_WORD = re.compile(
-    r"(?P<lead>(?<![가-힣])|(?<!\w)(?:в|к|около)\s+|(?<!\w)(?:sabah|akşam|gece|sonra|saat)\s+)"
-    rf"(?P<word>{'|'.join(sorted(_HOUR_WORDS, key=len, reverse=True))})"
-    rf"(?=\s?시(?!간)|\s+(?:час|{_RU_PARTS})|(?:da|de|ta|te)(?![^\W\d_]))",
+    r"(?<![가-힣])(?P<word>열한|열두|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)(?=\s?시(?!간))"
+    r"|(?P<ru_lead>(?<!\w)(?:в|к|около)\s+)"
+    r"(?P<ru_word>одиннадцать|двенадцать|один|два|три|четыре|пять|шесть|семь|восемь|девять|десять)"
+    rf"(?=\s+(?:час|{_RU_PARTS}))"
+    r"|(?P<tr_lead>(?<!\w)(?:sabah|akşam|gece|sonra|saat)\s+)"
+    r"(?P<tr_word>on\s+bir|on\s+iki|bir|iki|üç|dört|beş|altı|yedi|sekiz|dokuz|on)(?=(?:da|de|ta|te)(?!\w))",
     re.IGNORECASE)
 """An hour in words: in Korean before "시" (not "시간", hours long), in Russian after "в" and
 before the clock's word or a part of the day, in Turkish after "saat" or a part of the day and
-with the ending of "at" ("dokuzda"; "sabah bir kahve" is a coffee)."""
+with the ending of "at" ("dokuzda"; "sabah bir kahve" is a coffee); each language's words only
+after its own markers ("Onde fica", Portuguese, is no Turkish ten)."""
 _SPOKEN_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}) ([0-5]\d)(?=\s?[ap]\.?m\b)", re.IGNORECASE)
 """An hour and its minutes written apart before "am" or "pm", as "seven thirty pm" reads in digits."""
 

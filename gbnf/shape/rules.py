@@ -26,6 +26,7 @@ from gbnf.shape._relevance import (
 )
 from gbnf.shape._request import Request, offered_values, part_values, read_request, without_the_day
 from gbnf.shape._shaped import bounded, copied, kept_apart
+from gbnf.shape._times import without_times
 from gbnf.shape._tool_words import tool_document
 from gbnf.shape._units import units_written
 from gbnf.shape._values import (
@@ -53,4 +54,4 @@ __all__ = ["ALONE", "CALL_LEAD", "MARGIN", "RELATED", "TEXT_LEAD", "Asked", "Clo
            "named_strings", "number_runs", "numbers", "numbers_named", "offered_values", "own_values", "part_values",
            "pool_decisions", "rank_tools", "read_request", "repeated_value", "scored_tools", "select_tools", "spans",
            "strings_named", "switched_on", "tool_document", "unasked", "units_written", "value_texts", "without_count",
-           "without_parts", "without_the_day"]
+           "without_parts", "without_the_day", "without_times"]
