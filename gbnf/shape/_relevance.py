@@ -204,12 +204,6 @@ def numbers_given(request: Request) -> int:
     return len(request.numbers) + len(_PERIOD.findall(request.text))
 
 
-def numbers_apart(request: Request) -> bool:
-    """Whether ``request`` writes a number outside its dates and times ("zwei Pakete", "4명 자리"),
-    one a number argument may take."""
-    return any(number not in request.values.in_dates for number in request.numbers)
-
-
 RELATED = 0.0
 """A request no more likely after a tool's card than after a card for any request (its
 :class:`ModelRelevance` below this) is unrelated to that tool in the model's view."""

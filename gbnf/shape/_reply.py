@@ -26,7 +26,6 @@ from gbnf.shape._relevance import (
     closest_first,
     decide_reply,
     near_best,
-    numbers_apart,
     numbers_given,
     scored_tools,
 )
@@ -106,7 +105,7 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             elif taken and min(taken.values()) < (top := max(taken.values())):  # a feeder's time, no recipe's
                 chosen = [t for t in chosen if taken[t.name] == top]
                 why = f"the request writes the codes, dates and times these tools take, more than the others{lead}"
-            elif numbers_apart(request) and 0 == min(needs := [numbers_needed(t) for t in chosen]) < max(needs) \
+            elif request.undated and 0 == min(needs := [numbers_needed(t) for t in chosen]) < max(needs) \
                     and asked_calls(chosen, request, 2) == 1:  # "zwei Pakete": a collection's count, no shop's
                 chosen = [t for t, need in zip(chosen, needs) if need]
                 why = f"the request writes a number these tools take and the others take none of{lead}"
