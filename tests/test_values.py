@@ -629,6 +629,21 @@ def test_a_stretch_that_gives_one_argument_its_value_is_offered_to_no_free_strin
     assert "packing" in props["note"]["enum"]  # two of three listed: the request did not settle it
 
 
+def test_a_stretch_that_writes_only_a_number_another_argument_takes_is_offered_to_no_free_string():
+    goal = {"type": "object", "properties": {"name": {"type": "string"}, "target_amount": {"type": "number"}}}
+    props = copied(goal, offered_values(["「結婚式」という貯金目標を作って。目標は200万円。"]))["properties"]
+    assert props["target_amount"]["enum"] == [2000000]
+    assert "結婚式" in props["name"]["enum"] and not any("200" in name for name in props["name"]["enum"])
+    table = {"type": "object", "properties": {"restaurant": {"type": "string"}, "party_size": {"type": "integer"}}}
+    props = copied(table, offered_values(["Book a table for 4 at Hanilkwan"]))["properties"]
+    assert props["party_size"]["enum"] == [4] and "Hanilkwan" in props["restaurant"]["enum"]
+    assert "for 4" not in props["restaurant"]["enum"] and "4 at Hanilkwan" not in props["restaurant"]["enum"]
+    props = copied(table, offered_values(["Book a table for three at Dune Part Three"]))["properties"]
+    assert props["party_size"]["enum"] == [3] and "Dune Part Three" in props["restaurant"]["enum"]  # a name's number
+    props = copied(table, offered_values(["Book a table at Hanilkwan for 4 or 5 people"]))["properties"]
+    assert "4 or 5 people" in props["restaurant"]["enum"]  # no number settled: every stretch stays
+
+
 def test_a_percentage_goes_to_the_argument_that_takes_one_not_to_the_others():
     bill = {"type": "object", "properties": {"total": {"type": "number"}, "people": {"type": "integer"},
                                              "tip_percent": {"type": "number"}}}

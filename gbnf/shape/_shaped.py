@@ -48,6 +48,7 @@ from gbnf.shape._values import (
     labels_argument,
     listed_strings,
     names_argument,
+    numbers,
     numbers_named,
     overlaps,
     punctuated_clauses,
@@ -422,16 +423,19 @@ def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
     """``shaped`` (``schema`` copied) whose free strings are offered no stretch of a word or two
     that alone gives another top-level property its one value (an enum's value it names in its
     words, or by meaning in one word; a code, an address: "インフルエンザ" of ``vaccine``'s
-    ``influenza``, "grocery" of ``list``'s ``groceries``, an email of ``contact_email``): one
-    stretch of a request fills one argument (all where none would be left). A longer stretch
-    that holds such a one stays ("Little Italy", "Review high school applications")."""
+    ``influenza``, "grocery" of ``list``'s ``groceries``, an email of ``contact_email``; a number
+    it writes as its only one: "200万円" of ``target_amount``'s 2000000, "650칼로리 정도" of
+    ``calories``' 650, not as part of a name: "NPO 1"): one stretch of a request fills one
+    argument (all where none would be left). A longer stretch that holds such a one stays
+    ("Little Italy", "Review high school applications")."""
     if (tops := _tops(shaped, schema)) is None:
         return shaped
     properties, declared = tops
     free = [key for key, part in properties.items() if free_string(declared.get(key))
             and isinstance(part, dict) and len(part.get("enum") or ()) > 1]
     given = {key: part["enum"][0] for key, part in properties.items() if free and key in declared
-             and isinstance(part, dict) and _claims(declared[key], part.get("enum"))}
+             and isinstance(part, dict) and (_claims(declared[key], part.get("enum"))
+                                             or _counted(declared[key], part.get("enum")))}
     if not given:
         return shaped
     short = dict.fromkeys(s for key in free for s in properties[key]["enum"] if len(s.split()) <= MOST_PAIR_WORDS)
@@ -446,14 +450,22 @@ def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
     return {**shaped, "properties": kept}
 
 
-def _gives(key: str, part: dict[str, Any], values: Values, stretch: str, value: str) -> bool:
+def _gives(key: str, part: dict[str, Any], values: Values, stretch: str, value: str | Number) -> bool:
     """Whether ``stretch`` alone gives property ``key`` (taking ``part``) ``value``: an enum's by
-    its words, or by meaning where the stretch is one word ("Little Italy" is no ``italian``)."""
+    its words, or by meaning where the stretch is one word ("Little Italy" is no ``italian``); a
+    number's as the one number it writes."""
+    if part.get("type") in ("integer", "number"):
+        return numbers(stretch) == [value] and not _NAMED_NUMBER.search(stretch)
     alone = replace(values, strings=(stretch,), texts=(stretch,), quoted=())
     if listed_strings(part):
         source, named = candidates("enum", key, part, alone)
         return value in named and (source != "enum-meaning" or len(stretch.split()) == 1)
     return value in part_offers(key, part, alone)
+
+
+_NAMED_NUMBER = re.compile(r"(?<![\w.&'-])(?!I\b)[A-Z][\w.&'-]*\s+[A-Z0-9]")
+"""A number written as part of a name in capitals ("NPO 1", "Radio 538", "Dune: Part Three"),
+which names a thing as well as a number."""
 
 
 def _percents_apart(shaped: Any, schema: Any, values: Values) -> Any:
@@ -485,6 +497,14 @@ def _claims(declared: Any, enum: Any) -> bool:
     return isinstance(declared, dict) and not free_string(declared) and declared.get("type") == "string" \
         and isinstance(enum, list) and len(enum) == 1 and isinstance(enum[0], str) \
         and (declared.get("enum") is None or len(declared["enum"]) > 1)
+
+
+def _counted(declared: Any, enum: Any) -> bool:
+    """Whether a number property declared as ``declared`` (with no one value of its own) and
+    shaped to list ``enum`` (one number) was given its value by the request."""
+    return isinstance(declared, dict) and declared.get("type") in ("integer", "number") \
+        and isinstance(enum, list) and len(enum) == 1 and isinstance(enum[0], int | float) \
+        and not isinstance(enum[0], bool) and len(declared.get("enum") or (0, 1)) > 1
 
 
 def _offering(key: str, schema: Any, values: Values, value: Any) -> str:
