@@ -765,6 +765,17 @@ def test_a_value_of_a_kind_the_last_message_writes_is_asked_over_an_earlier_turn
     assert properties["country"]["enum"] == ["KR"] and 7 in properties["days"]["enum"]
 
 
+@pytest.mark.parametrize("request_", [
+    "How do I get to the Natural History Museum from Paddington Station on public transport?",
+    "¿Cómo llego al estadio desde la Plaza Mayor en transporte público?",
+])
+def test_a_stretch_about_as_close_to_three_of_an_enum_s_values_names_none_of_them(request_):
+    source = next(s for s in SOURCES if s.name == "enum-meaning")
+    mode = {"type": "string", "enum": ["any", "bus", "tram", "metro", "train", "ferry"]}
+    assert source.offers("mode", mode, offered_values([request_])) == []
+    assert source.offers("mode", mode, offered_values(["Ich nehme lieber die Straßenbahn."])) == ["tram"]
+
+
 def test_an_enum_value_well_apart_from_the_others_by_meaning_is_named():
     source = next(s for s in SOURCES if s.name == "enum-meaning")
     specialty = ROAMING.parameters["properties"]["specialty"]

@@ -35,6 +35,13 @@ APART = 0.2
 KIND = 0.8
 """How close (cosine) a value must be to a word of what its enum's values are kinds of to be a
 kind of it itself ("cheesecake" and "cake": 0.86; "lemon" and "cake": 0.36)."""
+KIND_OF_ALL = 3
+"""How many values a stretch must be about as close to (within :data:`ALIKE`) for it to name
+their kind, not one of them (:func:`enum_values_meant`)."""
+ALIKE = 0.06
+"""Values this close to the closest are about as close. Chosen on the cases of
+``tests/test_sources.py``: "public transport" is 0.55 to 0.65 from four or three means of
+transport; "on foot", "mit dem Fahrrad" and "寝室" have one other value within 0.06 or none."""
 MOST_VALUES = 64
 """The most values an enum may list for its values to be read by meaning (each is encoded once)."""
 MOST_WORDS = 2
@@ -49,7 +56,9 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
     """The values of an enum of strings that a short stretch (one or two words, without an elided
     article: "l'après-midi" reads as "après-midi") is closest to by meaning, at least
     :data:`NAMED` (or :data:`CLEAR`, where it is :data:`APART` closer than any other value), with
-    those within :data:`MARGIN` of it, closest first; none where no stretch is that close."""
+    those within :data:`MARGIN` of it, closest first; none where no stretch is that close, nor
+    where :data:`KIND_OF_ALL` or more values are within :data:`ALIKE` of the closest: such a stretch
+    names what they all are ("public transport": bus, ferry, train, tram), none of them."""
     if not listed_strings(part) or len(part["enum"]) > MOST_VALUES:
         return []
     ranked = _closeness(tuple(part["enum"]), values, _kind_words(_name, part))
@@ -58,6 +67,8 @@ def enum_values_meant(_name: str | None, part: dict[str, Any], values: Values) -
     best = ranked[0][1]
     second = ranked[1][1] if len(ranked) > 1 else best
     if best < NAMED and not (best >= CLEAR and best - second >= APART):
+        return []
+    if sum(near >= best - ALIKE for _, near in ranked) >= KIND_OF_ALL:
         return []
     return [value for value, near in ranked if near >= best - MARGIN]
 
