@@ -214,6 +214,8 @@ def test_chinese_and_japanese_are_offered_their_words_not_the_sentence():
     chinese, japanese = offered_values(["上海明天天气怎么样？"]), offered_values(["明日の東京の天気は？"])
     assert "上海" in chinese.strings and "上海明天天气怎么样" not in chinese.strings and "怎么样" not in chinese.strings
     assert "東京" in japanese.strings and not any(s.endswith(("の", "は")) for s in japanese.strings)
+    goal = offered_values(["「結婚式」という貯金目標を作って。"]).strings
+    assert "貯金目標" in goal and not any(s.endswith("作っ") for s in goal)  # a verb ends no value, as in Korean
     codes = offered_values(["从MAN到EDB的火车"])
     source = next(s for s in SOURCES if s.name == "patterns")
     assert source.offers("to", {"type": "string", "pattern": "^[A-Z]{3}$"}, codes) == ["MAN", "EDB"]

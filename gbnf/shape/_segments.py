@@ -2,9 +2,10 @@
 words, and Korean writes its particles and endings onto them ("영어로": 영어, "in English").
 Japanese (text with kana) is split by SudachiPy's dictionary, Chinese by jieba's, Korean (Hangul)
 by Kiwi's model (kiwipiepy). Each word comes with where it lies and whether it is a function word
-(a particle, an ending, an auxiliary, a pronoun), which starts and ends no value
-("上海明天天气怎么样？": 上海, 明天, 天气, 怎么样; a value is 上海, not the sentence); the same
-analysers tell the proper nouns, names of people, places and organisations (:func:`proper_nouns`)."""
+(a particle, an ending, an auxiliary, a pronoun; in Japanese and Korean a verb or an adjective),
+which starts and ends no value ("上海明天天气怎么样？": 上海, 明天, 天气, 怎么样; a value is 上海,
+not the sentence); the same analysers tell the proper nouns, names of people, places and
+organisations (:func:`proper_nouns`)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
 """A word in katakana alone: a name or a loanword, never a particle or a pronoun as written
 ("ココ", a dog's name, though the dictionary reads it as "here")."""
-_JAPANESE_FUNCTION = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白", "代名詞"})
-"""SudachiPy's parts of speech that are no value's first or last word."""
+_JAPANESE_FUNCTION = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白", "代名詞", "動詞", "形容詞"})
+"""SudachiPy's parts of speech that are no value's first or last word: particles, auxiliaries,
+marks, pronouns, and verbs and adjectives, as Kiwi's tags of Korean ("目標を作っ" is no name)."""
 _CHINESE_FUNCTION = frozenset(
     "的 地 得 了 着 过 吗 呢 吧 啊 呀 嘛 把 被 在 是 和 与 及 跟 从 到 给 对 向 往 为 于 由 "
     "我 你 您 他 她 它 我们 你们 他们 请 帮 帮我 给我 一下 什么 怎么 怎么样 如何 多少 几 哪 哪里 哪儿 "
