@@ -889,6 +889,29 @@ def test_a_request_that_writes_each_typed_value_a_tool_requires_calls_it():
         assert shape(Conversation(thanks, (SUITE, GARAGE))).reply == "text", closing  # the earlier turns wrote the values
 
 
+HOTEL = Tool("reserve_hotel_room", "Reserve a room at a hotel.", {
+    "type": "object", "required": ["hotel", "check_in", "nights", "guests"],
+    "properties": {"hotel": {"type": "string"}, "check_in": {"type": "string", "format": "date"},
+                   "nights": {"type": "integer"}, "guests": {"type": "integer"}}})
+CAR = Tool("schedule_car_maintenance", "Book the user's car into the garage for a job.", {
+    "type": "object", "required": ["plate_number", "job", "workshop_day"],
+    "properties": {"plate_number": {"type": "string"}, "workshop_day": {"type": "string", "format": "date"},
+                   "job": {"type": "string", "enum": ["oil_change", "inspection", "brake_check", "full_service"]}}})
+SHARE = Tool("share_with_colleague", "Give a colleague access to one of the user's files.", {
+    "type": "object", "required": ["colleague", "file_name", "permission"],
+    "properties": {"colleague": {"type": "string"}, "file_name": {"type": "string"},
+                   "permission": {"type": "string", "enum": ["view", "comment", "edit"]}}})
+
+
+def test_a_file_name_written_with_its_extension_is_a_typed_value_of_the_tool_that_takes_a_file():
+    asked = "Share Q3-budget.xlsx with Priya Nair, edit rights, and add the message: please check the travel line before Friday."
+    shaped = shape(Conversation((("user", asked),), (HOTEL, CAR, SHARE)))
+    assert shaped.reply == "call" and "share_with_colleague" in [t.name for t in shaped.offered], shaped.decisions
+    plain = "Share the budget with Priya Nair, edit rights, and add the message: please check the travel line before Friday."
+    offered = [t.name for t in shape(Conversation((("user", plain),), (HOTEL, CAR, SHARE))).offered]
+    assert "share_with_colleague" not in offered  # no file written: the permission alone is no evidence enough
+
+
 def test_a_count_of_days_from_today_is_read_with_or_without_spaces():
     day = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}
     for text in ("3日後から1週間、ソウルのホテル", "3天后的酒店", "dans 3 jours"):

@@ -118,10 +118,12 @@ def _asked_for(key: str, schema: dict[str, Any], values: Values, near: Any) -> b
 
 
 def _offered_in_kind(key: str, schema: dict[str, Any], values: Values) -> bool:
-    """Whether a number source that offers only values of the argument's own kind (``asks``:
-    "a 45-minute lesson" for ``duration_minutes``) offers argument ``key`` one."""
-    return schema.get("type") in ("integer", "number") and any(
-        source.asks and source.kind == "number" and source.name not in values.off and source.offers(key, schema, values)
+    """Whether a number or free-string source that offers only values of the argument's own kind
+    (``asks``: "a 45-minute lesson" for ``duration_minutes``, "Q3-budget.xlsx" for ``file_name``)
+    offers argument ``key`` one."""
+    kind = "number" if schema.get("type") in ("integer", "number") else "string" if free_string(schema) else None
+    return kind is not None and any(
+        source.asks and source.kind == kind and source.name not in values.off and source.offers(key, schema, values)
         for source in SOURCES)
 
 
@@ -167,12 +169,13 @@ def _formed(tool: Tool) -> list[tuple[str, dict[str, Any]]]:
 def values_for_all(tool: Tool, values: Values) -> bool:
     """Whether the conversation (``values``) offers a value for each of two or more required
     arguments of ``tool`` that take a kind of value (an enum, a code, a time, a date, a
-    pattern), one of them written as such (:func:`_written_as_such`): a request that writes the
+    pattern, or a free string a source of its own kind offers one: a file name), one of them
+    written as such (:func:`_written_as_such`): a request that writes the
     dates and the room type a booking takes asks for it ("Réservez-moi une suite à Rome, arrivée
     le 20 juin 2027 et départ le 23 juin"), where its words alone leave it in doubt."""
     props = tool.parameters.get("properties") or {}
-    typed = [key for key in tool.parameters.get("required") or ()
-             if isinstance(props.get(key), dict) and _typed(props[key])]
+    typed = [key for key in tool.parameters.get("required") or () if isinstance(props.get(key), dict)
+             and (_typed(props[key]) or free_string(props[key]) and _offered_in_kind(key, props[key], values))]
     return len(typed) >= 2 and all(_asked_for(key, props[key], values, None) for key in typed) \
         and any(_written_as_such(key, props[key], values) for key in typed)
 
@@ -180,7 +183,10 @@ def values_for_all(tool: Tool, values: Values) -> bool:
 def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
     """Whether the conversation writes argument ``key``'s value itself: an enum's value in its
     words ("suite"), or a code the patterns or codes source offers (:func:`_code_written`); not a
-    date or a time, which any request may write, nor a value read by meaning alone."""
+    date or a time, which any request may write, nor a value read by meaning alone; a free
+    string's, where a source of its own kind offers one (a file name with its extension)."""
+    if free_string(part):
+        return _offered_in_kind(key, part, values)
     if isinstance(part.get("enum"), list):
         return candidates("enum", key, part, values)[0] == "enum-words"
     source, found = candidates("typed", key, part, values)

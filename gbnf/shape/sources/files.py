@@ -50,4 +50,4 @@ def _file_name(string: str) -> bool:
 SOURCE = Source(
     "files", "string", "file names written with the extension of a known file type, for a string that names a file",
     Example("把季度报告.docx分享给王磊", "file_name", {"type": "string"}, ("季度报告.docx",)),
-    files_written)
+    files_written, asks=True)
