@@ -119,8 +119,9 @@ def _asked_for(key: str, schema: dict[str, Any], values: Values, near: Any) -> b
 
 def _offered_in_kind(key: str, schema: dict[str, Any], values: Values) -> bool:
     """Whether a number or free-string source that offers only values of the argument's own kind
-    (``asks``: "a 45-minute lesson" for ``duration_minutes``, "Q3-budget.xlsx" for ``file_name``,
-    "Grund: Zahnschmerzen" for ``reason``) offers argument ``key`` one."""
+    (``asks``: "a 45-minute lesson" for ``duration_minutes``, "Q3-budget.xlsx" for ``file_name``)
+    offers argument ``key`` one. A value after a label is not one: which argument a label means is
+    read among all of a tool's (:func:`labelled_arguments`)."""
     kind = "number" if schema.get("type") in ("integer", "number") else "string" if free_string(schema) else None
     return kind is not None and any(
         source.asks and source.kind == kind and source.name not in values.off and source.offers(key, schema, values)
@@ -169,8 +170,8 @@ def _formed(tool: Tool) -> list[tuple[str, dict[str, Any]]]:
 def values_for_all(tool: Tool, values: Values) -> bool:
     """Whether the conversation (``values``) offers a value for each of two or more required
     arguments of ``tool`` that take a kind of value (an enum, a code, a time, a date, a
-    pattern, or a free string a source of its own kind offers one: a file name, a value after
-    its label), one of them written as such (:func:`_written_as_such`): a request that writes the
+    pattern, or a free string a source of its own kind offers one: a file name), one of them
+    written as such (:func:`_written_as_such`): a request that writes the
     dates and the room type a booking takes asks for it ("Réservez-moi une suite à Rome, arrivée
     le 20 juin 2027 et départ le 23 juin"), where its words alone leave it in doubt."""
     props = tool.parameters.get("properties") or {}
@@ -184,8 +185,7 @@ def _written_as_such(key: str, part: dict[str, Any], values: Values) -> bool:
     """Whether the conversation writes argument ``key``'s value itself: an enum's value in its
     words ("suite"), or a code the patterns or codes source offers (:func:`_code_written`); not a
     date or a time, which any request may write, nor a value read by meaning alone; a free
-    string's, where a source of its own kind offers one (a file name with its extension, a value
-    after its label)."""
+    string's, where a source of its own kind offers one (a file name with its extension)."""
     if free_string(part):
         return _offered_in_kind(key, part, values)
     if isinstance(part.get("enum"), list):

@@ -189,4 +189,4 @@ SOURCE = Source(
     "to the sentence's end, or quoted; in sixteen languages",
     Example("Book the Hotel du Lac for two nights. Demande particulière : un lit bébé.", "special_requests",
             {"type": "string"}, ("un lit bébé",)),
-    labelled_values, asks=True)
+    labelled_values)
