@@ -435,7 +435,7 @@ def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
             and isinstance(part, dict) and len(part.get("enum") or ()) > 1]
     given = {key: part["enum"][0] for key, part in properties.items() if free and key in declared
              and isinstance(part, dict) and (_claims(declared[key], part.get("enum"))
-                                             or _counted(declared[key], part.get("enum")))}
+                                             or _number_given(declared[key], part.get("enum")))}
     if not given:
         return shaped
     short = dict.fromkeys(s for key in free for s in properties[key]["enum"] if len(s.split()) <= MOST_PAIR_WORDS)
@@ -499,7 +499,7 @@ def _claims(declared: Any, enum: Any) -> bool:
         and (declared.get("enum") is None or len(declared["enum"]) > 1)
 
 
-def _counted(declared: Any, enum: Any) -> bool:
+def _number_given(declared: Any, enum: Any) -> bool:
     """Whether a number property declared as ``declared`` (with no one value of its own) and
     shaped to list ``enum`` (one number) was given its value by the request."""
     return isinstance(declared, dict) and declared.get("type") in ("integer", "number") \
