@@ -568,6 +568,7 @@ def _relative() -> dict[str, tuple[int | None, int | None]]:
     return {phrase: read for phrase, read in found.items() if phrase not in common}
 
 
+@functools.lru_cache(maxsize=4096)
 def _reading(string: str) -> tuple[int | None, int | None] | None:
     """How ``string`` wholly writes a date from today: its weekday and offset as :func:`_relative`
     keeps them, or, for a count of days or weeks ("in 3 days", "vor 2 Tagen", "dans 2 semaines":

@@ -121,7 +121,8 @@ def reply_shape(conversation: Conversation, shaping: Shaping, relevance: Sequenc
             offered = ()
             why = f"the tools closest by meaning need values the request does not give{lead}"
         else:  # the tools whose typed values the request gives, the closest by meaning first
-            offered = tuple(closest_first([t for t in offered if t in fitting], offered, near))
+            fit = {id(t) for t in fitting}  # each one of ``offered``: found by identity, not field by field
+            offered = tuple(closest_first([t for t in offered if id(t) in fit], offered, near))
             why = f"the request may or may not need a tool: the model decides{lead}"
         again = _SAME.search(request.text) is not None
         same = _same_tool(conversation.tools, answered, request, fitting, alone_near, again) \

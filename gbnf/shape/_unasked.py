@@ -123,9 +123,12 @@ def _offered_in_kind(key: str, schema: dict[str, Any], values: Values) -> bool:
     offers argument ``key`` one. A value after a label is not one: which argument a label means is
     read among all of a tool's (:func:`labelled_arguments`)."""
     kind = "number" if schema.get("type") in ("integer", "number") else "string" if free_string(schema) else None
-    return kind is not None and any(
-        source.asks and source.kind == kind and source.name not in values.off and source.offers(key, schema, values)
-        for source in SOURCES)
+    return kind is not None and any(source.kind == kind and source.name not in values.off
+                                    and source.offers(key, schema, values) for source in _ASKING)
+
+
+_ASKING = tuple(source for source in SOURCES if source.asks)
+"""The sources that offer a value only of the argument's own kind."""
 
 
 def _typed(schema: dict[str, Any]) -> bool:
