@@ -434,8 +434,7 @@ def _unclaimed(shaped: Any, schema: Any, values: Values) -> Any:
     free = [key for key, part in properties.items() if free_string(declared.get(key))
             and isinstance(part, dict) and len(part.get("enum") or ()) > 1]
     given = {key: part["enum"][0] for key, part in properties.items() if free and key in declared
-             and isinstance(part, dict) and (_claims(declared[key], part.get("enum"))
-                                             or _number_given(declared[key], part.get("enum")))}
+             and isinstance(part, dict) and _claims(declared[key], part.get("enum"))}
     if not given:
         return shaped
     short = dict.fromkeys(s for key in free for s in properties[key]["enum"] if len(s.split()) <= MOST_PAIR_WORDS)
@@ -492,19 +491,15 @@ def _percents_apart(shaped: Any, schema: Any, values: Values) -> Any:
 
 
 def _claims(declared: Any, enum: Any) -> bool:
-    """Whether a property declared as ``declared`` (a string, no free one) and shaped to list
-    ``enum`` (one string, of more it declares) was given its value by the request."""
-    return isinstance(declared, dict) and not free_string(declared) and declared.get("type") == "string" \
-        and isinstance(enum, list) and len(enum) == 1 and isinstance(enum[0], str) \
-        and (declared.get("enum") is None or len(declared["enum"]) > 1)
-
-
-def _number_given(declared: Any, enum: Any) -> bool:
-    """Whether a number property declared as ``declared`` (with no one value of its own) and
-    shaped to list ``enum`` (one number) was given its value by the request."""
-    return isinstance(declared, dict) and declared.get("type") in ("integer", "number") \
-        and isinstance(enum, list) and len(enum) == 1 and isinstance(enum[0], int | float) \
-        and not isinstance(enum[0], bool) and len(declared.get("enum") or (0, 1)) > 1
+    """Whether a property declared as ``declared`` (a string, no free one, or a number) and shaped
+    to list ``enum`` (one value, of more it declares) was given its value by the request."""
+    if not (isinstance(declared, dict) and isinstance(enum, list) and len(enum) == 1
+            and (declared.get("enum") is None or len(declared["enum"]) > 1)):
+        return False
+    if declared.get("type") == "string":
+        return not free_string(declared) and isinstance(enum[0], str)
+    return declared.get("type") in ("integer", "number") and isinstance(enum[0], int | float) \
+        and not isinstance(enum[0], bool)
 
 
 def _offering(key: str, schema: Any, values: Values, value: Any) -> str:
